@@ -1,0 +1,59 @@
+# Top-level entry points (README.md). Everything goes through CMake + Ninja + ccache.
+#   make run    build and start the main program
+#   make test   build and run every test suite
+#   make bench  build (optimized) and run the benchmarks
+#   make fuzz   build the libFuzzer targets with clang and run each for FUZZ_SECONDS
+#   make format clang-format every C++ source in place
+
+SHELL := /bin/bash
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 60
+export CCACHE_DIR ?= $(CURDIR)/.cache/ccache
+
+CMAKE_COMMON := -G Ninja -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+DEBUG_DIR := build/debug
+RELEASE_DIR := build/release
+FUZZ_DIR := build/fuzz
+
+.PHONY: all deps build build-release run test bench fuzz format clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+$(DEBUG_DIR)/build.ninja:
+	cmake -S . -B $(DEBUG_DIR) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=Debug -DCQLD_SANITIZE=ON
+
+$(RELEASE_DIR)/build.ninja:
+	cmake -S . -B $(RELEASE_DIR) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCQLD_TESTS=OFF -DCQLD_BENCH=ON
+
+$(FUZZ_DIR)/build.ninja:
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCQLD_TESTS=OFF -DCQLD_FUZZ=ON
+
+build: deps $(DEBUG_DIR)/build.ninja
+	ninja -C $(DEBUG_DIR) -j $(JOBS)
+
+build-release: deps $(RELEASE_DIR)/build.ninja
+	ninja -C $(RELEASE_DIR) -j $(JOBS)
+
+run: build-release
+	@scripts/run
+
+test: build
+	ctest --test-dir $(DEBUG_DIR) --output-on-failure -j $(JOBS)
+
+bench: build-release
+	$(RELEASE_DIR)/bench/cqld_bench --benchmark_min_time=0.2
+
+fuzz: deps $(FUZZ_DIR)/build.ninja
+	ninja -C $(FUZZ_DIR) -j $(JOBS)
+	scripts/run-fuzzers $(FUZZ_DIR) $(FUZZ_SECONDS)
+
+format:
+	git ls-files '*.h' '*.cc' | xargs clang-format -i
+
+clean:
+	rm -rf build
