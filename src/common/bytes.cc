@@ -124,9 +124,8 @@ Result<std::string_view> ByteReader::ReadShortBytes() {
 
 Result<uint64_t> ByteReader::ReadUnsignedVInt() {
   ASSIGN_OR_RETURN(uint8_t first, ReadU8());
-  int extra = first == 0xFF
-                  ? 8
-                  : __builtin_clz(static_cast<uint32_t>(static_cast<uint8_t>(~first)) << 24);
+  int extra =
+      first == 0xFF ? 8 : __builtin_clz(static_cast<uint32_t>(static_cast<uint8_t>(~first)) << 24);
   if (remaining() < static_cast<size_t>(extra)) return Short(extra);
   uint64_t v = extra == 8 ? 0 : (first & (0xFF >> extra));
   for (int i = 0; i < extra; ++i) v = (v << 8) | static_cast<uint8_t>(in_[pos_++]);

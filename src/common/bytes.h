@@ -43,7 +43,9 @@ class ByteWriter {
   // Unsigned LEB-style variable-length integer as in native_protocol_v5.spec [unsigned vint].
   void PutUnsignedVInt(uint64_t v);
   // Zig-zag encoded [vint].
-  void PutVInt(int64_t v) { PutUnsignedVInt((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
+  void PutVInt(int64_t v) {
+    PutUnsignedVInt((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
+  }
 
   size_t size() const { return out_.size(); }
   const Bytes& data() const { return out_; }

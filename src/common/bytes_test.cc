@@ -34,7 +34,10 @@ TEST(BytesTest, ShortInputIsAnErrorNotACrash) {
   w.PutI32(100);  // claims 100 bytes, has none
   ByteReader r(w.data());
   EXPECT_FALSE(r.ReadIntBytes().ok());
-  ByteReader r2(std::string_view("\x00\x05" "ab", 4));
+  ByteReader r2(
+      std::string_view("\x00\x05"
+                       "ab",
+                       4));
   EXPECT_FALSE(r2.ReadShortBytes().ok());
   ByteWriter w3;
   w3.PutI32(-3);
@@ -47,9 +50,9 @@ TEST(BytesTest, UnsignedVIntSizesAndRoundTrip) {
     uint64_t value;
     size_t size;
   };
-  for (Case c : {Case{0, 1}, Case{127, 1}, Case{128, 2}, Case{(1u << 14) - 1, 2},
-                 Case{1u << 14, 3}, Case{(uint64_t{1} << 56) - 1, 8},
-                 Case{uint64_t{1} << 56, 9}, Case{~uint64_t{0}, 9}}) {
+  for (Case c :
+       {Case{0, 1}, Case{127, 1}, Case{128, 2}, Case{(1u << 14) - 1, 2}, Case{1u << 14, 3},
+        Case{(uint64_t{1} << 56) - 1, 8}, Case{uint64_t{1} << 56, 9}, Case{~uint64_t{0}, 9}}) {
     ByteWriter w;
     w.PutUnsignedVInt(c.value);
     EXPECT_EQ(w.size(), c.size) << c.value;

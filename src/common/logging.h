@@ -23,11 +23,11 @@ void LogLine(LogLevel level, const char* file, int line, std::string_view messag
 
 }  // namespace common
 
-#define CQLD_LOG_(level, ...)                                                        \
-  do {                                                                               \
-    if (::common::LogEnabled(level)) {                                               \
-      ::common::LogLine(level, __FILE__, __LINE__, fmt::format(__VA_ARGS__));        \
-    }                                                                                \
+#define CQLD_LOG_(level, ...)                                                 \
+  do {                                                                        \
+    if (::common::LogEnabled(level)) {                                        \
+      ::common::LogLine(level, __FILE__, __LINE__, fmt::format(__VA_ARGS__)); \
+    }                                                                         \
   } while (false)
 
 #define LOG_DEBUG(...) CQLD_LOG_(::common::LogLevel::kDebug, __VA_ARGS__)

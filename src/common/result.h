@@ -31,11 +31,10 @@ class [[nodiscard]] Result {
   }
   Result(const T& value) : data_(value) {}        // NOLINT(google-explicit-constructor)
   Result(T&& value) : data_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
-  template <typename U,
-            typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
-                                        !std::is_same_v<std::decay_t<U>, T> &&
-                                        !std::is_same_v<std::decay_t<U>, Status> &&
-                                        !std::is_same_v<std::decay_t<U>, Result<T>>>>
+  template <typename U, typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
+                                                    !std::is_same_v<std::decay_t<U>, T> &&
+                                                    !std::is_same_v<std::decay_t<U>, Status> &&
+                                                    !std::is_same_v<std::decay_t<U>, Result<T>>>>
   Result(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT
 
   bool ok() const { return std::holds_alternative<T>(data_); }
@@ -94,7 +93,7 @@ Status ToStatus(Result<T>&& r) {
 // from the caller, otherwise moves the value into `lhs` (which may be a declaration).
 #define ASSIGN_OR_RETURN(lhs, expr) \
   ASSIGN_OR_RETURN_IMPL_(CQLD_CONCAT_(cqld_result_, __LINE__), lhs, expr)
-#define ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
-  auto tmp = (expr);                           \
+#define ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr)   \
+  auto tmp = (expr);                             \
   if (!tmp.ok()) return std::move(tmp).status(); \
   lhs = std::move(tmp).value()

@@ -4,31 +4,56 @@ namespace common {
 
 std::string_view StatusCodeName(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return "OK";
-    case StatusCode::kServerError: return "ServerError";
-    case StatusCode::kProtocolError: return "ProtocolError";
-    case StatusCode::kAuthenticationError: return "AuthenticationFailed";
-    case StatusCode::kUnavailable: return "Unavailable";
-    case StatusCode::kOverloaded: return "Overloaded";
-    case StatusCode::kIsBootstrapping: return "IsBootstrapping";
-    case StatusCode::kTruncateError: return "TruncateError";
-    case StatusCode::kWriteTimeout: return "WriteTimeout";
-    case StatusCode::kReadTimeout: return "ReadTimeout";
-    case StatusCode::kReadFailure: return "ReadFailure";
-    case StatusCode::kFunctionFailure: return "FunctionFailure";
-    case StatusCode::kWriteFailure: return "WriteFailure";
-    case StatusCode::kCdcWriteFailure: return "CDCWriteFailure";
-    case StatusCode::kCasWriteUnknown: return "CASWriteUnknown";
-    case StatusCode::kSyntaxError: return "SyntaxException";
-    case StatusCode::kUnauthorized: return "Unauthorized";
-    case StatusCode::kInvalid: return "InvalidRequest";
-    case StatusCode::kConfigError: return "ConfigurationException";
-    case StatusCode::kAlreadyExists: return "AlreadyExists";
-    case StatusCode::kUnprepared: return "Unprepared";
-    case StatusCode::kCorruption: return "Corruption";
-    case StatusCode::kIOError: return "IOError";
-    case StatusCode::kInternal: return "Internal";
-    case StatusCode::kNotFound: return "NotFound";
+    case StatusCode::kOk:
+      return "OK";
+    case StatusCode::kServerError:
+      return "ServerError";
+    case StatusCode::kProtocolError:
+      return "ProtocolError";
+    case StatusCode::kAuthenticationError:
+      return "AuthenticationFailed";
+    case StatusCode::kUnavailable:
+      return "Unavailable";
+    case StatusCode::kOverloaded:
+      return "Overloaded";
+    case StatusCode::kIsBootstrapping:
+      return "IsBootstrapping";
+    case StatusCode::kTruncateError:
+      return "TruncateError";
+    case StatusCode::kWriteTimeout:
+      return "WriteTimeout";
+    case StatusCode::kReadTimeout:
+      return "ReadTimeout";
+    case StatusCode::kReadFailure:
+      return "ReadFailure";
+    case StatusCode::kFunctionFailure:
+      return "FunctionFailure";
+    case StatusCode::kWriteFailure:
+      return "WriteFailure";
+    case StatusCode::kCdcWriteFailure:
+      return "CDCWriteFailure";
+    case StatusCode::kCasWriteUnknown:
+      return "CASWriteUnknown";
+    case StatusCode::kSyntaxError:
+      return "SyntaxException";
+    case StatusCode::kUnauthorized:
+      return "Unauthorized";
+    case StatusCode::kInvalid:
+      return "InvalidRequest";
+    case StatusCode::kConfigError:
+      return "ConfigurationException";
+    case StatusCode::kAlreadyExists:
+      return "AlreadyExists";
+    case StatusCode::kUnprepared:
+      return "Unprepared";
+    case StatusCode::kCorruption:
+      return "Corruption";
+    case StatusCode::kIOError:
+      return "IOError";
+    case StatusCode::kInternal:
+      return "Internal";
+    case StatusCode::kNotFound:
+      return "NotFound";
   }
   return "Unknown";
 }

@@ -115,13 +115,13 @@ class [[nodiscard]] Status {
 }  // namespace common
 
 // Evaluates `expr` (a Status or Result<T>); if it is an error, returns it from the caller.
-#define RETURN_IF_ERROR(expr)                                             \
-  do {                                                                    \
-    auto&& cqld_status_or_result_ = (expr);                               \
-    if (!cqld_status_or_result_.ok()) {                                   \
-      return ::common::internal::ToStatus(                                \
+#define RETURN_IF_ERROR(expr)                                                      \
+  do {                                                                             \
+    auto&& cqld_status_or_result_ = (expr);                                        \
+    if (!cqld_status_or_result_.ok()) {                                            \
+      return ::common::internal::ToStatus(                                         \
           std::forward<decltype(cqld_status_or_result_)>(cqld_status_or_result_)); \
-    }                                                                     \
+    }                                                                              \
   } while (false)
 
 namespace common::internal {

@@ -16,16 +16,16 @@ struct NativeName {
 // CQL names of the native types; `varchar` is an alias of `text` (listed after it so `text`
 // is the canonical name printed back).
 constexpr std::array<NativeName, 21> kNativeNames = {{
-    {"ascii", TypeKind::kAscii},         {"bigint", TypeKind::kBigint},
-    {"blob", TypeKind::kBlob},           {"boolean", TypeKind::kBoolean},
-    {"counter", TypeKind::kCounter},     {"date", TypeKind::kDate},
-    {"decimal", TypeKind::kDecimal},     {"double", TypeKind::kDouble},
-    {"duration", TypeKind::kDuration},   {"float", TypeKind::kFloat},
-    {"inet", TypeKind::kInet},           {"int", TypeKind::kInt},
-    {"smallint", TypeKind::kSmallint},   {"text", TypeKind::kText},
-    {"time", TypeKind::kTime},           {"timestamp", TypeKind::kTimestamp},
-    {"timeuuid", TypeKind::kTimeuuid},   {"tinyint", TypeKind::kTinyint},
-    {"uuid", TypeKind::kUuid},           {"varint", TypeKind::kVarint},
+    {"ascii", TypeKind::kAscii},       {"bigint", TypeKind::kBigint},
+    {"blob", TypeKind::kBlob},         {"boolean", TypeKind::kBoolean},
+    {"counter", TypeKind::kCounter},   {"date", TypeKind::kDate},
+    {"decimal", TypeKind::kDecimal},   {"double", TypeKind::kDouble},
+    {"duration", TypeKind::kDuration}, {"float", TypeKind::kFloat},
+    {"inet", TypeKind::kInet},         {"int", TypeKind::kInt},
+    {"smallint", TypeKind::kSmallint}, {"text", TypeKind::kText},
+    {"time", TypeKind::kTime},         {"timestamp", TypeKind::kTimestamp},
+    {"timeuuid", TypeKind::kTimeuuid}, {"tinyint", TypeKind::kTinyint},
+    {"uuid", TypeKind::kUuid},         {"varint", TypeKind::kVarint},
     {"varchar", TypeKind::kText},
 }};
 
@@ -38,15 +38,15 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 // Cassandra 4.1 ReservedKeywords.
 constexpr std::array<std::string_view, 62> kReservedKeywords = {
-    "select",   "from",   "where",        "and",      "entries",  "full",    "insert",
-    "update",   "with",   "limit",        "using",    "use",      "set",     "begin",
-    "unlogged", "batch",  "apply",        "truncate", "delete",   "in",      "create",
-    "keyspace", "schema", "columnfamily", "table",    "materialized", "view", "index",
-    "on",       "to",     "drop",         "primary",  "into",     "alter",   "rename",
-    "add",      "order",  "by",           "asc",      "desc",     "allow",   "if",
-    "is",       "grant",  "of",           "revoke",   "modify",   "authorize", "describe",
-    "execute",  "norecursive", "token",   "null",     "not",      "nan",     "infinity",
-    "or",       "replace", "default",     "unset",    "mbean",    "mbeans",
+    "select",   "from",        "where",        "and",      "entries",      "full",      "insert",
+    "update",   "with",        "limit",        "using",    "use",          "set",       "begin",
+    "unlogged", "batch",       "apply",        "truncate", "delete",       "in",        "create",
+    "keyspace", "schema",      "columnfamily", "table",    "materialized", "view",      "index",
+    "on",       "to",          "drop",         "primary",  "into",         "alter",     "rename",
+    "add",      "order",       "by",           "asc",      "desc",         "allow",     "if",
+    "is",       "grant",       "of",           "revoke",   "modify",       "authorize", "describe",
+    "execute",  "norecursive", "token",        "null",     "not",          "nan",       "infinity",
+    "or",       "replace",     "default",      "unset",    "mbean",        "mbeans",
 };
 
 }  // namespace
@@ -238,8 +238,8 @@ bool IsReservedKeyword(std::string_view word) {
 std::string QuoteIdentifierIfNeeded(std::string_view name) {
   bool plain = !name.empty() && std::islower(static_cast<unsigned char>(name[0]));
   for (char c : name) {
-    if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
-          c == '_')) {
+    if (!(std::islower(static_cast<unsigned char>(c)) ||
+          std::isdigit(static_cast<unsigned char>(c)) || c == '_')) {
       plain = false;
     }
   }
