@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -106,5 +107,24 @@ struct Term {
   // UDT literals as `{f: v}`, hints as `(type) term`.
   std::string ToCql() const;
 };
+
+// Printing helpers shared by `Term::ToCql` and the statement printer (`statement.h`).
+
+// `name` as a CQL identifier: bare when it lexes back as the same identifier, otherwise
+// double-quoted (like QuoteIdentifierIfNeeded, and also quoting `true`/`false`, which lex as
+// booleans).
+std::string CqlIdentifier(std::string_view name);
+
+// `name` as a function name: bare when CQL accepts it unquoted there (`token` and `count`
+// are, `ttl` or `cast` are not), otherwise double-quoted.
+std::string CqlFunctionName(std::string_view name);
+
+// `name` as a user type name (Cassandra's `non_type_ident`): native type names and the
+// reserved type names (`byte`, `date`...) are quoted.
+std::string CqlTypeName(std::string_view name);
+
+// CQL text of a type like CqlType::ToCql, but keeping the keyspace of UDT references
+// (`frozen<ks.address>`), so the text parses back to an equal type.
+std::string TypeToCql(const CqlType& type);
 
 }  // namespace cql
