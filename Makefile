@@ -8,7 +8,6 @@
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
-export CCACHE_DIR ?= $(CURDIR)/.cache/ccache
 
 CMAKE_COMMON := -G Ninja -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 DEBUG_DIR := build/debug
