@@ -4,6 +4,7 @@
 #   make bench  build (optimized) and run the benchmarks
 #   make fuzz   build the libFuzzer targets with clang and run each for FUZZ_SECONDS
 #   make format clang-format every C++ source in place
+#   make lint   clang-tidy on the C++ sources changed since LINT_BASE (default HEAD~1)
 
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
@@ -14,7 +15,7 @@ DEBUG_DIR := build/debug
 RELEASE_DIR := build/release
 FUZZ_DIR := build/fuzz
 
-.PHONY: all deps build build-release run test bench fuzz format clean
+.PHONY: all deps build build-release run test bench fuzz format lint clean
 
 all: build
 
@@ -53,6 +54,9 @@ fuzz: deps $(FUZZ_DIR)/build.ninja
 
 format:
 	git ls-files '*.h' '*.cc' | xargs clang-format -i
+
+lint: build
+	scripts/lint $(LINT_BASE)
 
 clean:
 	rm -rf build

@@ -93,7 +93,10 @@ Status ToStatus(Result<T>&& r) {
 // from the caller, otherwise moves the value into `lhs` (which may be a declaration).
 #define ASSIGN_OR_RETURN(lhs, expr) \
   ASSIGN_OR_RETURN_IMPL_(CQLD_CONCAT_(cqld_result_, __LINE__), lhs, expr)
+// `lhs` may be a declaration, so it cannot be parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr)   \
   auto tmp = (expr);                             \
   if (!tmp.ok()) return std::move(tmp).status(); \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)
