@@ -1,0 +1,360 @@
+#include "storage/store.h"
+
+#include <mutex>
+#include <utility>
+
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/slice.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+
+#include "storage/compaction_filter.h"
+#include "storage/key_layout.h"
+#include "storage/merge_operator.h"
+
+namespace storage {
+
+struct StoreTable {
+  std::string id;
+  TableOptions options;
+  std::shared_ptr<RowFragmentCompactionFilterFactory> filter_factory;
+  std::unique_ptr<rocksdb::ColumnFamilyHandle> handle;
+};
+
+namespace {
+
+constexpr char kMetaFamily[] = "meta";
+constexpr char kTableOptionsPrefix[] = "storage/table_options/";
+
+common::Status FromRocks(const rocksdb::Status& s) {
+  if (s.ok()) return common::Status::Ok();
+  if (s.IsNotFound()) return common::Status::NotFound(s.ToString());
+  if (s.IsCorruption()) return common::Status::Corruption(s.ToString());
+  if (s.IsIOError()) return common::Status::IOError(s.ToString());
+  return common::Status::Internal(s.ToString());
+}
+
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+
+rocksdb::ColumnFamilyOptions TableFamilyOptions(
+    std::shared_ptr<RowFragmentCompactionFilterFactory> factory) {
+  rocksdb::ColumnFamilyOptions cf;
+  cf.merge_operator = MakeRowFragmentMergeOperator();
+  cf.compaction_filter_factory = std::move(factory);
+  cf.prefix_extractor = NewTokenPrefixExtractor();
+  // Universal compaction: CompactTable is one compaction over every file, which is what lets
+  // the compaction filter purge (compaction_filter.h invariant 3).
+  cf.compaction_style = rocksdb::kCompactionStyleUniversal;
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return cf;
+}
+
+common::Bytes EncodeTableOptions(const TableOptions& options) {
+  common::ByteWriter w;
+  w.PutU8(1);  // version
+  w.PutVInt(options.gc_grace_seconds);
+  return w.Release();
+}
+
+common::Result<TableOptions> DecodeTableOptions(std::string_view bytes) {
+  common::ByteReader in(bytes);
+  auto version = in.ReadU8();
+  if (!version.ok() || *version != 1) return common::Status::Corruption("Bad table options");
+  auto gc = in.ReadVInt();
+  if (!gc.ok() || !in.empty()) return common::Status::Corruption("Bad table options");
+  return TableOptions{.gc_grace_seconds = *gc};
+}
+
+bool IsReservedName(std::string_view id) {
+  return id.empty() || id == rocksdb::kDefaultColumnFamilyName || id == kMetaFamily;
+}
+
+}  // namespace
+
+// ---- WriteBatch ----
+
+void WriteBatch::Merge(std::string_view table_id, std::string_view key,
+                       const RowFragment& fragment) {
+  operations_.push_back(
+      {Kind::kMerge, std::string(table_id), common::Bytes(key), EncodeRowFragment(fragment)});
+}
+
+void WriteBatch::MergeEncoded(std::string_view table_id, std::string_view key,
+                              std::string_view value) {
+  operations_.push_back(
+      {Kind::kMerge, std::string(table_id), common::Bytes(key), common::Bytes(value)});
+}
+
+void WriteBatch::PutMeta(std::string_view key, std::string_view value) {
+  operations_.push_back({Kind::kPutMeta, "", common::Bytes(key), common::Bytes(value)});
+}
+
+void WriteBatch::DeleteMeta(std::string_view key) {
+  operations_.push_back({Kind::kDeleteMeta, "", common::Bytes(key), ""});
+}
+
+// ---- FragmentIterator ----
+
+FragmentIterator::FragmentIterator(StoreKey /*key*/, std::shared_ptr<StoreTable> table,
+                                   KeyRange range)
+    : table_(std::move(table)), range_(std::move(range)) {}
+
+FragmentIterator::~FragmentIterator() = default;
+
+void FragmentIterator::SeekToFirst() { iterator_->SeekToFirst(); }
+void FragmentIterator::SeekToLast() { iterator_->SeekToLast(); }
+void FragmentIterator::Seek(std::string_view target) { iterator_->Seek(ToSlice(target)); }
+void FragmentIterator::SeekForPrev(std::string_view target) {
+  iterator_->SeekForPrev(ToSlice(target));
+}
+void FragmentIterator::Next() { iterator_->Next(); }
+void FragmentIterator::Prev() { iterator_->Prev(); }
+bool FragmentIterator::Valid() const { return iterator_->Valid(); }
+
+std::string_view FragmentIterator::key() const {
+  rocksdb::Slice k = iterator_->key();
+  return std::string_view(k.data(), k.size());
+}
+
+common::Result<RowFragment> FragmentIterator::fragment() const {
+  rocksdb::Slice v = iterator_->value();
+  return DecodeRowFragment(std::string_view(v.data(), v.size()));
+}
+
+common::Status FragmentIterator::status() const { return FromRocks(iterator_->status()); }
+
+// ---- Store ----
+
+Store::Store(StoreKey /*key*/, const StoreOptions& options) : options_(options) {}
+
+Store::~Store() {
+  tables_.clear();
+  meta_.reset();
+  if (db_) {
+    // Close reports errors of the final sync; there is no caller to hand them to.
+    rocksdb::Status ignored = db_->Close();
+    (void)ignored;
+  }
+}
+
+common::Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
+                                                   const StoreOptions& options) {
+  if (options.clock == nullptr) return common::Status::Invalid("StoreOptions.clock is null");
+  auto store = std::make_unique<Store>(StoreKey(), options);
+
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = options.create_if_missing;
+  db_options.create_missing_column_families = true;
+
+  std::vector<std::string> names;
+  rocksdb::Status listed = rocksdb::DB::ListColumnFamilies(db_options, path, &names);
+  if (!listed.ok()) names = {rocksdb::kDefaultColumnFamilyName};  // a new database
+
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  std::vector<std::shared_ptr<StoreTable>> tables;
+  descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
+  descriptors.emplace_back(kMetaFamily, rocksdb::ColumnFamilyOptions());
+  for (const std::string& name : names) {
+    if (IsReservedName(name)) continue;
+    auto table = std::make_shared<StoreTable>();
+    table->id = name;
+    table->filter_factory = std::make_shared<RowFragmentCompactionFilterFactory>(
+        options.clock, table->options.gc_grace_seconds);
+    descriptors.emplace_back(name, TableFamilyOptions(table->filter_factory));
+    tables.push_back(std::move(table));
+  }
+
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw_db = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(db_options, path, descriptors, &handles, &raw_db);
+  if (!s.ok()) return FromRocks(s);
+  store->db_.reset(raw_db);
+  // The default family is unused; release its handle.
+  RETURN_IF_ERROR(FromRocks(store->db_->DestroyColumnFamilyHandle(handles[0])));
+  store->meta_.reset(handles[1]);
+  for (size_t i = 0; i < tables.size(); ++i) {
+    tables[i]->handle.reset(handles[i + 2]);
+    auto saved = store->GetMeta(kTableOptionsPrefix + tables[i]->id);
+    if (!saved.ok()) return saved.status();
+    if (saved->has_value()) {
+      ASSIGN_OR_RETURN(tables[i]->options, DecodeTableOptions(**saved));
+      tables[i]->filter_factory->set_gc_grace_seconds(tables[i]->options.gc_grace_seconds);
+    }
+    store->tables_.emplace(tables[i]->id, tables[i]);
+  }
+  return store;
+}
+
+common::Result<std::shared_ptr<StoreTable>> Store::FindTable(std::string_view table_id) const {
+  std::shared_lock lock(mutex_);
+  auto it = tables_.find(table_id);
+  if (it == tables_.end()) {
+    return common::Status::NotFound("Unknown table " + std::string(table_id));
+  }
+  return it->second;
+}
+
+common::Result<std::shared_ptr<StoreTable>> Store::CreateColumnFamily(const std::string& table_id,
+                                                                      const TableOptions& options) {
+  auto table = std::make_shared<StoreTable>();
+  table->id = table_id;
+  table->options = options;
+  table->filter_factory = std::make_shared<RowFragmentCompactionFilterFactory>(
+      options_.clock, options.gc_grace_seconds);
+  rocksdb::ColumnFamilyHandle* handle = nullptr;
+  rocksdb::Status s =
+      db_->CreateColumnFamily(TableFamilyOptions(table->filter_factory), table_id, &handle);
+  if (!s.ok()) return FromRocks(s);
+  table->handle.reset(handle);
+  return table;
+}
+
+common::Status Store::SaveTableOptions(const std::string& table_id, const TableOptions& options) {
+  rocksdb::WriteOptions write_options;
+  write_options.sync = options_.sync_writes;
+  return FromRocks(db_->Put(write_options, meta_.get(), kTableOptionsPrefix + table_id,
+                            EncodeTableOptions(options)));
+}
+
+common::Status Store::CreateTable(std::string_view table_id, const TableOptions& options) {
+  if (IsReservedName(table_id)) {
+    return common::Status::Invalid("Reserved table id '" + std::string(table_id) + "'");
+  }
+  std::unique_lock lock(mutex_);
+  if (tables_.count(table_id) > 0) {
+    return common::Status::AlreadyExists("Table " + std::string(table_id) + " already exists");
+  }
+  std::string id(table_id);
+  RETURN_IF_ERROR(SaveTableOptions(id, options));
+  ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, CreateColumnFamily(id, options));
+  tables_.emplace(id, std::move(table));
+  return common::Status::Ok();
+}
+
+common::Status Store::AlterTable(std::string_view table_id, const TableOptions& options) {
+  std::unique_lock lock(mutex_);
+  auto it = tables_.find(table_id);
+  if (it == tables_.end())
+    return common::Status::NotFound("Unknown table " + std::string(table_id));
+  RETURN_IF_ERROR(SaveTableOptions(it->first, options));
+  it->second->options = options;
+  it->second->filter_factory->set_gc_grace_seconds(options.gc_grace_seconds);
+  return common::Status::Ok();
+}
+
+common::Status Store::DropTable(std::string_view table_id) {
+  std::unique_lock lock(mutex_);
+  auto it = tables_.find(table_id);
+  if (it == tables_.end())
+    return common::Status::NotFound("Unknown table " + std::string(table_id));
+  RETURN_IF_ERROR(FromRocks(db_->DropColumnFamily(it->second->handle.get())));
+  rocksdb::WriteOptions write_options;
+  write_options.sync = options_.sync_writes;
+  RETURN_IF_ERROR(
+      FromRocks(db_->Delete(write_options, meta_.get(), kTableOptionsPrefix + it->first)));
+  tables_.erase(it);
+  return common::Status::Ok();
+}
+
+common::Status Store::TruncateTable(std::string_view table_id) {
+  std::unique_lock lock(mutex_);
+  auto it = tables_.find(table_id);
+  if (it == tables_.end())
+    return common::Status::NotFound("Unknown table " + std::string(table_id));
+  RETURN_IF_ERROR(FromRocks(db_->DropColumnFamily(it->second->handle.get())));
+  ASSIGN_OR_RETURN(it->second, CreateColumnFamily(it->first, it->second->options));
+  return common::Status::Ok();
+}
+
+bool Store::HasTable(std::string_view table_id) const {
+  std::shared_lock lock(mutex_);
+  return tables_.count(table_id) > 0;
+}
+
+std::vector<std::string> Store::TableIds() const {
+  std::shared_lock lock(mutex_);
+  std::vector<std::string> ids;
+  for (const auto& [id, table] : tables_) ids.push_back(id);
+  return ids;
+}
+
+common::Status Store::Write(const WriteBatch& batch) {
+  rocksdb::WriteBatch rocks_batch;
+  std::shared_lock lock(mutex_);  // keeps every named family alive until the write is done
+  for (const WriteBatch::Operation& op : batch.operations_) {
+    switch (op.kind) {
+      case WriteBatch::Kind::kMerge: {
+        auto it = tables_.find(op.table_id);
+        if (it == tables_.end()) return common::Status::Invalid("Unknown table " + op.table_id);
+        RETURN_IF_ERROR(FromRocks(
+            rocks_batch.Merge(it->second->handle.get(), ToSlice(op.key), ToSlice(op.value))));
+        break;
+      }
+      case WriteBatch::Kind::kPutMeta:
+        RETURN_IF_ERROR(
+            FromRocks(rocks_batch.Put(meta_.get(), ToSlice(op.key), ToSlice(op.value))));
+        break;
+      case WriteBatch::Kind::kDeleteMeta:
+        RETURN_IF_ERROR(FromRocks(rocks_batch.Delete(meta_.get(), ToSlice(op.key))));
+        break;
+    }
+  }
+  rocksdb::WriteOptions write_options;
+  write_options.sync = options_.sync_writes;
+  return FromRocks(db_->Write(write_options, &rocks_batch));
+}
+
+common::Result<std::optional<RowFragment>> Store::Get(std::string_view table_id,
+                                                      std::string_view key) const {
+  ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
+  std::string value;
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), table->handle.get(), ToSlice(key), &value);
+  if (s.IsNotFound()) return std::optional<RowFragment>();
+  RETURN_IF_ERROR(FromRocks(s));
+  ASSIGN_OR_RETURN(RowFragment fragment, DecodeRowFragment(value));
+  return std::optional<RowFragment>(std::move(fragment));
+}
+
+common::Result<std::optional<common::Bytes>> Store::GetMeta(std::string_view key) const {
+  std::string value;
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), meta_.get(), ToSlice(key), &value);
+  if (s.IsNotFound()) return std::optional<common::Bytes>();
+  RETURN_IF_ERROR(FromRocks(s));
+  return std::optional<common::Bytes>(std::move(value));
+}
+
+common::Result<std::unique_ptr<FragmentIterator>> Store::NewIterator(std::string_view table_id,
+                                                                     const KeyRange& range) const {
+  ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
+  auto it = std::make_unique<FragmentIterator>(StoreKey(), table, range);
+  rocksdb::ReadOptions read_options;
+  read_options.total_order_seek = true;  // ranges may span partitions (tokens)
+  if (!it->range_.lower.empty()) {
+    it->lower_ = std::make_unique<rocksdb::Slice>(ToSlice(it->range_.lower));
+    read_options.iterate_lower_bound = it->lower_.get();
+  }
+  if (!it->range_.upper.empty()) {
+    it->upper_ = std::make_unique<rocksdb::Slice>(ToSlice(it->range_.upper));
+    read_options.iterate_upper_bound = it->upper_.get();
+  }
+  it->iterator_.reset(db_->NewIterator(read_options, table->handle.get()));
+  return it;
+}
+
+common::Status Store::FlushTable(std::string_view table_id) {
+  ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
+  return FromRocks(db_->Flush(rocksdb::FlushOptions(), table->handle.get()));
+}
+
+common::Status Store::CompactTable(std::string_view table_id) {
+  ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
+  rocksdb::CompactRangeOptions compact_options;
+  compact_options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  return FromRocks(db_->CompactRange(compact_options, table->handle.get(), nullptr, nullptr));
+}
+
+}  // namespace storage

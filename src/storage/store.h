@@ -1,0 +1,204 @@
+// Store: the storage layer's handle on one RocksDB database (ARCHITECTURE.md §4.2, §6).
+//
+// One column family per table (named by the table id the schema layer chooses, e.g. its
+// UUID), each with the row-fragment merge operator, the purge compaction filter and the token
+// prefix extractor, plus a "meta" family for schema and engine metadata. Writes are blind
+// `Merge`s of encoded RowFragments collected in a `storage::WriteBatch`, applied atomically
+// across tables. Reads decode fragments; the fragment of a key is the merge of everything ever
+// written to it, so there is no read-before-write anywhere.
+//
+// rocksdb::Status is converted to common::Status here and nowhere else: NotFound → NotFound,
+// Corruption → Corruption, IOError → IOError, anything else → Internal.
+//
+// Thread-safety: `Store` is thread-safe. Reads and writes take a shared lock on the table
+// map; CreateTable/DropTable/TruncateTable take it exclusively (they are rare DDL). Iterators
+// and WriteBatches are not thread-safe; each belongs to one thread. An iterator keeps its
+// table's column family alive across a concurrent DROP/TRUNCATE (it keeps reading the old
+// data) but must be destroyed before the Store.
+
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/bytes.h"
+#include "common/clock.h"
+#include "common/result.h"
+#include "storage/row_fragment.h"
+
+namespace rocksdb {
+class DB;
+class ColumnFamilyHandle;
+class Iterator;
+class Slice;
+}  // namespace rocksdb
+
+namespace storage {
+
+struct StoreOptions {
+  // Source of "now" for TTL expiry and gc_grace purging. REQUIRES: non-null and outlives the
+  // Store.
+  const common::Clock* clock = nullptr;
+  // fsync the write-ahead log before Write returns (commitlog_sync: batch). Without it a
+  // killed process loses nothing acknowledged (the WAL is in the OS page cache), a power cut
+  // may lose the last writes.
+  bool sync_writes = false;
+  bool create_if_missing = true;
+};
+
+struct TableOptions {
+  int64_t gc_grace_seconds = 864000;  // Cassandra's default, 10 days
+};
+
+// Mutations for one atomic Store::Write, across any tables and the meta family.
+// Thread-safety: not thread-safe.
+class WriteBatch {
+ public:
+  // Merges `fragment` into the entry `key` of table `table_id`.
+  void Merge(std::string_view table_id, std::string_view key, const RowFragment& fragment);
+  // Merges an already encoded fragment (EncodeRowFragment).
+  void MergeEncoded(std::string_view table_id, std::string_view key, std::string_view value);
+  void PutMeta(std::string_view key, std::string_view value);
+  void DeleteMeta(std::string_view key);
+
+  size_t size() const { return operations_.size(); }
+  bool empty() const { return operations_.empty(); }
+
+ private:
+  friend class Store;
+  enum class Kind { kMerge, kPutMeta, kDeleteMeta };
+  struct Operation {
+    Kind kind;
+    std::string table_id;
+    common::Bytes key;
+    common::Bytes value;
+  };
+  std::vector<Operation> operations_;
+};
+
+// A half-open key range [lower, upper) of one table; an empty bound is unbounded.
+struct KeyRange {
+  common::Bytes lower;
+  common::Bytes upper;
+};
+
+// One table's open column family; defined in store.cc.
+struct StoreTable;
+
+// A pass key: only Store can make one, so only Store constructs the classes below even though
+// their constructors are public (which std::make_unique needs).
+class StoreKey {
+ private:
+  friend class Store;
+  StoreKey() = default;
+};
+
+// Iterates the entries of a table in key order, forwards or backwards, decoding fragments.
+// Thread-safety: not thread-safe.
+class FragmentIterator {
+ public:
+  FragmentIterator(StoreKey key, std::shared_ptr<StoreTable> table, KeyRange range);
+  ~FragmentIterator();
+  FragmentIterator(const FragmentIterator&) = delete;
+  FragmentIterator& operator=(const FragmentIterator&) = delete;
+
+  void SeekToFirst();
+  void SeekToLast();
+  // First entry with key >= target (within the range).
+  void Seek(std::string_view target);
+  // Last entry with key <= target (within the range).
+  void SeekForPrev(std::string_view target);
+  // REQUIRES: Valid().
+  void Next();
+  void Prev();
+
+  // False at either end or on error (then status() says which).
+  bool Valid() const;
+  // REQUIRES: Valid(). The view is valid until the iterator moves.
+  std::string_view key() const;
+  // The decoded fragment of the current entry; Corruption if it does not decode.
+  // REQUIRES: Valid().
+  common::Result<RowFragment> fragment() const;
+  // OK, or the error that ended the iteration.
+  common::Status status() const;
+
+ private:
+  friend class Store;
+
+  std::shared_ptr<StoreTable> table_;  // keeps the column family handle alive
+  KeyRange range_;
+  std::unique_ptr<rocksdb::Slice> lower_;
+  std::unique_ptr<rocksdb::Slice> upper_;
+  std::unique_ptr<rocksdb::Iterator> iterator_;
+};
+
+class Store {
+ public:
+  // Use Open.
+  Store(StoreKey key, const StoreOptions& options);
+  // Opens (or creates, with `options.create_if_missing`) the database at `path`, reopening
+  // every table column family found there. Fails with Invalid when options.clock is null,
+  // IOError/Corruption from RocksDB otherwise.
+  static common::Result<std::unique_ptr<Store>> Open(const std::string& path,
+                                                     const StoreOptions& options);
+  // Closes the database (flushing nothing extra: the WAL makes writes durable).
+  ~Store();
+
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // Creates the column family of table `table_id` and records its options in the meta
+  // family. AlreadyExists if it exists; Invalid for an empty id or a reserved name
+  // ("default", "meta").
+  common::Status CreateTable(std::string_view table_id, const TableOptions& options);
+  // Changes a table's options (gc_grace_seconds). NotFound if the table does not exist.
+  common::Status AlterTable(std::string_view table_id, const TableOptions& options);
+  // Drops the column family and all its data. NotFound if the table does not exist.
+  common::Status DropTable(std::string_view table_id);
+  // Removes all data of the table, keeping the table and its options. NotFound if missing.
+  common::Status TruncateTable(std::string_view table_id);
+  bool HasTable(std::string_view table_id) const;
+  std::vector<std::string> TableIds() const;
+
+  // Applies every operation of `batch` atomically. Invalid (nothing written) if it names a
+  // table that does not exist.
+  common::Status Write(const WriteBatch& batch);
+
+  // The merged fragment stored under `key`, or nullopt if there is none. NotFound if the
+  // table does not exist; Corruption if the stored bytes do not decode.
+  common::Result<std::optional<RowFragment>> Get(std::string_view table_id,
+                                                 std::string_view key) const;
+  common::Result<std::optional<common::Bytes>> GetMeta(std::string_view key) const;
+
+  // An iterator over `range` of the table, positioned nowhere (call a Seek first).
+  // NotFound if the table does not exist.
+  common::Result<std::unique_ptr<FragmentIterator>> NewIterator(std::string_view table_id,
+                                                                const KeyRange& range) const;
+
+  // Flushes the table's memtable to a file.
+  common::Status FlushTable(std::string_view table_id);
+  // Compacts the whole table (a full compaction: purges data past gc_grace, see
+  // compaction_filter.h invariant 3).
+  common::Status CompactTable(std::string_view table_id);
+
+ private:
+  common::Result<std::shared_ptr<StoreTable>> FindTable(std::string_view table_id) const;
+  // Creates the column family `table_id` (REQUIRES: mutex_ held exclusively, name unused).
+  common::Result<std::shared_ptr<StoreTable>> CreateColumnFamily(const std::string& table_id,
+                                                                 const TableOptions& options);
+  common::Status SaveTableOptions(const std::string& table_id, const TableOptions& options);
+
+  StoreOptions options_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::unique_ptr<rocksdb::ColumnFamilyHandle> meta_;
+  mutable std::shared_mutex mutex_;
+  std::map<std::string, std::shared_ptr<StoreTable>, std::less<>> tables_;  // GUARDED_BY(mutex_)
+};
+
+}  // namespace storage
