@@ -33,13 +33,54 @@ constexpr std::array<uint8_t, 256> BuildCharClasses() {
 
 constexpr std::array<uint8_t, 256> kCharClasses = BuildCharClasses();
 
-bool Is(char c, CharClass cls) { return (kCharClasses[static_cast<unsigned char>(c)] & cls) != 0; }
+// The kinds of the characters that always form a token on their own; kEof for the others.
+constexpr std::array<TokenKind, 256> BuildSingleCharTokens() {
+  std::array<TokenKind, 256> table{};
+  for (TokenKind& kind : table) kind = TokenKind::kEof;
+  table['('] = TokenKind::kLParen;
+  table[')'] = TokenKind::kRParen;
+  table['['] = TokenKind::kLBracket;
+  table[']'] = TokenKind::kRBracket;
+  table['{'] = TokenKind::kLBrace;
+  table['}'] = TokenKind::kRBrace;
+  table[','] = TokenKind::kComma;
+  table[';'] = TokenKind::kSemicolon;
+  table[':'] = TokenKind::kColon;
+  table['='] = TokenKind::kEq;
+  table['*'] = TokenKind::kStar;
+  table['%'] = TokenKind::kPercent;
+  table['?'] = TokenKind::kQmark;
+  return table;
+}
+
+constexpr std::array<TokenKind, 256> kSingleCharTokens = BuildSingleCharTokens();
+
+TokenKind SingleCharTokenKind(char c) { return kSingleCharTokens[static_cast<unsigned char>(c)]; }
+
+uint8_t ClassesOf(char c) { return kCharClasses[static_cast<unsigned char>(c)]; }
+bool Is(char c, CharClass cls) { return (ClassesOf(c) & cls) != 0; }
 bool IsDigit(char c) { return Is(c, kDigitClass); }
 bool IsLetter(char c) { return Is(c, kLetterClass); }
 bool IsHex(char c) { return Is(c, kHexClass); }
-bool IsIdentChar(char c) { return Is(c, kIdentClass); }
 bool IsSpace(char c) { return Is(c, kSpaceClass); }
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Sets `*out` to the content of a quoted token (`raw` includes both quotes) with each
+// doubled `quote` ('' or "") turned into one.
+void AssignUnquoted(std::string_view raw, char quote, std::string* out) {
+  out->clear();
+  if (raw.size() < 2) return;
+  std::string_view content = raw.substr(1, raw.size() - 2);
+  size_t from = 0;
+  size_t escape = content.find(quote);
+  while (escape != std::string_view::npos) {
+    out->append(content, from, escape + 1 - from);  // up to and including the first quote
+    from = escape + 2;                              // skips the second one
+    if (from >= content.size()) return;
+    escape = content.find(quote, from);
+  }
+  out->append(content, from);
+}
 
 }  // namespace
 
@@ -139,29 +180,29 @@ LineColumn LineColumnOf(std::string_view text, size_t offset) {
   return result;
 }
 
-std::string TokenText(std::string_view source, const Token& token) {
-  if (token.kind == TokenKind::kEof) return "<EOF>";
+void AssignTokenText(std::string_view source, const Token& token, std::string* text) {
+  if (token.kind == TokenKind::kEof) {
+    *text = "<EOF>";
+    return;
+  }
   std::string_view raw = source.substr(token.offset, token.length);
   if (token.kind == TokenKind::kStringLiteral) {
-    if (raw.size() >= 4 && raw[0] == '$') return std::string(raw.substr(2, raw.size() - 4));
-    std::string out;
-    out.reserve(raw.size());
-    for (size_t i = 1; i + 1 < raw.size(); ++i) {
-      out += raw[i];
-      if (raw[i] == '\'') ++i;  // '' -> '
+    if (raw.size() >= 4 && raw[0] == '$') {
+      text->assign(raw.substr(2, raw.size() - 4));
+    } else {
+      AssignUnquoted(raw, '\'', text);
     }
-    return out;
+  } else if (token.kind == TokenKind::kQuotedName) {
+    AssignUnquoted(raw, '"', text);
+  } else {
+    text->assign(raw);
   }
-  if (token.kind == TokenKind::kQuotedName) {
-    std::string out;
-    out.reserve(raw.size());
-    for (size_t i = 1; i + 1 < raw.size(); ++i) {
-      out += raw[i];
-      if (raw[i] == '"') ++i;  // "" -> "
-    }
-    return out;
-  }
-  return std::string(raw);
+}
+
+std::string TokenText(std::string_view source, const Token& token) {
+  std::string text;
+  AssignTokenText(source, token, &text);
+  return text;
 }
 
 void Lexer::Error(size_t offset, std::string message) {
@@ -339,18 +380,29 @@ Token Lexer::LexNumber(size_t start) {
 
 Token Lexer::LexWord(size_t start) {
   size_t end = start + 1;
-  while (IsIdentChar(At(end))) ++end;
-  if (end - start == 8 && At(end) == '-') {  // only then can a uuid start here
+  uint8_t common_classes = ClassesOf(text_[start]);  // the classes all its bytes have
+  while (end < text_.size()) {
+    const uint8_t classes = ClassesOf(text_[end]);
+    if ((classes & kIdentClass) == 0) break;
+    common_classes &= classes;
+    ++end;
+  }
+  const size_t length = end - start;
+  if (length == 8 && At(end) == '-') {  // only then can a uuid start here
     size_t uuid_end = MatchUuid(start);
     if (uuid_end > end) return Make(TokenKind::kUuid, start, uuid_end);
   }
-  if (At(start) == 'P') {
+  if (text_[start] == 'P') {
     size_t duration_end = MatchIsoDuration(start);
     if (duration_end >= end) return Make(TokenKind::kDuration, start, duration_end);
   }
-  std::string_view word = text_.substr(start, end - start);
-  if (word == "expr" && At(end) == '(') return Make(TokenKind::kExprParen, start, end + 1);
-  return Make(LookupKeyword(word), start, end);
+  std::string_view word = text_.substr(start, length);
+  if (length == 4 && At(end) == '(' && word == "expr") {
+    return Make(TokenKind::kExprParen, start, end + 1);
+  }
+  // Keywords are all letters (token_kind.cc checks it): a word with a digit or '_' is none.
+  const bool letters_only = (common_classes & kLetterClass) != 0;
+  return Make(letters_only ? LookupKeyword(word) : TokenKind::kIdent, start, end);
 }
 
 Token Lexer::LexString(size_t start) {
@@ -408,159 +460,132 @@ Token Lexer::LexQuotedName(size_t start) {
   }
 }
 
+// `--` or `//` up to and including the end of the line (or the end of the text).
+Token Lexer::LexLineComment(size_t start) const {
+  size_t end = start + 2;
+  while (!AtEnd(end) && text_[end] != '\n' && text_[end] != '\r') ++end;
+  if (!AtEnd(end)) ++end;
+  return Make(TokenKind::kEof, start, end);
+}
+
+bool Lexer::LexOther(size_t start, Token* token, bool* hidden) {
+  // `*token` for the operators that may be followed by one more character.
+  auto one_or_two = [&](char second, TokenKind one, TokenKind two) {
+    *token = At(start + 1) == second ? Make(two, start, start + 2) : Make(one, start, start + 1);
+    return true;
+  };
+  switch (text_[start]) {
+    case '\'':
+      *token = LexString(start);
+      return token->kind != TokenKind::kEof;
+    case '"':
+      *token = LexQuotedName(start);
+      return token->kind != TokenKind::kEof;
+    case '$':
+      if (At(start + 1) == '$') {
+        *token = LexDollarString(start);
+        return token->kind != TokenKind::kEof;
+      }
+      Error(start + 1, "mismatched character " + CharDisplay(text_, start + 1) + " expecting '$'");
+      pos_ = start + 1 + Utf8Length(text_, start + 1);
+      return false;
+    case '/':
+      if (At(start + 1) == '/') {
+        *token = LexLineComment(start);
+        *hidden = true;
+        return true;
+      }
+      if (At(start + 1) == '*') {
+        size_t end = text_.find("*/", start + 2);
+        if (end == std::string_view::npos) {
+          Error(text_.size(), "mismatched character '<EOF>' expecting '*'");
+          pos_ = text_.size();
+          return false;
+        }
+        *token = Make(TokenKind::kEof, start, end + 2);
+        *hidden = true;
+        return true;
+      }
+      *token = Make(TokenKind::kSlash, start, start + 1);
+      return true;
+    case '-': {
+      if (At(start + 1) == '-') {
+        *token = LexLineComment(start);
+        *hidden = true;
+        return true;
+      }
+      if (IsDigit(At(start + 1))) {
+        *token = LexNumber(start);
+        return true;
+      }
+      size_t iso_end = MatchIsoDuration(start);
+      size_t word_end = start + 1;
+      while (IsLetter(At(word_end))) ++word_end;
+      TokenKind word = LookupKeyword(text_.substr(start + 1, word_end - start - 1));
+      if (iso_end > start) {
+        *token = Make(TokenKind::kDuration, start, iso_end);
+      } else if (word == TokenKind::kKPositiveNan) {
+        *token = Make(TokenKind::kNegativeNan, start, start + 4);
+      } else if (word == TokenKind::kKPositiveInfinity) {
+        *token = Make(TokenKind::kNegativeInfinity, start, start + 9);
+      } else {
+        return one_or_two('=', TokenKind::kMinus, TokenKind::kMinusEq);
+      }
+      return true;
+    }
+    case '+':
+      return one_or_two('=', TokenKind::kPlus, TokenKind::kPlusEq);
+    case '<':
+      return one_or_two('=', TokenKind::kLt, TokenKind::kLte);
+    case '>':
+      return one_or_two('=', TokenKind::kGt, TokenKind::kGte);
+    case '.':
+      return one_or_two('.', TokenKind::kDot, TokenKind::kRange);
+    case '!':
+      if (At(start + 1) == '=') {
+        *token = Make(TokenKind::kNeq, start, start + 2);
+        return true;
+      }
+      Error(start + 1, "mismatched character " + CharDisplay(text_, start + 1) + " expecting '='");
+      pos_ = start + 1 + Utf8Length(text_, start + 1);
+      return false;
+    default:
+      Error(start, "no viable alternative at character " + CharDisplay(text_, start));
+      pos_ = start + Utf8Length(text_, start);
+      return false;
+  }
+}
+
+inline bool Lexer::Step(Token* token, bool* hidden) {
+  const size_t start = pos_;
+  const char c = text_[start];
+  // The common tokens first, without a call: words, one-character punctuation, numbers.
+  if (IsLetter(c)) {
+    *token = LexWord(start);
+  } else if (TokenKind single = SingleCharTokenKind(c); single != TokenKind::kEof) {
+    *token = Make(single, start, start + 1);
+  } else if (IsDigit(c)) {
+    *token = LexNumber(start);
+  } else if (IsSpace(c)) {
+    size_t end = start + 1;
+    while (IsSpace(At(end))) ++end;
+    *token = Make(TokenKind::kEof, start, end);
+    *hidden = true;
+  } else if (!LexOther(start, token, hidden)) {  // an error swallowed the would-be token
+    if (pos_ <= start) pos_ = start + 1;         // always make progress
+    return false;
+  }
+  pos_ = static_cast<size_t>(token->offset) + token->length;
+  if (!*hidden) ++tokens_emitted_;
+  return true;
+}
+
 Token Lexer::Next(bool* hidden) {
+  Token token;
   while (true) {
     *hidden = false;
-    size_t start = pos_;
-    if (AtEnd(start)) return Token{TokenKind::kEof, static_cast<uint32_t>(text_.size()), 0};
-    char c = text_[start];
-    Token token;
-    bool produced = true;  // false when an error swallowed the would-be token
-    if (IsSpace(c)) {
-      size_t end = start + 1;
-      while (IsSpace(At(end))) ++end;
-      token = Make(TokenKind::kEof, start, end);
-      *hidden = true;
-    } else if ((c == '-' && At(start + 1) == '-') || (c == '/' && At(start + 1) == '/')) {
-      size_t end = start + 2;
-      while (!AtEnd(end) && text_[end] != '\n' && text_[end] != '\r') ++end;
-      if (!AtEnd(end)) ++end;
-      token = Make(TokenKind::kEof, start, end);
-      *hidden = true;
-    } else if (c == '/' && At(start + 1) == '*') {
-      size_t end = text_.find("*/", start + 2);
-      if (end == std::string_view::npos) {
-        Error(text_.size(), "mismatched character '<EOF>' expecting '*'");
-        pos_ = text_.size();
-        continue;
-      }
-      token = Make(TokenKind::kEof, start, end + 2);
-      *hidden = true;
-    } else if (IsDigit(c) || (c == '-' && IsDigit(At(start + 1)))) {
-      token = LexNumber(start);
-    } else if (IsLetter(c)) {
-      token = LexWord(start);
-    } else {
-      switch (c) {
-        case '\'':
-          token = LexString(start);
-          produced = token.kind != TokenKind::kEof;
-          break;
-        case '"':
-          token = LexQuotedName(start);
-          produced = token.kind != TokenKind::kEof;
-          break;
-        case '$':
-          if (At(start + 1) == '$') {
-            token = LexDollarString(start);
-            produced = token.kind != TokenKind::kEof;
-          } else {
-            Error(start + 1,
-                  "mismatched character " + CharDisplay(text_, start + 1) + " expecting '$'");
-            pos_ = start + 1 + Utf8Length(text_, start + 1);
-            produced = false;
-          }
-          break;
-        case '-': {
-          size_t iso_end = MatchIsoDuration(start);
-          size_t word_end = start + 1;
-          while (IsLetter(At(word_end))) ++word_end;
-          TokenKind word = LookupKeyword(text_.substr(start + 1, word_end - start - 1));
-          if (iso_end > start) {
-            token = Make(TokenKind::kDuration, start, iso_end);
-          } else if (word == TokenKind::kKPositiveNan) {
-            token = Make(TokenKind::kNegativeNan, start, start + 4);
-          } else if (word == TokenKind::kKPositiveInfinity) {
-            token = Make(TokenKind::kNegativeInfinity, start, start + 9);
-          } else if (At(start + 1) == '=') {
-            token = Make(TokenKind::kMinusEq, start, start + 2);
-          } else {
-            token = Make(TokenKind::kMinus, start, start + 1);
-          }
-          break;
-        }
-        case '+':
-          token = At(start + 1) == '=' ? Make(TokenKind::kPlusEq, start, start + 2)
-                                       : Make(TokenKind::kPlus, start, start + 1);
-          break;
-        case '<':
-          token = At(start + 1) == '=' ? Make(TokenKind::kLte, start, start + 2)
-                                       : Make(TokenKind::kLt, start, start + 1);
-          break;
-        case '>':
-          token = At(start + 1) == '=' ? Make(TokenKind::kGte, start, start + 2)
-                                       : Make(TokenKind::kGt, start, start + 1);
-          break;
-        case '!':
-          if (At(start + 1) == '=') {
-            token = Make(TokenKind::kNeq, start, start + 2);
-          } else {
-            Error(start + 1,
-                  "mismatched character " + CharDisplay(text_, start + 1) + " expecting '='");
-            pos_ = start + 1 + Utf8Length(text_, start + 1);
-            produced = false;
-          }
-          break;
-        case '.':
-          token = At(start + 1) == '.' ? Make(TokenKind::kRange, start, start + 2)
-                                       : Make(TokenKind::kDot, start, start + 1);
-          break;
-        case '(':
-          token = Make(TokenKind::kLParen, start, start + 1);
-          break;
-        case ')':
-          token = Make(TokenKind::kRParen, start, start + 1);
-          break;
-        case '[':
-          token = Make(TokenKind::kLBracket, start, start + 1);
-          break;
-        case ']':
-          token = Make(TokenKind::kRBracket, start, start + 1);
-          break;
-        case '{':
-          token = Make(TokenKind::kLBrace, start, start + 1);
-          break;
-        case '}':
-          token = Make(TokenKind::kRBrace, start, start + 1);
-          break;
-        case ',':
-          token = Make(TokenKind::kComma, start, start + 1);
-          break;
-        case ';':
-          token = Make(TokenKind::kSemicolon, start, start + 1);
-          break;
-        case ':':
-          token = Make(TokenKind::kColon, start, start + 1);
-          break;
-        case '=':
-          token = Make(TokenKind::kEq, start, start + 1);
-          break;
-        case '*':
-          token = Make(TokenKind::kStar, start, start + 1);
-          break;
-        case '/':
-          token = Make(TokenKind::kSlash, start, start + 1);
-          break;
-        case '%':
-          token = Make(TokenKind::kPercent, start, start + 1);
-          break;
-        case '?':
-          token = Make(TokenKind::kQmark, start, start + 1);
-          break;
-        default:
-          Error(start, "no viable alternative at character " + CharDisplay(text_, start));
-          pos_ = start + Utf8Length(text_, start);
-          produced = false;
-          break;
-      }
-    }
-    if (!produced) {
-      if (pos_ <= start) pos_ = start + 1;  // always make progress
-      continue;
-    }
-    pos_ = static_cast<size_t>(token.offset) + token.length;
-    if (!*hidden) ++tokens_emitted_;
-    return token;
+    if (AtEnd(pos_)) return Token{TokenKind::kEof, static_cast<uint32_t>(text_.size()), 0};
+    if (Step(&token, hidden)) return token;
   }
 }
 
@@ -568,15 +593,16 @@ void Lexer::Tokenize(std::string_view text, std::vector<Token>* tokens,
                      std::optional<LexerError>* first_error) {
   Lexer lexer(text);
   tokens->clear();
-  tokens->reserve(text.size() / 4 + 2);
+  tokens->reserve(text.size() / 3 + 2);  // statements average 3 to 4 bytes a token
+  // Next() without returning the hidden tokens: one loop, no call per token.
   while (true) {
-    while (lexer.pos_ < text.size() && IsSpace(text[lexer.pos_])) ++lexer.pos_;
+    while (!lexer.AtEnd(lexer.pos_) && IsSpace(text[lexer.pos_])) ++lexer.pos_;
+    if (lexer.AtEnd(lexer.pos_)) break;
+    Token token;
     bool hidden = false;
-    Token token = lexer.Next(&hidden);
-    if (hidden) continue;
-    tokens->push_back(token);
-    if (token.kind == TokenKind::kEof) break;
+    if (lexer.Step(&token, &hidden) && !hidden) tokens->push_back(token);
   }
+  tokens->push_back(Token{TokenKind::kEof, static_cast<uint32_t>(text.size()), 0});
   *first_error = lexer.first_error();
 }
 

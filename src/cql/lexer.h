@@ -77,6 +77,14 @@ class Lexer {
   Token LexString(size_t start);
   Token LexDollarString(size_t start);
   Token LexQuotedName(size_t start);
+  Token LexLineComment(size_t start) const;
+  // One step of Next() at `pos_` (REQUIRES: !AtEnd(pos_)): sets `*token` to the token there,
+  // hidden ones included (and then sets `*hidden`), and advances `pos_`. Returns false, with
+  // no token, when a lexical error swallowed it.
+  bool Step(Token* token, bool* hidden);
+  // Step() for the tokens it does not lex inline: strings, quoted names, comments, operators,
+  // and the characters that start no token. Same contract, `pos_` aside (Step sets it).
+  bool LexOther(size_t start, Token* token, bool* hidden);
 
   char At(size_t i) const { return i < text_.size() ? text_[i] : '\0'; }
   bool AtEnd(size_t i) const { return i >= text_.size(); }
@@ -90,6 +98,8 @@ class Lexer {
 // ANTLR's text of a token: the unescaped content for strings ('it''s' -> it's, $$x$$ -> x)
 // and quoted names ("a""b" -> a"b), "<EOF>" for kEof, the source text otherwise.
 std::string TokenText(std::string_view source, const Token& token);
+// Sets `*text` to TokenText(source, token), reusing its buffer (no temporary to move).
+void AssignTokenText(std::string_view source, const Token& token, std::string* text);
 
 // 1-based line and 0-based column of byte `offset`, counting columns in UTF-16 code units as
 // Cassandra (Java) does. Columns restart after '\n'.

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -320,6 +321,71 @@ TEST(LexerTest, TokenTextOfOtherTokens) {
   EXPECT_EQ(TokenText(text, lexed.tokens[3]), "<EOF>");
 }
 
+TEST(LexerTest, AssignTokenTextReplacesTheContent) {
+  std::string text = R"('''' 'a''' '''a' 'a''b''c' $$x''$$ """q" "a""" abc '')";
+  Lexed lexed = Lex(text);
+  ASSERT_FALSE(lexed.error);
+  std::vector<std::string> expected = {"'",   "a'",  "'a",  "a'b'c", "x''",
+                                       "\"q", "a\"", "abc", "",      "<EOF>"};
+  ASSERT_EQ(lexed.tokens.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    std::string out = "previous content, longer than fifteen bytes";
+    AssignTokenText(text, lexed.tokens[i], &out);
+    EXPECT_EQ(out, expected[i]) << i;
+    EXPECT_EQ(TokenText(text, lexed.tokens[i]), expected[i]) << i;
+  }
+}
+
+// Tokenize() is Next() without the hidden tokens: same tokens, same first error, on valid
+// and invalid inputs alike (random mutations of statements, fixed seed).
+TEST(LexerTest, TokenizeAgreesWithNext) {
+  std::vector<std::string> inputs = {
+      "SELECT a, \"B\" FROM ks.t WHERE k = 'x''y' AND c >= -1.5e3 LIMIT ?;",
+      "INSERT INTO t (a) VALUES (0x1F, 12345678-1234-1234-1234-123456789abc, 1h30m, P1D, -NaN)",
+      "a -- comment\n b // other\r c /* block */ d $$dollar$$ :name [1..2] {k: v} != += -=",
+  };
+  std::mt19937_64 random(42);
+  const std::string alphabet = "'\"$-/*.!@#?:;,(){}[]<>=+% \n\t0aZeEP_\xC2\xB5\xE2\x80\x98\xFF";
+  for (size_t i = 0, base = inputs.size(); i < base; ++i) {
+    for (int m = 0; m < 200; ++m) {
+      std::string s = inputs[i];
+      for (int k = 0; k < 3; ++k) {
+        size_t at = random() % (s.size() + 1);
+        if (random() % 2 == 0 && at < s.size()) {
+          s.erase(at, 1);
+        } else {
+          s.insert(at, 1, alphabet[random() % alphabet.size()]);
+        }
+      }
+      inputs.push_back(s);
+    }
+  }
+  for (const std::string& input : inputs) {
+    Lexed lexed = Lex(input);
+    Lexer lexer(input);
+    std::vector<Token> tokens;
+    while (true) {
+      bool hidden = false;
+      Token t = lexer.Next(&hidden);
+      if (hidden) continue;
+      tokens.push_back(t);
+      if (t.kind == K::kEof) break;
+    }
+    ASSERT_EQ(tokens.size(), lexed.tokens.size()) << input;
+    for (size_t t = 0; t < tokens.size(); ++t) {
+      EXPECT_EQ(tokens[t].kind, lexed.tokens[t].kind) << input;
+      EXPECT_EQ(tokens[t].offset, lexed.tokens[t].offset) << input;
+      EXPECT_EQ(tokens[t].length, lexed.tokens[t].length) << input;
+    }
+    ASSERT_EQ(lexer.first_error().has_value(), lexed.error.has_value()) << input;
+    if (lexed.error) {
+      EXPECT_EQ(lexer.first_error()->message, lexed.error->message) << input;
+      EXPECT_EQ(lexer.first_error()->offset, lexed.error->offset) << input;
+      EXPECT_EQ(lexer.first_error()->token_index, lexed.error->token_index) << input;
+    }
+  }
+}
+
 TEST(TokenKindTest, Names) {
   EXPECT_EQ(TokenKindName(K::kKSelect), "K_SELECT");
   EXPECT_EQ(TokenKindName(K::kKColumnfamily), "K_COLUMNFAMILY");
@@ -342,6 +408,15 @@ TEST(TokenKindTest, LookupKeyword) {
   EXPECT_EQ(LookupKeyword(""), K::kIdent);
   EXPECT_EQ(LookupKeyword("a_very_long_identifier_name"), K::kIdent);
   EXPECT_EQ(LookupKeyword("True"), K::kBoolean);
+  EXPECT_EQ(LookupKeyword("ColumnFamilies"), K::kKTables);
+  // Bytes that are not letters never match a keyword's letters, whatever their case bit.
+  EXPECT_EQ(LookupKeyword("sel@ct"), K::kIdent);                    // '@' | 0x20 is '`'
+  EXPECT_EQ(LookupKeyword("selec\x14"), K::kIdent);                 // 0x14 | 0x20 is '4'
+  EXPECT_EQ(LookupKeyword("\xD3\xC5\xCC\xC5\xC3\xD4"), K::kIdent);  // SELECT with bit 7 set
+  EXPECT_EQ(LookupKeyword(std::string_view("from\0", 5)), K::kIdent);
+  EXPECT_EQ(LookupKeyword("fro_m"), K::kIdent);
+  EXPECT_EQ(LookupKeyword("a"), K::kIdent);
+  EXPECT_EQ(LookupKeyword("columnfamiliess"), K::kIdent);  // 15 bytes
   // Every keyword spelling maps back to its own kind.
 #define CHECK_KEYWORD(name, spelling) EXPECT_EQ(LookupKeyword(spelling), K::kK##name) << spelling;
   CQL_KEYWORDS(CHECK_KEYWORD)

@@ -1,8 +1,9 @@
-// Parser core: entry points, statement dispatch, identifiers, types and terms.
+// Parser core: entry points, statement dispatch, identifiers and types.
 
 #include "cql/parser.h"
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -18,22 +19,88 @@ bool IsReservedTypeName(std::string_view name) {
          name == "interval" || name == "macaddr" || name == "bitstring";
 }
 
-Term Operation(const char* name, Term left, Term right) {
-  FunctionCall call;
-  call.keyspace = "system";
-  call.name = name;
-  call.args.push_back(std::move(left));
-  call.args.push_back(std::move(right));
-  return Term(std::move(call));
+// Lower-cases the ASCII letters of text[0, size) in place, eight bytes at a time: every
+// unquoted identifier goes through here, and a loop over bytes was a visible cost.
+void LowerAsciiInPlace(char* text, size_t size) {
+  constexpr uint64_t kEachByte = 0x0101010101010101;
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t bytes;
+    std::memcpy(&bytes, text + i, 8);
+    // Per byte, on its low seven bits (so no carry crosses into the next byte): adding
+    // 0x80 - 'A' sets bit 7 from 'A' up, adding 0x80 - 'Z' - 1 sets it past 'Z'. `upper` has
+    // bit 7 set exactly in the bytes 'A'..'Z' (bytes >= 0x80 are not ASCII letters).
+    const uint64_t low7 = bytes & (0x7F * kEachByte);
+    const uint64_t from_a = low7 + (0x80 - 'A') * kEachByte;
+    const uint64_t past_z = low7 + (0x80 - 'Z' - 1) * kEachByte;
+    const uint64_t upper = from_a & ~past_z & ~bytes & (0x80 * kEachByte);
+    bytes |= upper >> 2;  // 0x80 >> 2 is 0x20, the case bit
+    std::memcpy(text + i, &bytes, 8);
+  }
+  for (; i < size; ++i) {
+    if (text[i] >= 'A' && text[i] <= 'Z') text[i] = static_cast<char>(text[i] - 'A' + 'a');
+  }
 }
 
 }  // namespace
 
-std::string AsciiLower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+TypeKind NativeTypeOf(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::kKAscii:
+      return TypeKind::kAscii;
+    case TokenKind::kKBigint:
+      return TypeKind::kBigint;
+    case TokenKind::kKBlob:
+      return TypeKind::kBlob;
+    case TokenKind::kKBoolean:
+      return TypeKind::kBoolean;
+    case TokenKind::kKCounter:
+      return TypeKind::kCounter;
+    case TokenKind::kKDecimal:
+      return TypeKind::kDecimal;
+    case TokenKind::kKDouble:
+      return TypeKind::kDouble;
+    case TokenKind::kKDuration:
+      return TypeKind::kDuration;
+    case TokenKind::kKFloat:
+      return TypeKind::kFloat;
+    case TokenKind::kKInet:
+      return TypeKind::kInet;
+    case TokenKind::kKInt:
+      return TypeKind::kInt;
+    case TokenKind::kKSmallint:
+      return TypeKind::kSmallint;
+    case TokenKind::kKText:
+    case TokenKind::kKVarchar:
+      return TypeKind::kText;
+    case TokenKind::kKTimestamp:
+      return TypeKind::kTimestamp;
+    case TokenKind::kKTinyint:
+      return TypeKind::kTinyint;
+    case TokenKind::kKUuid:
+      return TypeKind::kUuid;
+    case TokenKind::kKVarint:
+      return TypeKind::kVarint;
+    case TokenKind::kKTimeuuid:
+      return TypeKind::kTimeuuid;
+    case TokenKind::kKDate:
+      return TypeKind::kDate;
+    case TokenKind::kKTime:
+      return TypeKind::kTime;
+    default:
+      return TypeKind::kBlob;  // not reached: callers check IsNativeTypeKeyword
   }
+}
+
+void AsciiLowerInto(std::string_view text, std::string* out) {
+  out->clear();
+  out->append(text);  // cheaper than assign(), which must handle overlapping text
+  LowerAsciiInPlace(out->data(), out->size());
+}
+
+std::string AsciiLower(std::string_view text) {
+  std::string out;
+  AsciiLowerInto(text, &out);
   return out;
 }
 
@@ -45,6 +112,7 @@ Status Parser::Tokenize() {
     return Status::SyntaxError("line 1:0 query too long");
   }
   Lexer::Tokenize(text_, &tokens_, &lexer_error_);
+  last_ = tokens_.size() - 1;
   stack_base_ = static_cast<const char*>(__builtin_frame_address(0));
   pos_ = 0;
   max_fetched_ = 0;
@@ -52,13 +120,19 @@ Status Parser::Tokenize() {
 }
 
 Result<Statement> Parser::ParseSingleStatement() {
-  RETURN_IF_ERROR(Tokenize());
-  Result<Statement> statement = ParseCqlStatement();
+  // Every path returns `statement`, so it is constructed in the caller's slot (NRVO) instead
+  // of being moved there.
+  Status tokenized = Tokenize();
+  Result<Statement> statement =
+      tokenized.ok() ? ParseCqlStatement() : Result<Statement>(std::move(tokenized));
   if (!statement.ok()) return statement;
   while (Accept(TokenKind::kSemicolon)) {
   }
-  RETURN_IF_ERROR(Expect(TokenKind::kEof));
-  if (lexer_error_) return LexerErrorStatus();
+  if (Status end = Expect(TokenKind::kEof); !end.ok()) {
+    statement = Result<Statement>(std::move(end));
+  } else if (lexer_error_) {
+    statement = Result<Statement>(LexerErrorStatus());
+  }
   return statement;
 }
 
@@ -213,25 +287,53 @@ bool Parser::IsFunctionNameToken(TokenKind kind) const {
          kind == TokenKind::kKToken || kind == TokenKind::kKCount;
 }
 
-std::string Parser::IdentValue(const Token& token) const {
-  if (token.kind == TokenKind::kQuotedName) return Text(token);
-  if (token.kind == TokenKind::kEmptyQuotedName) return std::string();
-  return AsciiLower(Source(token));
+void Parser::IdentValueInto(const Token& token, std::string* value) const {
+  switch (token.kind) {
+    case TokenKind::kQuotedName:
+      TextInto(token, value);
+      break;
+    case TokenKind::kEmptyQuotedName:
+      value->clear();
+      break;
+    default:
+      AsciiLowerInto(Source(token), value);
+      break;
+  }
 }
 
-Result<std::string> Parser::ParseIdent() {
+std::string Parser::IdentValue(const Token& token) const {
+  std::string value;
+  IdentValueInto(token, &value);
+  return value;
+}
+
+Status Parser::ParseIdentInto(std::string* name) {
   const Token& token = Peek();
   if (!IsIdentToken(token.kind)) return NoViableAltError();
   Consume();
-  return IdentValue(token);
+  IdentValueInto(token, name);
+  return Status::Ok();
+}
+
+Result<std::string> Parser::ParseIdent() {
+  std::string name;
+  RETURN_IF_ERROR(ParseIdentInto(&name));
+  return name;
+}
+
+Status Parser::ParseCidentInto(std::string* name) {
+  if (At(TokenKind::kEmptyQuotedName)) {
+    Consume();
+    name->clear();
+    return Status::Ok();
+  }
+  return ParseIdentInto(name);
 }
 
 Result<std::string> Parser::ParseCident() {
-  if (At(TokenKind::kEmptyQuotedName)) {
-    Consume();
-    return std::string();
-  }
-  return ParseIdent();
+  std::string name;
+  RETURN_IF_ERROR(ParseCidentInto(&name));
+  return name;
 }
 
 Result<std::string> Parser::ParseKeyspaceName() {
@@ -241,17 +343,25 @@ Result<std::string> Parser::ParseKeyspaceName() {
   return ParseIdent();
 }
 
-Result<QualifiedName> Parser::ParseColumnFamilyName() {
-  QualifiedName name;
+Status Parser::ParseColumnFamilyNameInto(QualifiedName* name) {
   TokenKind first = PeekKind();
   if ((IsIdentToken(first) || first == TokenKind::kQmark) && PeekKind(2) == TokenKind::kDot) {
-    ASSIGN_OR_RETURN(name.keyspace, ParseKeyspaceName());
+    // keyspaceName, as ParseKeyspaceName
+    if (first == TokenKind::kQmark) {
+      return RecognitionError("Bind variables cannot be used for keyspace names");
+    }
+    RETURN_IF_ERROR(ParseIdentInto(&name->keyspace));
     Consume();  // '.'
   }
   if (At(TokenKind::kQmark)) {
     return RecognitionError("Bind variables cannot be used for table names");
   }
-  ASSIGN_OR_RETURN(name.name, ParseIdent());
+  return ParseIdentInto(&name->name);
+}
+
+Result<QualifiedName> Parser::ParseColumnFamilyName() {
+  QualifiedName name;
+  RETURN_IF_ERROR(ParseColumnFamilyNameInto(&name));
   return name;
 }
 
@@ -273,30 +383,36 @@ Result<QualifiedName> Parser::ParseIndexName() {
   return name;
 }
 
-Result<std::string> Parser::ParseNonTypeIdent() {
+Status Parser::ParseNonTypeIdentInto(std::string* name) {
   const Token& token = Peek();
   if (token.kind == TokenKind::kIdent) {
     Consume();
     if (!speculating_ && IsReservedTypeName(Source(token))) {
       return RecognitionError("Invalid (reserved) user type name " + std::string(Source(token)));
     }
-    return AsciiLower(Source(token));
+    AsciiLowerInto(Source(token), name);
+    return Status::Ok();
   }
   if (token.kind == TokenKind::kQuotedName || IsBasicUnreservedKeyword(token.kind) ||
       token.kind == TokenKind::kKKey) {
     Consume();
-    return IdentValue(token);
+    IdentValueInto(token, name);
+    return Status::Ok();
   }
   return NoViableAltError();
 }
 
-Result<QualifiedName> Parser::ParseUserTypeName() {
-  QualifiedName name;
+Status Parser::ParseUserTypeNameInto(QualifiedName* name) {
   if (IsIdentToken(PeekKind()) && PeekKind(2) == TokenKind::kDot) {
-    ASSIGN_OR_RETURN(name.keyspace, ParseIdent());
+    RETURN_IF_ERROR(ParseIdentInto(&name->keyspace));
     Consume();  // '.'
   }
-  ASSIGN_OR_RETURN(name.name, ParseNonTypeIdent());
+  return ParseNonTypeIdentInto(&name->name);
+}
+
+Result<QualifiedName> Parser::ParseUserTypeName() {
+  QualifiedName name;
+  RETURN_IF_ERROR(ParseUserTypeNameInto(&name));
   return name;
 }
 
@@ -429,389 +545,18 @@ Result<CqlType> Parser::ParseComparatorType() {
   }
   if (IsNativeTypeKeyword(kind) && PeekKind(2) != TokenKind::kDot) {
     Consume();
-    CqlType type;
-    CqlType::FromNativeName(Source(token), &type);
-    return type;
+    return CqlType::Native(NativeTypeOf(kind));
   }
   if (kind == TokenKind::kStringLiteral) {
     Consume();
     return CqlType::Custom(Text(token));
   }
   if (IsIdentToken(kind)) {
-    ASSIGN_OR_RETURN(QualifiedName name, ParseUserTypeName());
+    QualifiedName name;
+    RETURN_IF_ERROR(ParseUserTypeNameInto(&name));
     return CqlType::UdtRef(std::move(name.keyspace), std::move(name.name));
   }
   return NoViableAltError();
-}
-
-// ---------------------------------------------------------------------------------------
-// Terms.
-
-bool Parser::IsConstantToken(TokenKind kind) const {
-  switch (kind) {
-    case TokenKind::kStringLiteral:
-    case TokenKind::kInteger:
-    case TokenKind::kFloat:
-    case TokenKind::kBoolean:
-    case TokenKind::kDuration:
-    case TokenKind::kUuid:
-    case TokenKind::kHexNumber:
-    case TokenKind::kKPositiveNan:
-    case TokenKind::kNegativeNan:
-    case TokenKind::kKPositiveInfinity:
-    case TokenKind::kNegativeInfinity:
-      return true;
-    default:
-      return false;
-  }
-}
-
-Result<Term> Parser::ParseConstantTerm() {
-  Result<Term> term = Term(Constant{});
-  RETURN_IF_ERROR(ParseConstantInto(&std::get<Constant>(term->value)));
-  return term;
-}
-
-Result<Constant> Parser::ParseConstant() {
-  Constant constant;
-  RETURN_IF_ERROR(ParseConstantInto(&constant));
-  return constant;
-}
-
-Status Parser::ParseConstantInto(Constant* out) {
-  const Token& token = Peek();
-  Constant& constant = *out;
-  switch (token.kind) {
-    case TokenKind::kStringLiteral:
-      constant = {ConstantKind::kString, Text(token)};
-      break;
-    case TokenKind::kInteger:
-      constant = {ConstantKind::kInteger, std::string(Source(token))};
-      break;
-    case TokenKind::kFloat:
-      constant = {ConstantKind::kFloat, std::string(Source(token))};
-      break;
-    case TokenKind::kBoolean:
-      constant = {ConstantKind::kBoolean, AsciiLower(Source(token))};
-      break;
-    case TokenKind::kDuration:
-      constant = {ConstantKind::kDuration, std::string(Source(token))};
-      break;
-    case TokenKind::kUuid:
-      constant = {ConstantKind::kUuid, std::string(Source(token))};
-      break;
-    case TokenKind::kHexNumber:
-      constant = {ConstantKind::kHex, std::string(Source(token).substr(2))};
-      break;
-    case TokenKind::kKPositiveNan:
-    case TokenKind::kNegativeNan:
-      constant = {ConstantKind::kFloat, "NaN"};
-      break;
-    case TokenKind::kKPositiveInfinity:
-      constant = {ConstantKind::kFloat, "Infinity"};
-      break;
-    case TokenKind::kNegativeInfinity:
-      constant = {ConstantKind::kFloat, "-Infinity"};
-      break;
-    default:
-      return NoViableAltError();
-  }
-  Consume();
-  return Status::Ok();
-}
-
-Term Parser::NewMarker(std::string name) {
-  if (bind_names_.capacity() == 0) bind_names_.reserve(8);
-  BindMarker marker;
-  marker.index = static_cast<int>(bind_names_.size());
-  marker.name = name;
-  bind_names_.push_back(std::move(name));
-  return Term(std::move(marker));
-}
-
-Result<Term> Parser::ParseMarker() {
-  if (Accept(TokenKind::kQmark)) return NewMarker(std::string());
-  if (At(TokenKind::kColon)) {
-    Consume();
-    ASSIGN_OR_RETURN(std::string name, ParseIdent());
-    return NewMarker(std::move(name));
-  }
-  return NoViableAltError();
-}
-
-Result<Term> Parser::ParseIntValue() {
-  const Token& token = Peek();
-  if (token.kind == TokenKind::kInteger) {
-    Consume();
-    return Term(Constant{ConstantKind::kInteger, std::string(Source(token))});
-  }
-  if (token.kind == TokenKind::kQmark || token.kind == TokenKind::kColon) return ParseMarker();
-  return NoViableAltError();
-}
-
-bool Parser::StartsSimpleTerm(size_t k) {
-  TokenKind kind = PeekKind(k);
-  if (IsConstantToken(kind)) return true;
-  switch (kind) {
-    case TokenKind::kLBracket:
-    case TokenKind::kLBrace:
-    case TokenKind::kLParen:
-    case TokenKind::kKNull:
-    case TokenKind::kColon:
-    case TokenKind::kQmark:
-      return true;
-    case TokenKind::kKCast:
-      return PeekKind(k + 1) == TokenKind::kLParen;
-    default:
-      return LooksLikeFunctionCall(k);
-  }
-}
-
-// term: termMultiplication (('+' | '-') termMultiplication)*. A '+' not followed by a term
-// ends the term: `SET l = [1] + l` is a prepend.
-Result<Term> Parser::ParseTerm() {
-  // Fast path for the common case, a lone constant or marker: no recursion, fewer moves.
-  TokenKind first = PeekKind();
-  if (first == TokenKind::kQmark || IsConstantToken(first)) {
-    switch (PeekKind(2)) {
-      case TokenKind::kPlus:
-      case TokenKind::kMinus:
-      case TokenKind::kStar:
-      case TokenKind::kSlash:
-      case TokenKind::kPercent:
-        break;
-      default:
-        if (first == TokenKind::kQmark) {
-          Consume();
-          return NewMarker(std::string());
-        }
-        return ParseConstantTerm();
-    }
-  }
-  CQL_ENTER_NESTING();
-  ASSIGN_OR_RETURN(Term left, ParseTermMultiplication());
-  while (true) {
-    TokenKind kind = PeekKind();
-    if (kind != TokenKind::kPlus && kind != TokenKind::kMinus) break;
-    if (PeekKind(2) != TokenKind::kMinus && !StartsSimpleTerm(2)) break;
-    Consume();
-    ASSIGN_OR_RETURN(Term right, ParseTermMultiplication());
-    left = Operation(kind == TokenKind::kPlus ? "_add" : "_substract", std::move(left),
-                     std::move(right));
-  }
-  return left;
-}
-
-Result<Term> Parser::ParseTermMultiplication() {
-  ASSIGN_OR_RETURN(Term left, ParseTermGroup());
-  while (true) {
-    const char* name = nullptr;
-    switch (PeekKind()) {
-      case TokenKind::kStar:
-        name = "_multiply";
-        break;
-      case TokenKind::kSlash:
-        name = "_divide";
-        break;
-      case TokenKind::kPercent:
-        name = "_modulo";
-        break;
-      default:
-        return left;
-    }
-    Consume();
-    ASSIGN_OR_RETURN(Term right, ParseTermGroup());
-    left = Operation(name, std::move(left), std::move(right));
-  }
-}
-
-Result<Term> Parser::ParseTermGroup() {
-  if (!At(TokenKind::kMinus)) return ParseSimpleTerm();
-  return ParseNegation();
-}
-
-// Kept out of ParseTermGroup so the recursive frames stay small.
-Result<Term> Parser::ParseNegation() {
-  Consume();  // '-'
-  ASSIGN_OR_RETURN(Term operand, ParseSimpleTerm());
-  FunctionCall call;
-  call.keyspace = "system";
-  call.name = "_negate";
-  call.args.push_back(std::move(operand));
-  return Term(std::move(call));
-}
-
-Result<Term> Parser::ParseSimpleTerm() {
-  CQL_ENTER_NESTING();
-  TokenKind kind = PeekKind();
-  if (IsConstantToken(kind)) return ParseConstantTerm();
-  switch (kind) {
-    case TokenKind::kLBracket:
-      return ParseListLiteral();
-    case TokenKind::kLBrace:
-      return ParseCollectionOrUdtLiteral();
-    case TokenKind::kLParen:
-      return ParseTupleOrTypeHint();
-    case TokenKind::kKNull:
-      Consume();
-      return Term(NullLiteral{});
-    case TokenKind::kColon:
-    case TokenKind::kQmark:
-      return ParseMarker();
-    default:
-      break;
-  }
-  if (kind == TokenKind::kKCast && PeekKind(2) == TokenKind::kLParen) return ParseCastTerm();
-  if (IsIdentToken(kind) || IsFunctionNameToken(kind)) return ParseFunctionCall();
-  return NoViableAltError();
-}
-
-// CAST(term AS native_type): Cassandra's system.castAs<Type> function.
-Result<Term> Parser::ParseCastTerm() {
-  {
-    Consume();
-    Consume();
-    ASSIGN_OR_RETURN(Term operand, ParseSimpleTerm());
-    RETURN_IF_ERROR(Expect(TokenKind::kKAs));
-    const Token& type_token = Peek();
-    if (!IsNativeTypeKeyword(type_token.kind)) return NoViableAltError();
-    Consume();
-    RETURN_IF_ERROR(Expect(TokenKind::kRParen));
-    CqlType type;
-    CqlType::FromNativeName(Source(type_token), &type);
-    std::string type_name(type.NativeName());
-    type_name[0] = static_cast<char>(type_name[0] - 'a' + 'A');
-    FunctionCall call;
-    call.keyspace = "system";
-    call.name = "castAs" + type_name;
-    call.args.push_back(std::move(operand));
-    return Term(std::move(call));
-  }
-}
-
-Result<Term> Parser::ParseFunctionCall() {
-  // function: functionName '(' ')' | functionName '(' functionArgs ')'
-  size_t name_tokens = PeekKind(2) == TokenKind::kDot ? 3 : 1;
-  if (PeekKind(name_tokens + 1) != TokenKind::kLParen) return NoViableAltError(name_tokens + 1);
-  if (PeekKind(name_tokens + 2) != TokenKind::kRParen && !StartsSimpleTerm(name_tokens + 2) &&
-      PeekKind(name_tokens + 2) != TokenKind::kMinus) {
-    return NoViableAltError(name_tokens + 2);
-  }
-  ASSIGN_OR_RETURN(QualifiedName name, ParseFunctionName());
-  ASSIGN_OR_RETURN(std::vector<Term> args, ParseTermList(TokenKind::kLParen, TokenKind::kRParen));
-  FunctionCall call;
-  call.keyspace = std::move(name.keyspace);
-  call.name = std::move(name.name);
-  call.args = std::move(args);
-  return Term(std::move(call));
-}
-
-Result<std::vector<Term>> Parser::ParseTermList(TokenKind open, TokenKind close) {
-  RETURN_IF_ERROR(Expect(open));
-  std::vector<Term> terms;
-  if (Accept(close)) return terms;
-  while (true) {
-    ASSIGN_OR_RETURN(Term term, ParseTerm());
-    terms.push_back(std::move(term));
-    if (!Accept(TokenKind::kComma)) break;
-  }
-  RETURN_IF_ERROR(Expect(close));
-  return terms;
-}
-
-Result<Term> Parser::ParseListLiteral() {
-  ASSIGN_OR_RETURN(std::vector<Term> elements,
-                   ParseTermList(TokenKind::kLBracket, TokenKind::kRBracket));
-  CollectionLiteral list;
-  list.kind = CollectionLiteral::Kind::kList;
-  list.elements = std::move(elements);
-  return Term(std::move(list));
-}
-
-Result<Term> Parser::ParseCollectionOrUdtLiteral() {
-  Consume();  // '{'
-  if (Accept(TokenKind::kRBrace)) {
-    CollectionLiteral empty;
-    empty.kind = CollectionLiteral::Kind::kMap;
-    return Term(std::move(empty));
-  }
-  if (IsIdentToken(PeekKind()) && PeekKind(2) == TokenKind::kColon) {
-    UdtLiteral udt;
-    while (true) {
-      ASSIGN_OR_RETURN(std::string field, ParseIdent());
-      RETURN_IF_ERROR(Expect(TokenKind::kColon));
-      ASSIGN_OR_RETURN(Term value, ParseTerm());
-      udt.field_names.push_back(std::move(field));
-      udt.values.push_back(std::move(value));
-      if (!Accept(TokenKind::kComma)) break;
-    }
-    RETURN_IF_ERROR(Expect(TokenKind::kRBrace));
-    return Term(std::move(udt));
-  }
-  CollectionLiteral collection;
-  ASSIGN_OR_RETURN(Term first, ParseTerm());
-  if (Accept(TokenKind::kColon)) {
-    collection.kind = CollectionLiteral::Kind::kMap;
-    ASSIGN_OR_RETURN(Term value, ParseTerm());
-    collection.keys.push_back(std::move(first));
-    collection.elements.push_back(std::move(value));
-    while (Accept(TokenKind::kComma)) {
-      ASSIGN_OR_RETURN(Term key, ParseTerm());
-      RETURN_IF_ERROR(Expect(TokenKind::kColon));
-      ASSIGN_OR_RETURN(Term element, ParseTerm());
-      collection.keys.push_back(std::move(key));
-      collection.elements.push_back(std::move(element));
-    }
-  } else {
-    collection.kind = CollectionLiteral::Kind::kSet;
-    collection.elements.push_back(std::move(first));
-    while (Accept(TokenKind::kComma)) {
-      ASSIGN_OR_RETURN(Term element, ParseTerm());
-      collection.elements.push_back(std::move(element));
-    }
-  }
-  RETURN_IF_ERROR(Expect(TokenKind::kRBrace));
-  return Term(std::move(collection));
-}
-
-// '(' comparatorType ')' simpleTerm (a type hint) or '(' term (',' term)* ')' (a tuple). The
-// hint is tried first by a lookahead parse, as ANTLR's LL(*) prediction does.
-Result<Term> Parser::ParseTupleOrTypeHint() {
-  if (StartsType(2)) {
-    size_t saved_pos = pos_;
-    size_t saved_binds = bind_names_.size();
-    bool saved_speculating = speculating_;
-    speculating_ = true;
-    Consume();  // '('
-    bool is_hint = false;
-    {
-      auto type = ParseComparatorType();
-      is_hint = type.ok() && At(TokenKind::kRParen) && StartsSimpleTerm(2);
-    }
-    speculating_ = saved_speculating;
-    pos_ = saved_pos;
-    bind_names_.resize(saved_binds);
-    if (is_hint) return ParseTypeHint();
-  }
-  RETURN_IF_ERROR(Expect(TokenKind::kLParen));
-  TupleLiteral tuple;
-  while (true) {
-    ASSIGN_OR_RETURN(Term element, ParseTerm());
-    tuple.elements.push_back(std::move(element));
-    if (!Accept(TokenKind::kComma)) break;
-  }
-  RETURN_IF_ERROR(Expect(TokenKind::kRParen));
-  return Term(std::move(tuple));
-}
-
-Result<Term> Parser::ParseTypeHint() {
-  Consume();  // '('
-  TypeHint hint;
-  ASSIGN_OR_RETURN(hint.type, ParseComparatorType());
-  RETURN_IF_ERROR(Expect(TokenKind::kRParen));
-  ASSIGN_OR_RETURN(Term operand, ParseSimpleTerm());
-  hint.term = std::make_unique<Term>(std::move(operand));
-  return Term(std::move(hint));
 }
 
 }  // namespace internal

@@ -106,29 +106,31 @@ Status Parser::ParseProperty(std::vector<Property>* properties) {
       !IsUnreservedKeyword(value_kind)) {
     return NoViableAltError(3);
   }
-  Property property;
-  ASSIGN_OR_RETURN(property.name, ParseIdent());
+  // Built in place (callers drop the whole statement on error, this property included).
+  Property& property = properties->emplace_back();
+  RETURN_IF_ERROR(ParseIdentInto(&property.name));
   RETURN_IF_ERROR(Expect(TokenKind::kEq));
-  TokenKind kind = PeekKind();
-  if (kind == TokenKind::kLBrace) {
+  const Token& value = Peek();
+  if (value.kind == TokenKind::kLBrace) {
     property.value.kind = PropertyValue::Kind::kMap;
     ASSIGN_OR_RETURN(property.value.entries, ParsePropertyMap());
-  } else if (IsConstantToken(kind)) {
+  } else if (IsConstantToken(value.kind)) {
     property.value.kind = PropertyValue::Kind::kConstant;
-    ASSIGN_OR_RETURN(property.value.constant, ParseConstant());
-  } else if (IsUnreservedKeyword(kind)) {
+    ConstantInto(value, &property.value.constant);
+    Consume();
+  } else if (IsUnreservedKeyword(value.kind)) {
     property.value.kind = PropertyValue::Kind::kKeyword;
-    property.value.constant = Constant{ConstantKind::kString, AsciiLower(Source(Peek()))};
+    property.value.constant.kind = ConstantKind::kString;
+    AsciiLowerInto(Source(value), &property.value.constant.text);
     Consume();
   } else {
     return NoViableAltError();
   }
-  for (const Property& existing : *properties) {
-    if (existing.name == property.name) {
+  for (size_t i = 0; i + 1 < properties->size(); ++i) {
+    if ((*properties)[i].name == property.name) {
       return RecognitionError("Multiple definition for property '" + property.name + "'");
     }
   }
-  properties->push_back(std::move(property));
   return Status::Ok();
 }
 
@@ -176,7 +178,7 @@ Result<Statement> Parser::ParseCreateTable() {
   Consume();  // TABLE | COLUMNFAMILY
   CreateTable create;
   RETURN_IF_ERROR(ParseIfNotExists(&create.if_not_exists));
-  ASSIGN_OR_RETURN(create.table, ParseColumnFamilyName());
+  RETURN_IF_ERROR(ParseColumnFamilyNameInto(&create.table));
   bool primary_key_set = false;
   auto set_partition_key = [&](std::vector<std::string> columns) -> Status {
     if (primary_key_set) {
@@ -189,6 +191,7 @@ Result<Statement> Parser::ParseCreateTable() {
     return Status::Ok();
   };
   RETURN_IF_ERROR(Expect(TokenKind::kLParen));
+  create.columns.reserve(8);
   bool first = true;
   while (true) {
     // '(' tableColumns (',' tableColumns?)* ')'
@@ -215,22 +218,23 @@ Result<Statement> Parser::ParseCreateTable() {
       }
       RETURN_IF_ERROR(Expect(TokenKind::kRParen));
     } else {
-      ColumnDefinition column;
-      ASSIGN_OR_RETURN(column.name, ParseIdent());
-      ASSIGN_OR_RETURN(column.type, ParseComparatorType());
-      column.is_static = Accept(TokenKind::kKStatic);
+      // The parts first, then the column: a default-constructed CqlType costs a lookup.
+      std::string name;
+      RETURN_IF_ERROR(ParseIdentInto(&name));
+      ASSIGN_OR_RETURN(CqlType type, ParseComparatorType());
+      bool is_static = Accept(TokenKind::kKStatic);
       for (const ColumnDefinition& existing : create.columns) {
-        if (existing.name == column.name) {
-          return ThrownError(Status::Invalid("Duplicate column '" + column.name +
+        if (existing.name == name) {
+          return ThrownError(Status::Invalid("Duplicate column '" + name +
                                              "' declaration for table '" +
                                              NameForMessage(create.table) + "'"));
         }
       }
-      std::string name = column.name;
-      create.columns.push_back(std::move(column));
+      const ColumnDefinition& column = create.columns.emplace_back(
+          ColumnDefinition{std::move(name), std::move(type), is_static});
       if (Accept(TokenKind::kKPrimary)) {
         RETURN_IF_ERROR(Expect(TokenKind::kKKey));
-        RETURN_IF_ERROR(set_partition_key({name}));
+        RETURN_IF_ERROR(set_partition_key({column.name}));
       }
     }
     first = false;

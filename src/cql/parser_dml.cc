@@ -28,22 +28,20 @@ Result<Statement> Parser::ParseInsert() {
   RETURN_IF_ERROR(Expect(TokenKind::kKInsert));
   RETURN_IF_ERROR(Expect(TokenKind::kKInto));
   Insert insert;
-  ASSIGN_OR_RETURN(insert.table, ParseColumnFamilyName());
+  RETURN_IF_ERROR(ParseColumnFamilyNameInto(&insert.table));
   if (At(TokenKind::kLParen)) {
     // normalInsertStatement
     Consume();
     insert.columns.reserve(8);
     do {
-      ASSIGN_OR_RETURN(std::string column, ParseCident());
-      insert.columns.push_back(std::move(column));
+      RETURN_IF_ERROR(ParseCidentInto(&insert.columns.emplace_back()));
     } while (Accept(TokenKind::kComma));
     RETURN_IF_ERROR(Expect(TokenKind::kRParen));
     RETURN_IF_ERROR(Expect(TokenKind::kKValues));
     RETURN_IF_ERROR(Expect(TokenKind::kLParen));
     insert.values.reserve(insert.columns.size());
     do {
-      ASSIGN_OR_RETURN(Term value, ParseTerm());
-      insert.values.push_back(std::move(value));
+      RETURN_IF_ERROR(ParseTermInto(&insert.values.emplace_back()));
     } while (Accept(TokenKind::kComma));
     RETURN_IF_ERROR(Expect(TokenKind::kRParen));
   } else if (At(TokenKind::kKJson)) {
@@ -97,7 +95,7 @@ Status Parser::ParseUsingClause(UsingAttributes* attributes) {
 Result<Statement> Parser::ParseUpdate() {
   RETURN_IF_ERROR(Expect(TokenKind::kKUpdate));
   Update update;
-  ASSIGN_OR_RETURN(update.table, ParseColumnFamilyName());
+  RETURN_IF_ERROR(ParseColumnFamilyNameInto(&update.table));
   if (At(TokenKind::kKUsing)) RETURN_IF_ERROR(ParseUsingClause(&update.using_attributes));
   RETURN_IF_ERROR(Expect(TokenKind::kKSet));
   do {
@@ -267,7 +265,7 @@ Result<Statement> Parser::ParseDelete() {
     } while (Accept(TokenKind::kComma));
   }
   RETURN_IF_ERROR(Expect(TokenKind::kKFrom));
-  ASSIGN_OR_RETURN(del.table, ParseColumnFamilyName());
+  RETURN_IF_ERROR(ParseColumnFamilyNameInto(&del.table));
   if (Accept(TokenKind::kKUsing)) {
     RETURN_IF_ERROR(Expect(TokenKind::kKTimestamp));
     ASSIGN_OR_RETURN(Term timestamp, ParseIntValue());

@@ -220,17 +220,19 @@ Status Parser::RecognitionError(std::string message) {
   return Collected(Status::SyntaxError(std::move(message)));
 }
 
-Status Parser::EnterNesting() {
+bool Parser::TryEnterNesting() {
   const char* here = static_cast<const char*>(__builtin_frame_address(0));
   size_t used = stack_base_ > here ? static_cast<size_t>(stack_base_ - here) : 0;
-  if (nesting_ >= kMaxNesting || used > kMaxStackBytes) {
-    const Token& token = Peek();
-    return Status::SyntaxError(Header(token) + " too many nesting levels (more than " +
-                               std::to_string(kMaxNesting) + ") at input " +
-                               TokenDisplay(text_, token));
-  }
+  if (nesting_ >= kMaxNesting || used > kMaxStackBytes) return false;
   ++nesting_;
-  return Status::Ok();
+  return true;
+}
+
+Status Parser::NestingError() {
+  const Token& token = Peek();
+  return Status::SyntaxError(Header(token) + " too many nesting levels (more than " +
+                             std::to_string(kMaxNesting) + ") at input " +
+                             TokenDisplay(text_, token));
 }
 
 }  // namespace cql::internal

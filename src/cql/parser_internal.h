@@ -2,14 +2,14 @@
 // code calls `ParseStatement` and friends.
 //
 // One Parser object parses one text. Its methods mirror the rules of Cassandra's Parser.g
-// (names in comments) and are spread over parser.cc (tokens, errors, identifiers, types,
-// terms, entry points), parser_select.cc (SELECT, selectors, WHERE), parser_dml.cc (INSERT,
-// UPDATE, DELETE, BATCH), parser_ddl.cc (keyspaces, tables, types, indexes, views, USE,
+// (names in comments) and are spread over parser.cc (tokens, identifiers, types, entry
+// points), parser_term.cc (terms), parser_select.cc (SELECT, selectors, WHERE), parser_dml.cc
+// (INSERT, UPDATE, DELETE, BATCH), parser_ddl.cc (keyspaces, tables, types, indexes, views, USE,
 // TRUNCATE), parser_function.cc (functions, aggregates, triggers, DESCRIBE) and
 // parser_auth.cc (roles, users, permissions). Error formatting is in parser_errors.cc.
 //
 // Invariants:
-//  1. `tokens_` ends with a kEof token; `pos_` < tokens_.size() always.
+//  1. `tokens_` ends with a kEof token, at index `last_`; `pos_` <= `last_` always.
 //  2. `max_fetched_` >= `pos_` is the furthest token the parser has looked at: ANTLR's
 //     token buffer, which decides whether a lexical error was reported before a parser
 //     error and how far the error snippet reaches.
@@ -24,6 +24,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "common/result.h"
@@ -59,16 +62,17 @@ class Parser {
 
   // ---- Tokens (parser.cc) ----
   Status Tokenize();
-  const Token& Peek(size_t k = 1) {  // ANTLR's LT(k), k >= 1
+  const Token& Peek(size_t k = 1) {    // ANTLR's LT(k), k >= 1
+    if (k == 1) return tokens_[pos_];  // already fetched: max_fetched_ >= pos_ (invariant 2)
     size_t i = pos_ + k - 1;
-    if (i >= tokens_.size()) i = tokens_.size() - 1;
+    if (i > last_) i = last_;
     if (i > max_fetched_) max_fetched_ = i;
     return tokens_[i];
   }
   TokenKind PeekKind(size_t k = 1) { return Peek(k).kind; }
   bool At(TokenKind kind) { return PeekKind() == kind; }
   void Consume() {
-    if (pos_ + 1 < tokens_.size()) ++pos_;
+    if (pos_ < last_) ++pos_;
     if (pos_ > max_fetched_) max_fetched_ = pos_;
   }
   // Consumes the next token if it is `kind`.
@@ -87,6 +91,9 @@ class Parser {
     return text_.substr(token.offset, token.length);
   }
   std::string Text(const Token& token) const { return TokenText(text_, token); }
+  void TextInto(const Token& token, std::string* text) const {
+    AssignTokenText(text_, token, text);
+  }
 
   // ---- Errors (parser_errors.cc) ----
   // "mismatched input 'x' expecting K" at LT(1).
@@ -107,8 +114,11 @@ class Parser {
   std::string Snippet() const;
   static std::string TokenDisplay(std::string_view text, const Token& token);
 
-  // Nesting guard: fails past kMaxNesting levels.
-  Status EnterNesting();
+  // Nesting guard: enters one more level, or returns false past kMaxNesting levels (or past
+  // kMaxStackBytes of stack); NestingError() is then the error to report. A bool rather than
+  // a Status keeps the check cheap: it runs at every level of every expression.
+  bool TryEnterNesting();
+  Status NestingError();
 
   // ---- Identifiers (parser.cc) ----
   bool IsIdentToken(TokenKind kind) const {  // IDENT | QUOTED_NAME | unreserved_keyword
@@ -116,18 +126,26 @@ class Parser {
   }
   bool IsFunctionNameToken(TokenKind kind) const;    // allowedFunctionName
   std::string IdentValue(const Token& token) const;  // case folding
-  Result<std::string> ParseIdent();                  // ident / noncol_ident / fident
-  Result<std::string> ParseCident();                 // cident: also ""
-  Result<std::string> ParseKeyspaceName();           // keyspaceName
-  Result<QualifiedName> ParseColumnFamilyName();     // columnFamilyName
-  Result<QualifiedName> ParseIndexName();            // indexName
-  Result<std::string> ParseIdxName();                // idxName
-  Result<QualifiedName> ParseUserTypeName();         // userTypeName
-  Result<std::string> ParseNonTypeIdent();           // non_type_ident
-  Result<QualifiedName> ParseFunctionName();         // functionName
-  Result<std::string> ParseAllowedFunctionName();    // allowedFunctionName
-  Result<std::string> ParseRoleName();               // userOrRoleName
-  Result<std::string> ParseStringLiteral();          // STRING_LITERAL
+  void IdentValueInto(const Token& token, std::string* value) const;
+  // The `...Into` forms of the rules on hot paths write the result straight into its final
+  // place (a vector slot, a statement member); their `Result` forms move it once more per
+  // level. After an error the destination holds an unspecified value.
+  Status ParseIdentInto(std::string* name);  // ident / noncol_ident / fident
+  Result<std::string> ParseIdent();
+  Status ParseCidentInto(std::string* name);  // cident: also ""
+  Result<std::string> ParseCident();
+  Result<std::string> ParseKeyspaceName();                // keyspaceName
+  Status ParseColumnFamilyNameInto(QualifiedName* name);  // columnFamilyName
+  Result<QualifiedName> ParseColumnFamilyName();
+  Result<QualifiedName> ParseIndexName();             // indexName
+  Result<std::string> ParseIdxName();                 // idxName
+  Status ParseUserTypeNameInto(QualifiedName* name);  // userTypeName
+  Result<QualifiedName> ParseUserTypeName();
+  Status ParseNonTypeIdentInto(std::string* name);  // non_type_ident
+  Result<QualifiedName> ParseFunctionName();        // functionName
+  Result<std::string> ParseAllowedFunctionName();   // allowedFunctionName
+  Result<std::string> ParseRoleName();              // userOrRoleName
+  Result<std::string> ParseStringLiteral();         // STRING_LITERAL
   // Whether LT(k) LT(k+1)... starts a (ks.)?function call: name '(' or name '.' name '('.
   bool LooksLikeFunctionCall(size_t k);
 
@@ -135,16 +153,23 @@ class Parser {
   Result<CqlType> ParseComparatorType();  // comparatorType
   bool StartsType(size_t k);              // can LT(k) start a comparatorType?
 
-  // ---- Terms (parser.cc) ----
-  Result<Term> ParseTerm();  // term: arithmetic over termGroup
+  // ---- Terms (parser_term.cc) ----
+  Result<Term> ParseTerm();          // term: arithmetic over termGroup
+  Status ParseTermInto(Term* term);  // the same, built in place (see ParseIdentInto)
+  // Whether LT(1) is a constant or `?` that is a whole term (no arithmetic operator follows):
+  // the fast path of ParseTerm.
+  bool AtLoneValue();
   Result<Term> ParseTermMultiplication();
   Result<Term> ParseTermGroup();
   Result<Term> ParseSimpleTerm();
   bool StartsSimpleTerm(size_t k);  // can LT(k) start a simpleTerm?
   Result<Constant> ParseConstant();
   Result<Term> ParseConstantTerm();
-  Status ParseConstantInto(Constant* out);
+  // Sets `*constant` to the constant `token` denotes. REQUIRES: IsConstantToken(token.kind).
+  void ConstantInto(const Token& token, Constant* constant) const;
   bool IsConstantToken(TokenKind kind) const;
+  // Records a new bind marker named `name` ("" for `?`) and returns its index.
+  int AddBindMarker(std::string_view name);
   Term NewMarker(std::string name);
   Result<Term> ParseMarker();    // ':' noncol_ident | '?'
   Result<Term> ParseIntValue();  // INTEGER | marker
@@ -242,20 +267,22 @@ class Parser {
   Status CheckPermissionsApply(const PermissionSet& permissions, const Resource& resource);
   bool StartsPermissionStatement();  // GRANT/REVOKE/LIST permissions vs roles
 
-  // Finishes a statement: attaches the bind marker names.
+  // Finishes a statement: attaches the bind marker names and moves it into a Statement.
   // Statements nested in a BATCH leave the names to the batch.
   template <typename T>
-  Statement Finish(T statement) {
+  Statement Finish(T&& statement) {
+    static_assert(!std::is_lvalue_reference_v<T>, "pass the statement with std::move");
     if (!in_batch_) {
       statement.bind_marker_names = std::move(bind_names_);
       bind_names_.clear();
     }
-    return Statement(std::move(statement));
+    return Statement(std::in_place_type<T>, std::move(statement));
   }
 
   std::string_view text_;
   const char* stack_base_ = nullptr;  // frame address at the entry point
   std::vector<Token> tokens_;
+  size_t last_ = 0;  // index of the kEof token ending `tokens_`
   std::optional<LexerError> lexer_error_;
   size_t pos_ = 0;
   size_t max_fetched_ = 0;
@@ -265,7 +292,7 @@ class Parser {
   std::vector<std::string> bind_names_;
 };
 
-// Decrements the nesting depth on scope exit; construct only after EnterNesting() succeeded.
+// Decrements the nesting depth on scope exit; construct only after TryEnterNesting() succeeded.
 class NestingScope {
  public:
   explicit NestingScope(Parser* parser) : parser_(parser) {}
@@ -277,11 +304,17 @@ class NestingScope {
   Parser* parser_;
 };
 
-#define CQL_ENTER_NESTING()        \
-  RETURN_IF_ERROR(EnterNesting()); \
+#define CQL_ENTER_NESTING()                      \
+  if (!TryEnterNesting()) return NestingError(); \
   ::cql::internal::NestingScope cql_nesting_scope_(this)
+
+// The type a native type keyword names. REQUIRES: IsNativeTypeKeyword(kind). The same as
+// `CqlType::FromNativeName` on the keyword's text, without comparing strings.
+TypeKind NativeTypeOf(TokenKind kind);
 
 // Lower-cases ASCII letters.
 std::string AsciiLower(std::string_view text);
+// Sets `*out` to `text` with its ASCII letters lower-cased.
+void AsciiLowerInto(std::string_view text, std::string* out);
 
 }  // namespace cql::internal

@@ -47,7 +47,7 @@ Result<Statement> Parser::ParseSelect() {
   }
   ASSIGN_OR_RETURN(select.selectors, ParseSelectors());
   RETURN_IF_ERROR(Expect(TokenKind::kKFrom));
-  ASSIGN_OR_RETURN(select.table, ParseColumnFamilyName());
+  RETURN_IF_ERROR(ParseColumnFamilyNameInto(&select.table));
   if (Accept(TokenKind::kKWhere)) {
     ASSIGN_OR_RETURN(select.where, ParseWhereClause());
   }
@@ -98,7 +98,7 @@ Result<std::vector<Selector>> Parser::ParseSelectors() {
     if (next == TokenKind::kComma || next == TokenKind::kKFrom || next == TokenKind::kKAs) {
       // Fast path for the common case, a plain column: built in place.
       Selector& selector = selectors.emplace_back();
-      selector.expression.name = IdentValue(Peek());
+      IdentValueInto(Peek(), &selector.expression.name);
       Consume();
       if (Accept(TokenKind::kKAs)) {
         ASSIGN_OR_RETURN(selector.alias, ParseIdent());
@@ -414,7 +414,7 @@ Result<Selectable> Parser::ParseSelectionSpecialFunction() {
 // whereClause: relationOrExpression (K_AND relationOrExpression)*
 Result<std::vector<Relation>> Parser::ParseWhereClause() {
   std::vector<Relation> relations;
-  relations.reserve(4);
+  relations.reserve(3);  // a Relation is ~270 bytes: 3 stay within malloc's small-block cache
   do {
     RETURN_IF_ERROR(ParseRelation(&relations));
   } while (Accept(TokenKind::kKAnd));
@@ -594,32 +594,39 @@ Status Parser::ParseRelation(std::vector<Relation>* relations) {
 Status Parser::ParseColumnRelation(Relation* out) {
   Relation& relation = *out;
   relation.kind = Relation::Kind::kColumn;
-  ASSIGN_OR_RETURN(std::string column, ParseCident());
-  relation.columns.push_back(std::move(column));
-  if (Accept(TokenKind::kLBracket)) {
-    ASSIGN_OR_RETURN(Term key, ParseTerm());
-    relation.map_key = std::move(key);
-    RETURN_IF_ERROR(Expect(TokenKind::kRBracket));
-    ASSIGN_OR_RETURN(relation.op, ParseRelationType());
-    ASSIGN_OR_RETURN(relation.value, ParseTerm());
-  } else if (Accept(TokenKind::kKLike)) {
-    relation.op = Operator::kLike;
-    ASSIGN_OR_RETURN(relation.value, ParseTerm());
-  } else if (Accept(TokenKind::kKIs)) {
-    RETURN_IF_ERROR(Expect(TokenKind::kKNot));
-    RETURN_IF_ERROR(Expect(TokenKind::kKNull));
-    relation.op = Operator::kIsNot;
-    relation.value = Term(NullLiteral{});
-  } else if (Accept(TokenKind::kKIn)) {
-    relation.op = Operator::kIn;
-    RETURN_IF_ERROR(ParseInValues(/*multi_column=*/false, &relation.value, &relation.in_list,
-                                  &relation.in_values));
-  } else if (Accept(TokenKind::kKContains)) {
-    relation.op = Accept(TokenKind::kKKey) ? Operator::kContainsKey : Operator::kContains;
-    ASSIGN_OR_RETURN(relation.value, ParseTerm());
-  } else {
-    ASSIGN_OR_RETURN(relation.op, ParseRelationType());
-    ASSIGN_OR_RETURN(relation.value, ParseTerm());
+  RETURN_IF_ERROR(ParseCidentInto(&relation.columns.emplace_back()));
+  switch (PeekKind()) {
+    case TokenKind::kLBracket: {
+      Consume();
+      ASSIGN_OR_RETURN(Term key, ParseTerm());
+      relation.map_key = std::move(key);
+      RETURN_IF_ERROR(Expect(TokenKind::kRBracket));
+      ASSIGN_OR_RETURN(relation.op, ParseRelationType());
+      return ParseTermInto(&relation.value);
+    }
+    case TokenKind::kKLike:
+      Consume();
+      relation.op = Operator::kLike;
+      return ParseTermInto(&relation.value);
+    case TokenKind::kKIs:
+      Consume();
+      RETURN_IF_ERROR(Expect(TokenKind::kKNot));
+      RETURN_IF_ERROR(Expect(TokenKind::kKNull));
+      relation.op = Operator::kIsNot;
+      relation.value = Term(NullLiteral{});
+      break;
+    case TokenKind::kKIn:
+      Consume();
+      relation.op = Operator::kIn;
+      return ParseInValues(/*multi_column=*/false, &relation.value, &relation.in_list,
+                           &relation.in_values);
+    case TokenKind::kKContains:
+      Consume();
+      relation.op = Accept(TokenKind::kKKey) ? Operator::kContainsKey : Operator::kContains;
+      return ParseTermInto(&relation.value);
+    default:
+      ASSIGN_OR_RETURN(relation.op, ParseRelationType());
+      return ParseTermInto(&relation.value);
   }
   return Status::Ok();
 }

@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <variant>
+#include <vector>
 
+#include "cql/parser_internal.h"
 #include "cql/parser_test_util.h"
 
 namespace cql {
@@ -34,6 +37,57 @@ TEST(ParserSelectTest, Star) {
   EXPECT_FALSE(s.limit);
   EXPECT_FALSE(s.allow_filtering);
   EXPECT_TRUE(s.bind_marker_names.empty());
+}
+
+TEST(ParserTest, AsciiLowerLowersOnlyAsciiLetters) {
+  EXPECT_EQ(internal::AsciiLower(""), "");
+  EXPECT_EQ(internal::AsciiLower("AbCdEfGhIjKlMnOpQrStUvWxYz@[`{_09"),
+            "abcdefghijklmnopqrstuvwxyz@[`{_09");
+  EXPECT_EQ(internal::AsciiLower("\xC1\xDA\xC3\x80\xFF\xE2\x80\x98Q"),
+            "\xC1\xDA\xC3\x80\xFF\xE2\x80\x98q");
+  // Against a byte-by-byte reference, on every length around the 8-byte steps.
+  std::mt19937 random(7);
+  for (size_t size = 0; size < 40; ++size) {
+    for (int round = 0; round < 50; ++round) {
+      std::string text;
+      std::string expected;
+      for (size_t i = 0; i < size; ++i) {
+        char c = static_cast<char>(random() % 256);
+        text += c;
+        expected += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+      }
+      EXPECT_EQ(internal::AsciiLower(text), expected);
+      std::string into = "previous content";
+      internal::AsciiLowerInto(text, &into);
+      EXPECT_EQ(into, expected);
+    }
+  }
+}
+
+TEST(ParserSelectTest, LongIdentifiersAreCaseFolded) {
+  auto s = ParseAs<Select>(
+      "SELECT Available_Rooms_By_HOTEL_Date, \"Available_Rooms\" FROM HOTEL.Rooms_By_Date_2016 "
+      "WHERE HOTEL_ID = 'AZ123'");
+  ASSERT_EQ(s.selectors.size(), 2u);
+  EXPECT_EQ(s.selectors[0].expression.name, "available_rooms_by_hotel_date");
+  EXPECT_EQ(s.selectors[1].expression.name, "Available_Rooms");
+  EXPECT_EQ(s.table, (QualifiedName{"hotel", "rooms_by_date_2016"}));
+  ASSERT_EQ(s.where.size(), 1u);
+  EXPECT_EQ(s.where[0].columns, (std::vector<std::string>{"hotel_id"}));
+  EXPECT_EQ(ConstantOf(s.where[0].value).text, "AZ123");
+}
+
+TEST(ParserTest, TermFromAnAlternative) {
+  Term direct = Constant{ConstantKind::kInteger, "1"};
+  Term through_variant(Term::Variant(Constant{ConstantKind::kInteger, "1"}));
+  EXPECT_EQ(direct, through_variant);
+  EXPECT_EQ(direct, Int("1"));
+  Term null = NullLiteral{};
+  EXPECT_TRUE(std::holds_alternative<NullLiteral>(null.value));
+  BindMarker marker{2, "m"};
+  Term copied(marker);  // from an lvalue: a copy
+  EXPECT_EQ(marker.name, "m");
+  EXPECT_EQ(copied, Marker(2, "m"));
 }
 
 TEST(ParserSelectTest, TrailingSemicolonsAndComments) {

@@ -14,6 +14,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -97,6 +99,14 @@ struct Term {
 
   Term() = default;
   Term(Variant v) : value(std::move(v)) {}  // NOLINT(google-explicit-constructor)
+  // From one alternative (`Term(Constant{...})`): moved straight into `value`, without the
+  // extra move through a `Variant` temporary that the constructor above costs.
+  template <typename Alternative>
+  requires(!std::is_same_v<std::remove_cvref_t<Alternative>, Term> &&
+           !std::is_same_v<std::remove_cvref_t<Alternative>, Variant> &&
+           std::is_constructible_v<Variant, Alternative&&>)
+      Term(Alternative&& alternative)  // NOLINT(google-explicit-constructor)
+      : value(std::forward<Alternative>(alternative)) {}
   Term(const Term& other);
   Term& operator=(const Term& other);
   Term(Term&&) noexcept = default;

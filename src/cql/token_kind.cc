@@ -1,7 +1,8 @@
 #include "cql/token_kind.h"
 
 #include <array>
-#include <cstring>
+#include <bit>
+#include <cstdint>
 
 namespace cql {
 namespace {
@@ -24,40 +25,72 @@ constexpr KeywordEntry kUnsortedKeywords[] = {
 
 constexpr size_t kMaxKeywordLength = 14;  // "columnfamilies"
 
-constexpr char LowerAscii(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+// A word of at most 16 bytes folded to lower case and zero-padded, read as two 64-bit
+// integers: hashing and comparing it are a few integer operations. Every keyword is made of
+// ASCII letters only, and `byte | 0x20` is a lower-case letter exactly when `byte` is a
+// letter of either case, so comparing folded words is a case-insensitive comparison with the
+// spellings (the zero padding makes words of different lengths differ).
+using FoldedWord = std::array<uint64_t, 2>;
+
+constexpr FoldedWord Fold(std::string_view word) {
+  std::array<char, 16> bytes{};
+  for (size_t i = 0; i < word.size(); ++i) bytes[i] = static_cast<char>(word[i] | 0x20);
+  return std::bit_cast<FoldedWord>(bytes);
 }
 
-constexpr uint32_t Fnv1a(const char* p, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= static_cast<unsigned char>(p[i]);
-    h *= 16777619u;
-  }
-  return h;
+constexpr size_t kKeywordTableBits = 9;
+constexpr size_t kKeywordTableSize = size_t{1} << kKeywordTableBits;  // load factor < 1/3
+
+constexpr size_t SlotOf(const FoldedWord& word) {
+  uint64_t h = (word[0] * 0x9E3779B97F4A7C15u) ^ (word[1] * 0xC2B2AE3D27D4EB4Fu);
+  return static_cast<size_t>(h >> (64 - kKeywordTableBits));
 }
 
-// Open-addressing hash table of the keywords, built at compile time.
-struct KeywordSlot {
-  uint8_t length = 0;  // 0: empty slot
-  char text[kMaxKeywordLength] = {};
+constexpr size_t kKeywordCount = sizeof(kUnsortedKeywords) / sizeof(kUnsortedKeywords[0]);
+constexpr uint8_t kEmptySlot = 0xFF;
+static_assert(kKeywordCount < kEmptySlot);
+
+struct FoldedKeyword {
+  FoldedWord folded{};
   TokenKind kind = TokenKind::kIdent;
 };
-constexpr size_t kKeywordTableSize = 512;  // power of two, load factor about 1/3
 
-constexpr std::array<KeywordSlot, kKeywordTableSize> BuildKeywordTable() {
-  std::array<KeywordSlot, kKeywordTableSize> table{};
-  for (const KeywordEntry& entry : kUnsortedKeywords) {
-    size_t i = Fnv1a(entry.spelling.data(), entry.spelling.size()) & (kKeywordTableSize - 1);
-    while (table[i].length != 0) i = (i + 1) & (kKeywordTableSize - 1);
-    table[i].length = static_cast<uint8_t>(entry.spelling.size());
-    for (size_t k = 0; k < entry.spelling.size(); ++k) table[i].text[k] = entry.spelling[k];
-    table[i].kind = entry.kind;
+constexpr std::array<FoldedKeyword, kKeywordCount> BuildFoldedKeywords() {
+  std::array<FoldedKeyword, kKeywordCount> keywords{};
+  for (size_t i = 0; i < kKeywordCount; ++i) {
+    keywords[i] = {Fold(kUnsortedKeywords[i].spelling), kUnsortedKeywords[i].kind};
+  }
+  return keywords;
+}
+
+constexpr std::array<FoldedKeyword, kKeywordCount> kFoldedKeywords = BuildFoldedKeywords();
+
+// Open-addressing (linear probing) hash table of indexes into `kFoldedKeywords`, built at
+// compile time.
+constexpr std::array<uint8_t, kKeywordTableSize> BuildKeywordTable() {
+  std::array<uint8_t, kKeywordTableSize> table{};
+  for (uint8_t& slot : table) slot = kEmptySlot;
+  for (size_t k = 0; k < kKeywordCount; ++k) {
+    size_t i = SlotOf(kFoldedKeywords[k].folded);
+    while (table[i] != kEmptySlot) i = (i + 1) & (kKeywordTableSize - 1);
+    table[i] = static_cast<uint8_t>(k);
   }
   return table;
 }
 
-constexpr std::array<KeywordSlot, kKeywordTableSize> kKeywordTable = BuildKeywordTable();
+constexpr std::array<uint8_t, kKeywordTableSize> kKeywordTable = BuildKeywordTable();
+
+// Every spelling is at most kMaxKeywordLength ASCII letters long (what `Fold` relies on).
+constexpr bool SpellingsAreShortLetters() {
+  for (const KeywordEntry& entry : kUnsortedKeywords) {
+    if (entry.spelling.size() < 2 || entry.spelling.size() > kMaxKeywordLength) return false;
+    for (char c : entry.spelling) {
+      if (c < 'a' || c > 'z') return false;
+    }
+  }
+  return true;
+}
+static_assert(SpellingsAreShortLetters());
 
 #define CQL_KEYWORD_NAME(name, spelling) "K_" #name,
 constexpr std::string_view kKeywordNames[] = {CQL_KEYWORDS(CQL_KEYWORD_NAME)};
@@ -112,19 +145,11 @@ static_assert(sizeof(kOtherNames) / sizeof(kOtherNames[0]) ==
 
 TokenKind LookupKeyword(std::string_view word) {
   if (word.size() < 2 || word.size() > kMaxKeywordLength) return TokenKind::kIdent;
-  char lower[kMaxKeywordLength];
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < word.size(); ++i) {
-    lower[i] = LowerAscii(word[i]);
-    h ^= static_cast<unsigned char>(lower[i]);
-    h *= 16777619u;
-  }
-  for (size_t i = h & (kKeywordTableSize - 1);; i = (i + 1) & (kKeywordTableSize - 1)) {
-    const KeywordSlot& slot = kKeywordTable[i];
-    if (slot.length == 0) return TokenKind::kIdent;
-    if (slot.length == word.size() && std::memcmp(slot.text, lower, word.size()) == 0) {
-      return slot.kind;
-    }
+  const FoldedWord folded = Fold(word);
+  for (size_t i = SlotOf(folded);; i = (i + 1) & (kKeywordTableSize - 1)) {
+    const uint8_t index = kKeywordTable[i];
+    if (index == kEmptySlot) return TokenKind::kIdent;
+    if (kFoldedKeywords[index].folded == folded) return kFoldedKeywords[index].kind;
   }
 }
 
