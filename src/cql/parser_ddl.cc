@@ -250,32 +250,39 @@ Result<Statement> Parser::ParseCreateTable() {
       } else if (At(TokenKind::kKClustering) && PeekKind(2) == TokenKind::kKOrder) {
         Consume();
         Consume();
-        RETURN_IF_ERROR(Expect(TokenKind::kKBy));
-        RETURN_IF_ERROR(Expect(TokenKind::kLParen));
-        do {
-          ClusteringOrder order;
-          ASSIGN_OR_RETURN(order.column, ParseIdent());
-          if (Accept(TokenKind::kKDesc)) {
-            order.ascending = false;
-          } else if (!Accept(TokenKind::kKAsc)) {
-            return NoViableAltError();
-          }
-          for (const ClusteringOrder& existing : create.clustering_order) {
-            if (existing.column == order.column) {
-              return ThrownError(Status::Invalid("Duplicate column '" + order.column +
-                                                 "' in CLUSTERING ORDER BY clause for table '" +
-                                                 NameForMessage(create.table) + "'"));
-            }
-          }
-          create.clustering_order.push_back(std::move(order));
-        } while (Accept(TokenKind::kComma));
-        RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+        RETURN_IF_ERROR(ParseClusteringOrder("table", create.table, &create.clustering_order));
       } else {
         RETURN_IF_ERROR(ParseProperty(&create.properties));
       }
     } while (Accept(TokenKind::kKAnd));
   }
   return Finish(std::move(create));
+}
+
+// `BY '(' ident (ASC | DESC) (',' ident (ASC | DESC))* ')'` after CLUSTERING ORDER, for a
+// table or a view (`kind`, named in the duplicate-column error as Cassandra names it).
+Status Parser::ParseClusteringOrder(std::string_view kind, const QualifiedName& name,
+                                    std::vector<ClusteringOrder>* orders) {
+  RETURN_IF_ERROR(Expect(TokenKind::kKBy));
+  RETURN_IF_ERROR(Expect(TokenKind::kLParen));
+  do {
+    ClusteringOrder order;
+    ASSIGN_OR_RETURN(order.column, ParseIdent());
+    if (Accept(TokenKind::kKDesc)) {
+      order.ascending = false;
+    } else if (!Accept(TokenKind::kKAsc)) {
+      return NoViableAltError();
+    }
+    for (const ClusteringOrder& existing : *orders) {
+      if (existing.column == order.column) {
+        return ThrownError(Status::Invalid("Duplicate column '" + order.column +
+                                           "' in CLUSTERING ORDER BY clause for " +
+                                           std::string(kind) + " '" + NameForMessage(name) + "'"));
+      }
+    }
+    orders->push_back(std::move(order));
+  } while (Accept(TokenKind::kComma));
+  return Expect(TokenKind::kRParen);
 }
 
 // alterTableStatement
@@ -542,26 +549,7 @@ Result<Statement> Parser::ParseCreateView() {
       if (At(TokenKind::kKClustering) && PeekKind(2) == TokenKind::kKOrder) {
         Consume();
         Consume();
-        RETURN_IF_ERROR(Expect(TokenKind::kKBy));
-        RETURN_IF_ERROR(Expect(TokenKind::kLParen));
-        do {
-          ClusteringOrder order;
-          ASSIGN_OR_RETURN(order.column, ParseIdent());
-          if (Accept(TokenKind::kKDesc)) {
-            order.ascending = false;
-          } else if (!Accept(TokenKind::kKAsc)) {
-            return NoViableAltError();
-          }
-          for (const ClusteringOrder& existing : create.clustering_order) {
-            if (existing.column == order.column) {
-              return ThrownError(Status::Invalid("Duplicate column '" + order.column +
-                                                 "' in CLUSTERING ORDER BY clause for view '" +
-                                                 NameForMessage(create.view) + "'"));
-            }
-          }
-          create.clustering_order.push_back(std::move(order));
-        } while (Accept(TokenKind::kComma));
-        RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+        RETURN_IF_ERROR(ParseClusteringOrder("view", create.view, &create.clustering_order));
       } else {
         RETURN_IF_ERROR(ParseProperty(&create.properties));
       }

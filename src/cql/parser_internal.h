@@ -224,6 +224,8 @@ class Parser {
   Result<Statement> ParseDropKeyspace();
   Result<Statement> ParseCreateTable();
   Result<Statement> ParseAlterTable();
+  Status ParseClusteringOrder(std::string_view kind, const QualifiedName& name,
+                              std::vector<ClusteringOrder>* orders);
   Result<Statement> ParseDropTable();
   Result<Statement> ParseCreateType();
   Result<Statement> ParseAlterType();
