@@ -38,6 +38,21 @@ namespace cql::internal {
 using common::Result;
 using common::Status;
 
+// The system function Cassandra rewrites a multiplicative operator into (`a * b` is
+// `system._multiply(a, b)`), or nullptr when `kind` is not `*`, `/` or `%`.
+inline const char* MultiplicativeFunction(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::kStar:
+      return "_multiply";
+    case TokenKind::kSlash:
+      return "_divide";
+    case TokenKind::kPercent:
+      return "_modulo";
+    default:
+      return nullptr;
+  }
+}
+
 class Parser {
  public:
   explicit Parser(std::string_view text) : text_(text) {}

@@ -140,20 +140,8 @@ Result<Selectable> Parser::ParseUnaliasedSelector() {
 Result<Selectable> Parser::ParseSelectionMultiplication() {
   ASSIGN_OR_RETURN(Selectable left, ParseSelectionGroup());
   while (true) {
-    const char* name = nullptr;
-    switch (PeekKind()) {
-      case TokenKind::kStar:
-        name = "_multiply";
-        break;
-      case TokenKind::kSlash:
-        name = "_divide";
-        break;
-      case TokenKind::kPercent:
-        name = "_modulo";
-        break;
-      default:
-        return left;
-    }
+    const char* name = MultiplicativeFunction(PeekKind());
+    if (name == nullptr) return left;
     Consume();
     ASSIGN_OR_RETURN(Selectable right, ParseSelectionGroup());
     std::vector<Selectable> args;

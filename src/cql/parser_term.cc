@@ -215,20 +215,8 @@ Result<Term> Parser::ParseTerm() {
 Result<Term> Parser::ParseTermMultiplication() {
   ASSIGN_OR_RETURN(Term left, ParseTermGroup());
   while (true) {
-    const char* name = nullptr;
-    switch (PeekKind()) {
-      case TokenKind::kStar:
-        name = "_multiply";
-        break;
-      case TokenKind::kSlash:
-        name = "_divide";
-        break;
-      case TokenKind::kPercent:
-        name = "_modulo";
-        break;
-      default:
-        return left;
-    }
+    const char* name = MultiplicativeFunction(PeekKind());
+    if (name == nullptr) return left;
     Consume();
     ASSIGN_OR_RETURN(Term right, ParseTermGroup());
     left = Operation(name, std::move(left), std::move(right));
