@@ -300,7 +300,8 @@ Result<uint64_t> ReadLength(MaskedReader* in) {
 class Decoder {
  public:
   // With `recovery` null the decoder only walks the order part (to find where it ends):
-  // decimals and tuples then produce placeholder bytes.
+  // decimals and tuples then produce bytes that are not the original value (only where the
+  // order part ends matters).
   Decoder(MaskedReader* order, MaskedReader* recovery) : order_(order), recovery_(recovery) {}
 
   Status Component(const CqlType& type, Bytes* out) {
