@@ -1,0 +1,74 @@
+#include "schema/catalog.h"
+
+#include <utility>
+
+namespace schema {
+
+const ColumnMetadata* TableMetadata::FindColumn(std::string_view column_name) const {
+  for (const ColumnMetadata& column : columns) {
+    if (column.name == column_name) return &column;
+  }
+  return nullptr;
+}
+
+std::vector<const ColumnMetadata*> TableMetadata::ColumnsOfKind(ColumnKind kind) const {
+  std::vector<const ColumnMetadata*> result;
+  for (const ColumnMetadata& column : columns) {
+    if (column.kind == kind) result.push_back(&column);
+  }
+  return result;
+}
+
+size_t TableMetadata::PartitionKeySize() const {
+  return ColumnsOfKind(ColumnKind::kPartitionKey).size();
+}
+
+size_t TableMetadata::ClusteringSize() const {
+  return ColumnsOfKind(ColumnKind::kClustering).size();
+}
+
+const cql::CqlType* KeyspaceMetadata::FindType(std::string_view type_name) const {
+  auto it = types.find(type_name);
+  return it == types.end() ? nullptr : &it->second;
+}
+
+const TableMetadata* KeyspaceMetadata::FindTable(std::string_view table_name) const {
+  auto it = tables.find(table_name);
+  return it == tables.end() ? nullptr : it->second.get();
+}
+
+std::shared_ptr<const Catalog> Catalog::Empty() {
+  return std::make_shared<const Catalog>(KeyspaceMap{}, common::Uuid::Random());
+}
+
+const KeyspaceMetadata* Catalog::FindKeyspace(std::string_view keyspace) const {
+  auto it = keyspaces_.find(keyspace);
+  return it == keyspaces_.end() ? nullptr : it->second.get();
+}
+
+const TableMetadata* Catalog::FindTable(std::string_view keyspace, std::string_view table) const {
+  const KeyspaceMetadata* ks = FindKeyspace(keyspace);
+  return ks == nullptr ? nullptr : ks->FindTable(table);
+}
+
+const cql::CqlType* Catalog::FindType(std::string_view keyspace, std::string_view type_name) const {
+  const KeyspaceMetadata* ks = FindKeyspace(keyspace);
+  return ks == nullptr ? nullptr : ks->FindType(type_name);
+}
+
+std::shared_ptr<const Catalog> Catalog::WithKeyspace(
+    std::shared_ptr<const KeyspaceMetadata> keyspace) const {
+  KeyspaceMap keyspaces = keyspaces_;
+  std::string name = keyspace->name;
+  keyspaces.insert_or_assign(std::move(name), std::move(keyspace));
+  return std::make_shared<const Catalog>(std::move(keyspaces), common::Uuid::Random());
+}
+
+std::shared_ptr<const Catalog> Catalog::WithoutKeyspace(std::string_view name) const {
+  KeyspaceMap keyspaces = keyspaces_;
+  auto it = keyspaces.find(name);
+  if (it != keyspaces.end()) keyspaces.erase(it);
+  return std::make_shared<const Catalog>(std::move(keyspaces), common::Uuid::Random());
+}
+
+}  // namespace schema

@@ -1,0 +1,247 @@
+#include "schema/ddl_options.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <set>
+#include <utility>
+
+namespace schema {
+namespace {
+
+constexpr std::string_view kLocatorPackage = "org.apache.cassandra.locator.";
+constexpr std::string_view kLocalDatacenter = "datacenter1";
+constexpr int64_t kMaxTtlSeconds = 630720000;  // 20 years, Cassandra's MAX_TTL
+
+constexpr std::array<std::string_view, 18> kTableOptionNames = {
+    "additional_write_policy",
+    "bloom_filter_fp_chance",
+    "caching",
+    "cdc",
+    "comment",
+    "compaction",
+    "compression",
+    "crc_check_chance",
+    "default_time_to_live",
+    "extensions",
+    "gc_grace_seconds",
+    "id",
+    "max_index_interval",
+    "memtable",
+    "memtable_flush_period_in_ms",
+    "min_index_interval",
+    "read_repair",
+    "speculative_retry",
+};
+// Accepted by Cassandra 4.x for compatibility and ignored.
+constexpr std::array<std::string_view, 2> kObsoleteTableOptionNames = {
+    "read_repair_chance", "dclocal_read_repair_chance"};
+
+bool Contains(const auto& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+common::Status CheckNoDuplicates(const std::vector<cql::Property>& properties) {
+  std::set<std::string_view> seen;
+  for (const cql::Property& property : properties) {
+    if (!seen.insert(property.name).second) {
+      return common::Status::SyntaxError(
+          fmt::format("Multiple definition for property '{}'", property.name));
+    }
+  }
+  return common::Status::Ok();
+}
+
+common::Result<std::string> StringValue(const cql::Property& property) {
+  if (property.value.kind == cql::PropertyValue::Kind::kMap) {
+    return common::Status::SyntaxError(
+        fmt::format("Invalid value for property '{}'. It should be a string", property.name));
+  }
+  return property.value.constant.text;
+}
+
+common::Result<std::map<std::string, std::string>> MapValue(const cql::Property& property) {
+  if (property.value.kind != cql::PropertyValue::Kind::kMap) {
+    return common::Status::SyntaxError(
+        fmt::format("Invalid value for property '{}'. It should be a map.", property.name));
+  }
+  std::map<std::string, std::string> result;
+  for (const auto& [key, value] : property.value.entries) result[key.text] = value.text;
+  return result;
+}
+
+common::Result<bool> BoolValue(const cql::Property& property) {
+  ASSIGN_OR_RETURN(std::string text, StringValue(property));
+  std::string lower = text;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower == "true" || lower == "1" || lower == "yes") return true;
+  if (lower == "false" || lower == "0" || lower == "no") return false;
+  return common::Status::SyntaxError(
+      fmt::format("Invalid boolean value {} for '{}'. Only 'true' and 'false' are allowed.", text,
+                  property.name));
+}
+
+// Parses a Java int (optional sign, decimal digits, within int32 range).
+bool ParseInt32(std::string_view text, int32_t* out) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return !text.empty() && error == std::errc() && end == text.data() + text.size();
+}
+
+common::Result<int32_t> IntValue(const cql::Property& property) {
+  ASSIGN_OR_RETURN(std::string text, StringValue(property));
+  int32_t value = 0;
+  if (!ParseInt32(text, &value)) {
+    return common::Status::SyntaxError(
+        fmt::format("Invalid integer value {} for '{}'", text, property.name));
+  }
+  return value;
+}
+
+common::Status ValidateReplicationFactor(const std::string& text) {
+  // Cassandra also accepts "full/transient"; transient replication is not supported here.
+  int32_t rf = 0;
+  if (!ParseInt32(text, &rf)) {
+    return common::Status::ConfigError(fmt::format("For input string: \"{}\"", text));
+  }
+  if (rf < 0) {
+    return common::Status::ConfigError(
+        fmt::format("Replication factor must be non-negative; found {}", rf));
+  }
+  return common::Status::Ok();
+}
+
+}  // namespace
+
+bool IsValidSchemaName(std::string_view name) {
+  if (name.empty() || name.size() > 48) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+common::Result<KeyspaceOptions> ParseKeyspaceOptions(const std::vector<cql::Property>& properties) {
+  RETURN_IF_ERROR(CheckNoDuplicates(properties));
+  KeyspaceOptions options;
+  for (const cql::Property& property : properties) {
+    if (property.name == "replication") {
+      ASSIGN_OR_RETURN(options.replication, MapValue(property));
+      options.has_replication = true;
+    } else if (property.name == "durable_writes") {
+      ASSIGN_OR_RETURN(options.durable_writes, BoolValue(property));
+    } else {
+      return common::Status::SyntaxError(fmt::format("Unknown property '{}'", property.name));
+    }
+  }
+  if (options.has_replication && !options.replication.empty() &&
+      !options.replication.contains("class")) {
+    return common::Status::ConfigError("Missing replication strategy class");
+  }
+  return options;
+}
+
+common::Result<std::map<std::string, std::string>> ValidateReplication(
+    const std::map<std::string, std::string>& replication, std::string_view keyspace) {
+  std::map<std::string, std::string> result = replication;
+  std::string class_name = result["class"];
+  if (class_name.find('.') == std::string::npos) {
+    class_name = std::string(kLocatorPackage) + class_name;
+  }
+  result["class"] = class_name;
+  if (class_name == std::string(kLocatorPackage) + "SimpleStrategy") {
+    auto rf = result.find("replication_factor");
+    if (rf == result.end()) {
+      return common::Status::ConfigError(
+          "SimpleStrategy requires a replication_factor strategy option.");
+    }
+    RETURN_IF_ERROR(ValidateReplicationFactor(rf->second));
+    for (const auto& [key, value] : result) {
+      if (key != "class" && key != "replication_factor") {
+        return common::Status::ConfigError(
+            fmt::format("Unrecognized strategy option {{{}}} passed to SimpleStrategy for "
+                        "keyspace {}",
+                        key, keyspace));
+      }
+    }
+    return result;
+  }
+  if (class_name == std::string(kLocatorPackage) + "NetworkTopologyStrategy") {
+    auto rf = result.find("replication_factor");
+    if (rf != result.end()) {
+      std::string value = rf->second;
+      result.erase(rf);
+      result.try_emplace(std::string(kLocalDatacenter), value);
+    }
+    for (const auto& [key, value] : result) {
+      if (key != "class") RETURN_IF_ERROR(ValidateReplicationFactor(value));
+    }
+    return result;
+  }
+  if (class_name == std::string(kLocatorPackage) + "LocalStrategy") {
+    return common::Status::Invalid(
+        "Unable to use given strategy class: LocalStrategy is reserved for internal use.");
+  }
+  return common::Status::ConfigError(
+      fmt::format("Unable to find replication strategy class '{}'", class_name));
+}
+
+common::Result<ParsedTableOptions> ParseTableOptions(const std::vector<cql::Property>& properties,
+                                                     const TableOptions& base) {
+  RETURN_IF_ERROR(CheckNoDuplicates(properties));
+  ParsedTableOptions parsed;
+  parsed.options = base;
+  TableOptions& options = parsed.options;
+  for (const cql::Property& property : properties) {
+    const std::string& name = property.name;
+    if (!Contains(kTableOptionNames, name) && !Contains(kObsoleteTableOptionNames, name)) {
+      return common::Status::SyntaxError(fmt::format("Unknown property '{}'", name));
+    }
+    if (name == "comment") {
+      ASSIGN_OR_RETURN(options.comment, StringValue(property));
+    } else if (name == "default_time_to_live") {
+      ASSIGN_OR_RETURN(options.default_time_to_live, IntValue(property));
+    } else if (name == "gc_grace_seconds") {
+      ASSIGN_OR_RETURN(options.gc_grace_seconds, IntValue(property));
+    } else if (name == "id") {
+      ASSIGN_OR_RETURN(std::string text, StringValue(property));
+      auto id = common::Uuid::Parse(text);
+      if (!id.ok()) {
+        return common::Status::ConfigError(fmt::format("Invalid table id {}", text));
+      }
+      parsed.has_id = true;
+      parsed.id = id.value();
+    } else if (name == "read_repair_chance" || name == "dclocal_read_repair_chance") {
+      continue;  // obsolete since 4.0, ignored
+    } else {
+      auto same = std::find_if(options.other.begin(), options.other.end(),
+                               [&](const cql::Property& p) { return p.name == name; });
+      if (same != options.other.end()) {
+        *same = property;
+      } else {
+        options.other.push_back(property);
+      }
+    }
+  }
+  if (options.default_time_to_live < 0) {
+    return common::Status::ConfigError(
+        fmt::format("default_time_to_live must be greater than or equal to 0 (got {})",
+                    options.default_time_to_live));
+  }
+  if (options.default_time_to_live > kMaxTtlSeconds) {
+    return common::Status::ConfigError(
+        fmt::format("default_time_to_live must be less than or equal to {} (got {})",
+                    kMaxTtlSeconds, options.default_time_to_live));
+  }
+  if (options.gc_grace_seconds < 0) {
+    return common::Status::ConfigError(fmt::format(
+        "gc_grace_seconds must be greater than or equal to 0 (got {})", options.gc_grace_seconds));
+  }
+  return parsed;
+}
+
+}  // namespace schema

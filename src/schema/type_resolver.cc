@@ -1,0 +1,144 @@
+#include "schema/type_resolver.h"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace schema {
+namespace {
+
+using cql::CqlType;
+using cql::TypeKind;
+
+bool IsRawMultiCell(const CqlType& raw) {
+  return !raw.frozen() && (raw.IsCollection() || raw.kind() == TypeKind::kUdt);
+}
+
+// Cassandra checks a non-frozen collection's element types as written: they must be frozen
+// (or not freezable) and must not be counters.
+common::Status CheckCollectionElement(const CqlType& collection, const CqlType& element) {
+  if (!collection.frozen() && IsRawMultiCell(element)) {
+    if (element.IsCollection()) {
+      return common::Status::Invalid(fmt::format(
+          "Non-frozen collections are not allowed inside collections: {}", collection.ToCql()));
+    }
+    return common::Status::Invalid(
+        fmt::format("Non-frozen UDTs are not allowed inside collections: {}", collection.ToCql()));
+  }
+  if (element.IsCounter()) {
+    return common::Status::Invalid(
+        fmt::format("Counters are not allowed inside collections: {}", collection.ToCql()));
+  }
+  return common::Status::Ok();
+}
+
+common::Result<CqlType> Resolve(const CqlType& raw, bool frozen_context, std::string_view keyspace,
+                                const KeyspaceMetadata& ks) {
+  const bool frozen = raw.frozen() || frozen_context;
+  switch (raw.kind()) {
+    case TypeKind::kList:
+    case TypeKind::kSet: {
+      RETURN_IF_ERROR(CheckCollectionElement(raw, raw.element()));
+      ASSIGN_OR_RETURN(CqlType element, Resolve(raw.element(), frozen, keyspace, ks));
+      return raw.kind() == TypeKind::kList ? CqlType::List(element, frozen)
+                                           : CqlType::Set(element, frozen);
+    }
+    case TypeKind::kMap: {
+      RETURN_IF_ERROR(CheckCollectionElement(raw, raw.value()));
+      RETURN_IF_ERROR(CheckCollectionElement(raw, raw.key()));
+      ASSIGN_OR_RETURN(CqlType key, Resolve(raw.key(), frozen, keyspace, ks));
+      ASSIGN_OR_RETURN(CqlType value, Resolve(raw.value(), frozen, keyspace, ks));
+      return CqlType::Map(key, value, frozen);
+    }
+    case TypeKind::kTuple: {
+      std::vector<CqlType> elements;
+      for (const CqlType& element : raw.params()) {
+        if (element.IsCounter()) {
+          return common::Status::Invalid("Counters are not allowed inside tuples");
+        }
+        ASSIGN_OR_RETURN(CqlType resolved, Resolve(element, /*frozen_context=*/true, keyspace, ks));
+        elements.push_back(std::move(resolved));
+      }
+      return CqlType::Tuple(std::move(elements));
+    }
+    case TypeKind::kVector: {
+      ASSIGN_OR_RETURN(CqlType element,
+                       Resolve(raw.element(), /*frozen_context=*/true, keyspace, ks));
+      return CqlType::Vector(element, raw.dimension());
+    }
+    case TypeKind::kUdt: {
+      if (!raw.keyspace().empty() && raw.keyspace() != keyspace) {
+        return common::Status::Invalid(fmt::format(
+            "Statement on keyspace {} cannot refer to a user type in keyspace {}; user types can "
+            "only be used in the keyspace they are defined in",
+            keyspace, raw.keyspace()));
+      }
+      const CqlType* stored = ks.FindType(raw.name());
+      if (stored == nullptr) {
+        return common::Status::Invalid(fmt::format("Unknown type {}.{}", keyspace, raw.name()));
+      }
+      return frozen ? FreezeDeeply(*stored) : *stored;
+    }
+    default:
+      return raw;  // native and custom types
+  }
+}
+
+}  // namespace
+
+common::Result<cql::CqlType> ResolveType(const cql::CqlType& raw, std::string_view keyspace,
+                                         const KeyspaceMetadata& ks) {
+  return Resolve(raw, /*frozen_context=*/false, keyspace, ks);
+}
+
+cql::CqlType FreezeDeeply(const cql::CqlType& type) {
+  switch (type.kind()) {
+    case TypeKind::kList:
+      return CqlType::List(FreezeDeeply(type.element()), true);
+    case TypeKind::kSet:
+      return CqlType::Set(FreezeDeeply(type.element()), true);
+    case TypeKind::kMap:
+      return CqlType::Map(FreezeDeeply(type.key()), FreezeDeeply(type.value()), true);
+    case TypeKind::kTuple: {
+      std::vector<CqlType> elements;
+      for (const CqlType& element : type.params()) elements.push_back(FreezeDeeply(element));
+      return CqlType::Tuple(std::move(elements));
+    }
+    case TypeKind::kVector:
+      return CqlType::Vector(FreezeDeeply(type.element()), type.dimension());
+    case TypeKind::kUdt: {
+      if (!type.IsResolved()) return type.WithFrozen(true);
+      std::vector<CqlType> fields;
+      for (const CqlType& field : type.params()) fields.push_back(FreezeDeeply(field));
+      return CqlType::Udt(type.keyspace(), type.name(), type.field_names(), std::move(fields),
+                          true);
+    }
+    default:
+      return type;
+  }
+}
+
+bool ReferencesUserType(const cql::CqlType& type, std::string_view keyspace,
+                        std::string_view name) {
+  if (type.kind() == TypeKind::kUdt && type.keyspace() == keyspace && type.name() == name) {
+    return true;
+  }
+  if (type.IsNative() || type.kind() == TypeKind::kCustom) return false;
+  for (const CqlType& param : type.params()) {
+    if (ReferencesUserType(param, keyspace, name)) return true;
+  }
+  return false;
+}
+
+bool ReferencesDuration(const cql::CqlType& type) {
+  if (type.kind() == TypeKind::kDuration) return true;
+  if (type.IsNative() || type.kind() == TypeKind::kCustom) return false;
+  for (const CqlType& param : type.params()) {
+    if (ReferencesDuration(param)) return true;
+  }
+  return false;
+}
+
+}  // namespace schema

@@ -1,0 +1,35 @@
+// Type resolution for DDL: turns the parser's schema-free CqlTypes (UDTs as `UdtRef`) into
+// fully resolved types against one keyspace's user types, enforcing Cassandra's nesting rules
+// (no non-frozen collections/UDTs or counters inside collections, frozen<> freezes deeply).
+// Used by `ddl.cc`.
+//
+// Thread-safety: pure functions.
+
+#pragma once
+
+#include <string_view>
+
+#include "common/result.h"
+#include "cql/types.h"
+#include "schema/catalog.h"
+
+namespace schema {
+
+// Resolves `raw` as written in a statement on keyspace `keyspace` (whose metadata is `ks`).
+// Fails with Invalid "Unknown type ks.name", "Statement on keyspace a cannot refer to a user
+// type in keyspace b; ...", "Non-frozen collections are not allowed inside collections: ...",
+// "Non-frozen UDTs are not allowed inside collections: ...", "Counters are not allowed inside
+// collections: ...", "Counters are not allowed inside tuples".
+common::Result<cql::CqlType> ResolveType(const cql::CqlType& raw, std::string_view keyspace,
+                                         const KeyspaceMetadata& ks);
+
+// `type` with itself and every nested collection/UDT frozen.
+cql::CqlType FreezeDeeply(const cql::CqlType& type);
+
+// Whether `type` is, or contains, the user type `keyspace`.`name`.
+bool ReferencesUserType(const cql::CqlType& type, std::string_view keyspace, std::string_view name);
+
+// Whether `type` is, or contains, `duration`.
+bool ReferencesDuration(const cql::CqlType& type);
+
+}  // namespace schema
