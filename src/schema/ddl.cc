@@ -319,9 +319,9 @@ common::Result<DdlResult> CreateTable(const Catalog& current, const cql::CreateT
   table->next_column_id = static_cast<uint32_t>(table->columns.size());
   if (!IsValidSchemaName(table_name)) {
     return Status::ConfigError(
-        fmt::format("Table name must not be empty, more than 48 characters long, or contain "
-                    "non-alphanumeric-underscore characters (got \"{}\")",
-                    table_name));
+        fmt::format("{}.{}: Table name must not be empty, more than 48 characters long, or "
+                    "contain non-alphanumeric-underscore characters (got \"{}\")",
+                    ks_name, table_name, table_name));
   }
 
   auto updated = std::make_shared<KeyspaceMetadata>(*ks);

@@ -103,15 +103,39 @@ common::Result<int32_t> IntValue(const cql::Property& property) {
   return value;
 }
 
+// Parses one replica count as Java's Integer.valueOf does, with its error text.
+common::Result<int32_t> ParseReplicaCount(std::string_view text) {
+  int32_t value = 0;
+  if (ParseInt32(text, &value)) return value;
+  return common::Status::ConfigError(fmt::format("For input string: \"{}\"", text));
+}
+
+// Cassandra 4.1's ReplicationFactor.fromString: "<replicas>" or "<replicas>/<transient>".
+// Transient replication is disabled (Cassandra's default), so any transient count is refused.
 common::Status ValidateReplicationFactor(const std::string& text) {
-  // Cassandra also accepts "full/transient"; transient replication is not supported here.
-  int32_t rf = 0;
-  if (!ParseInt32(text, &rf)) {
-    return common::Status::ConfigError(fmt::format("For input string: \"{}\"", text));
+  int32_t replicas = 0;
+  int32_t transient = 0;
+  const size_t slash = text.find('/');
+  if (slash == std::string::npos) {
+    ASSIGN_OR_RETURN(replicas, ParseReplicaCount(text));
+  } else {
+    // Java's split("/") drops trailing empty parts, so "3/" and "3/1/" count as malformed.
+    std::string_view rest(text);
+    rest.remove_prefix(slash + 1);
+    while (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+    if (rest.empty() || rest.find('/') != std::string_view::npos) {
+      return common::Status::ConfigError(
+          "Replication factor format is <replicas> or <replicas>/<transient>");
+    }
+    ASSIGN_OR_RETURN(replicas, ParseReplicaCount(std::string_view(text).substr(0, slash)));
+    ASSIGN_OR_RETURN(transient, ParseReplicaCount(rest));
   }
-  if (rf < 0) {
+  if (transient != 0) {
+    return common::Status::ConfigError("Transient replication is not enabled on this node");
+  }
+  if (replicas < 0) {
     return common::Status::ConfigError(
-        fmt::format("Replication factor must be non-negative; found {}", rf));
+        fmt::format("Replication factor must be non-negative, found {}", replicas));
   }
   return common::Status::Ok();
 }
@@ -211,7 +235,7 @@ common::Result<ParsedTableOptions> ParseTableOptions(const std::vector<cql::Prop
       ASSIGN_OR_RETURN(std::string text, StringValue(property));
       auto id = common::Uuid::Parse(text);
       if (!id.ok()) {
-        return common::Status::ConfigError(fmt::format("Invalid table id {}", text));
+        return common::Status::ConfigError("Invalid table id");
       }
       parsed.has_id = true;
       parsed.id = id.value();

@@ -314,6 +314,35 @@ INSTANTIATE_TEST_SUITE_P(
                   StatusCode::kInvalid,
                   "The order of columns in the CLUSTERING ORDER directive must match that of "
                   "the clustering columns (a must appear before b)"},
+        ErrorCase{"CREATE TABLE hotel.t (k int PRIMARY KEY, v set<duration>)", StatusCode::kInvalid,
+                  "Durations are not allowed inside sets: set<duration>"},
+        ErrorCase{"CREATE TABLE hotel.t (k int PRIMARY KEY, v frozen<set<duration>>)",
+                  StatusCode::kInvalid,
+                  "Durations are not allowed inside sets: frozen<set<duration>>"},
+        ErrorCase{"CREATE TABLE hotel.t (k int PRIMARY KEY, v map<duration, int>)",
+                  StatusCode::kInvalid,
+                  "Durations are not allowed as map keys: map<duration, int>"},
+        ErrorCase{"CREATE TABLE hotel.\"bad-name\" (k int PRIMARY KEY)", StatusCode::kConfigError,
+                  "hotel.bad-name: Table name must not be empty, more than 48 characters long, or "
+                  "contain non-alphanumeric-underscore characters (got \"bad-name\")"},
+        ErrorCase{"CREATE TABLE hotel.t (k int PRIMARY KEY) WITH id = 'nope'",
+                  StatusCode::kConfigError, "Invalid table id"},
+        ErrorCase{"CREATE KEYSPACE k WITH replication = {'class': 'SimpleStrategy', "
+                  "'replication_factor': -1}",
+                  StatusCode::kConfigError, "Replication factor must be non-negative, found -1"},
+        ErrorCase{"CREATE KEYSPACE k WITH replication = {'class': 'SimpleStrategy', "
+                  "'replication_factor': 'x'}",
+                  StatusCode::kConfigError, "For input string: \"x\""},
+        ErrorCase{"CREATE KEYSPACE k WITH replication = {'class': 'SimpleStrategy', "
+                  "'replication_factor': '3/1'}",
+                  StatusCode::kConfigError, "Transient replication is not enabled on this node"},
+        ErrorCase{"CREATE KEYSPACE k WITH replication = {'class': 'SimpleStrategy', "
+                  "'replication_factor': '3/'}",
+                  StatusCode::kConfigError,
+                  "Replication factor format is <replicas> or <replicas>/<transient>"},
+        ErrorCase{"CREATE KEYSPACE k WITH replication = {'class': 'NetworkTopologyStrategy', "
+                  "'dc1': '-2'}",
+                  StatusCode::kConfigError, "Replication factor must be non-negative, found -2"},
         ErrorCase{"CREATE TYPE hotel.t (a int, a text)", StatusCode::kInvalid,
                   "Duplicate field name 'a' in type 't'"},
         ErrorCase{"CREATE TYPE hotel.t (a counter)", StatusCode::kInvalid,

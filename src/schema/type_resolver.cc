@@ -16,20 +16,44 @@ bool IsRawMultiCell(const CqlType& raw) {
   return !raw.frozen() && (raw.IsCollection() || raw.kind() == TypeKind::kUdt);
 }
 
-// Cassandra checks a non-frozen collection's element types as written: they must be frozen
-// (or not freezable) and must not be counters.
-common::Status CheckCollectionElement(const CqlType& collection, const CqlType& element) {
-  if (!collection.frozen() && IsRawMultiCell(element)) {
-    if (element.IsCollection()) {
-      return common::Status::Invalid(fmt::format(
-          "Non-frozen collections are not allowed inside collections: {}", collection.ToCql()));
-    }
-    return common::Status::Invalid(
-        fmt::format("Non-frozen UDTs are not allowed inside collections: {}", collection.ToCql()));
+common::Status NestedNonFrozenError(const CqlType& collection, const CqlType& element) {
+  if (element.IsCollection()) {
+    return common::Status::Invalid(fmt::format(
+        "Non-frozen collections are not allowed inside collections: {}", collection.ToCql()));
   }
-  if (element.IsCounter()) {
+  return common::Status::Invalid(
+      fmt::format("Non-frozen UDTs are not allowed inside collections: {}", collection.ToCql()));
+}
+
+// Cassandra 4.1 (CQL3Type.Raw.RawCollection) checks a collection's element types as written, in
+// this order: the values must be frozen if the collection is not, and must not be counters (nor
+// durations in a set); map keys must not be counters or durations and must be frozen if the map
+// is not.
+common::Status CheckCollection(const CqlType& collection) {
+  const CqlType& values =
+      collection.kind() == TypeKind::kMap ? collection.value() : collection.element();
+  if (!collection.frozen() && IsRawMultiCell(values)) {
+    return NestedNonFrozenError(collection, values);
+  }
+  if (values.IsCounter()) {
     return common::Status::Invalid(
         fmt::format("Counters are not allowed inside collections: {}", collection.ToCql()));
+  }
+  if (values.kind() == TypeKind::kDuration && collection.kind() == TypeKind::kSet) {
+    return common::Status::Invalid(
+        fmt::format("Durations are not allowed inside sets: {}", collection.ToCql()));
+  }
+  if (collection.kind() == TypeKind::kMap) {
+    const CqlType& keys = collection.key();
+    if (keys.IsCounter()) {
+      return common::Status::Invalid(
+          fmt::format("Counters are not allowed inside collections: {}", collection.ToCql()));
+    }
+    if (keys.kind() == TypeKind::kDuration) {
+      return common::Status::Invalid(
+          fmt::format("Durations are not allowed as map keys: {}", collection.ToCql()));
+    }
+    if (!collection.frozen() && IsRawMultiCell(keys)) return NestedNonFrozenError(collection, keys);
   }
   return common::Status::Ok();
 }
@@ -40,14 +64,13 @@ common::Result<CqlType> Resolve(const CqlType& raw, bool frozen_context, std::st
   switch (raw.kind()) {
     case TypeKind::kList:
     case TypeKind::kSet: {
-      RETURN_IF_ERROR(CheckCollectionElement(raw, raw.element()));
+      RETURN_IF_ERROR(CheckCollection(raw));
       ASSIGN_OR_RETURN(CqlType element, Resolve(raw.element(), frozen, keyspace, ks));
       return raw.kind() == TypeKind::kList ? CqlType::List(element, frozen)
                                            : CqlType::Set(element, frozen);
     }
     case TypeKind::kMap: {
-      RETURN_IF_ERROR(CheckCollectionElement(raw, raw.value()));
-      RETURN_IF_ERROR(CheckCollectionElement(raw, raw.key()));
+      RETURN_IF_ERROR(CheckCollection(raw));
       ASSIGN_OR_RETURN(CqlType key, Resolve(raw.key(), frozen, keyspace, ks));
       ASSIGN_OR_RETURN(CqlType value, Resolve(raw.value(), frozen, keyspace, ks));
       return CqlType::Map(key, value, frozen);
