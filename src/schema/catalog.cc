@@ -37,6 +37,32 @@ const TableMetadata* KeyspaceMetadata::FindTable(std::string_view table_name) co
   return it == tables.end() ? nullptr : it->second.get();
 }
 
+const TableMetadata* KeyspaceMetadata::FindView(std::string_view view_name) const {
+  auto it = views.find(view_name);
+  return it == views.end() ? nullptr : it->second.get();
+}
+
+const TableMetadata* KeyspaceMetadata::FindTableOrView(std::string_view name) const {
+  const TableMetadata* table = FindTable(name);
+  return table != nullptr ? table : FindView(name);
+}
+
+std::vector<const TableMetadata*> KeyspaceMetadata::ViewsOf(
+    const common::Uuid& base_table_id) const {
+  std::vector<const TableMetadata*> result;
+  for (const auto& [name, view] : views) {
+    if (view->view && view->view->base_table_id == base_table_id) result.push_back(view.get());
+  }
+  return result;
+}
+
+const TableMetadata* KeyspaceMetadata::FindIndexedTable(std::string_view index_name) const {
+  for (const auto& [name, table] : tables) {
+    if (table->indexes.contains(index_name)) return table.get();
+  }
+  return nullptr;
+}
+
 std::shared_ptr<const Catalog> Catalog::Empty() {
   return std::make_shared<const Catalog>(KeyspaceMap{}, common::Uuid::Random());
 }
@@ -54,6 +80,12 @@ const TableMetadata* Catalog::FindTable(std::string_view keyspace, std::string_v
 const cql::CqlType* Catalog::FindType(std::string_view keyspace, std::string_view type_name) const {
   const KeyspaceMetadata* ks = FindKeyspace(keyspace);
   return ks == nullptr ? nullptr : ks->FindType(type_name);
+}
+
+const TableMetadata* Catalog::FindTableOrView(std::string_view keyspace,
+                                             std::string_view name) const {
+  const KeyspaceMetadata* ks = FindKeyspace(keyspace);
+  return ks == nullptr ? nullptr : ks->FindTableOrView(name);
 }
 
 std::shared_ptr<const Catalog> Catalog::WithKeyspace(

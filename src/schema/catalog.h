@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,7 @@ struct ColumnMetadata {
   ClusteringOrder order = ClusteringOrder::kAsc;
   // Stable for the life of the table (never reused after a column is dropped).
   uint32_t column_id = 0;
+  bool operator==(const ColumnMetadata&) const = default;
 };
 
 struct TableOptions {
@@ -60,6 +62,37 @@ struct DroppedColumn {
   cql::CqlType type;
   ColumnKind kind = ColumnKind::kRegular;
   int64_t dropped_time_micros = 0;
+  bool operator==(const DroppedColumn&) const = default;
+};
+
+// A secondary index (CREATE INDEX) on one column of a table. Stored in Cassandra's form
+// (system_schema.indexes): `kind` is "COMPOSITES" for built-in indexes and "CUSTOM" for
+// CREATE CUSTOM INDEX; `options` holds "target" ("col" for a non-collection column,
+// "values(col)" for a collection's values, even when written `ON t (col)`, "keys(col)",
+// "entries(col)", "full(col)") and, for custom ones, "class_name" and the WITH OPTIONS entries.
+struct IndexMetadata {
+  enum class Target : uint8_t { kValues, kKeys, kEntries, kFull };
+  // The index's storage id (its own column family).
+  common::Uuid id;
+  std::string name;
+  std::string column;  // the indexed column's name
+  Target target = Target::kValues;
+  std::string kind = "COMPOSITES";
+  std::map<std::string, std::string> options;
+  bool operator==(const IndexMetadata&) const = default;
+};
+
+// What makes a table a materialized view (CREATE MATERIALIZED VIEW). The view's own columns,
+// key and options are in its TableMetadata like any table's.
+struct ViewInfo {
+  common::Uuid base_table_id;
+  std::string base_table_name;  // in the same keyspace
+  bool include_all_columns = false;
+  // The WHERE clause as Cassandra stores it in system_schema.views.where_clause, e.g.
+  // `confirm_number IS NOT NULL AND hotel_id IS NOT NULL`, and its parsed relations.
+  std::string where_clause;
+  std::vector<cql::Relation> where;
+  bool operator==(const ViewInfo&) const = default;
 };
 
 struct TableMetadata {
@@ -75,6 +108,10 @@ struct TableMetadata {
   uint32_t next_column_id = 0;
   // Columns dropped by ALTER TABLE, by name.
   std::map<std::string, DroppedColumn, std::less<>> dropped_columns;
+  // Secondary indexes on this table, by index name (unique within the keyspace).
+  std::map<std::string, IndexMetadata, std::less<>> indexes;
+  // Set when this is a materialized view (then it lives in KeyspaceMetadata::views).
+  std::optional<ViewInfo> view;
 
   // The column named `name`, or nullptr.
   const ColumnMetadata* FindColumn(std::string_view name) const;
@@ -82,6 +119,9 @@ struct TableMetadata {
   std::vector<const ColumnMetadata*> ColumnsOfKind(ColumnKind kind) const;
   size_t PartitionKeySize() const;
   size_t ClusteringSize() const;
+
+  // Member-wise equality (tests, change detection).
+  bool operator==(const TableMetadata&) const = default;
 };
 
 struct KeyspaceMetadata {
@@ -93,10 +133,19 @@ struct KeyspaceMetadata {
   // User types by name, resolved and non-frozen.
   std::map<std::string, cql::CqlType, std::less<>> types;
   std::map<std::string, std::shared_ptr<const TableMetadata>, std::less<>> tables;
+  // Materialized views by name (tables and views share one namespace per keyspace).
+  std::map<std::string, std::shared_ptr<const TableMetadata>, std::less<>> views;
 
   // nullptr when absent.
   const cql::CqlType* FindType(std::string_view type_name) const;
   const TableMetadata* FindTable(std::string_view table_name) const;
+  const TableMetadata* FindView(std::string_view view_name) const;
+  // A table or a view by name.
+  const TableMetadata* FindTableOrView(std::string_view name) const;
+  // The views whose base table is `base_table_id`.
+  std::vector<const TableMetadata*> ViewsOf(const common::Uuid& base_table_id) const;
+  // The table holding the index named `index_name`, or nullptr.
+  const TableMetadata* FindIndexedTable(std::string_view index_name) const;
 };
 
 class Catalog {
@@ -113,6 +162,8 @@ class Catalog {
   const KeyspaceMetadata* FindKeyspace(std::string_view keyspace) const;
   const TableMetadata* FindTable(std::string_view keyspace, std::string_view table) const;
   const cql::CqlType* FindType(std::string_view keyspace, std::string_view type_name) const;
+  // A table or a view.
+  const TableMetadata* FindTableOrView(std::string_view keyspace, std::string_view name) const;
 
   // A new snapshot with `keyspace` added or replaced (by name) and a new random
   // schema_version. REQUIRES: keyspace != nullptr.

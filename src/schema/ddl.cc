@@ -236,7 +236,7 @@ common::Result<DdlResult> CreateTable(const Catalog& current, const cql::CreateT
   const KeyspaceMetadata* ks = current.FindKeyspace(ks_name);
   if (ks == nullptr) return Status::Invalid(fmt::format("Keyspace '{}' doesn't exist", ks_name));
   const std::string& table_name = stmt.table.name;
-  if (ks->FindTable(table_name) != nullptr) {
+  if (ks->FindTableOrView(table_name) != nullptr) {  // tables and views share names
     if (stmt.if_not_exists) return NoChange();
     return Status::AlreadyExists(fmt::format(
         "Cannot add already existing table \"{}\" to keyspace \"{}\"", table_name, ks_name));
@@ -335,10 +335,22 @@ common::Result<DdlResult> DropTable(const Catalog& current, const cql::DropTable
   ASSIGN_OR_RETURN(std::string ks_name, KeyspaceOf(stmt.table, session_keyspace));
   const std::string& table_name = stmt.table.name;
   const KeyspaceMetadata* ks = current.FindKeyspace(ks_name);
-  if (ks == nullptr || ks->FindTable(table_name) == nullptr) {
+  const TableMetadata* table = ks == nullptr ? nullptr : ks->FindTableOrView(table_name);
+  if (table == nullptr) {
     if (stmt.if_exists) return NoChange();
     return Status::Invalid(fmt::format("Table '{}.{}' doesn't exist", ks_name, table_name));
   }
+  if (table->view) {
+    return Status::Invalid(
+        "Cannot use DROP TABLE on a materialized view. Please use DROP MATERIALIZED VIEW "
+        "instead.");
+  }
+  if (!ks->ViewsOf(table->id).empty()) {
+    // Cassandra's format string prints only the keyspace name here.
+    return Status::Invalid(fmt::format(
+        "Cannot drop a table when materialized views still depend on it ({})", ks_name));
+  }
+  // The table's indexes go with it.
   auto updated = std::make_shared<KeyspaceMetadata>(*ks);
   updated->tables.erase(table_name);
   return Changed(current.WithKeyspace(std::move(updated)), ChangeType::kDropped,
@@ -399,6 +411,27 @@ common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement&
   }
   if (const auto* stmt = std::get_if<cql::DropTable>(&statement)) {
     return DropTable(current, *stmt, session_keyspace);
+  }
+  if (const auto* stmt = std::get_if<cql::AlterKeyspace>(&statement)) {
+    return internal::AlterKeyspace(current, *stmt);
+  }
+  if (const auto* stmt = std::get_if<cql::AlterType>(&statement)) {
+    return internal::AlterType(current, *stmt, session_keyspace);
+  }
+  if (const auto* stmt = std::get_if<cql::CreateIndex>(&statement)) {
+    return internal::CreateIndex(current, *stmt, session_keyspace);
+  }
+  if (const auto* stmt = std::get_if<cql::DropIndex>(&statement)) {
+    return internal::DropIndex(current, *stmt, session_keyspace);
+  }
+  if (const auto* stmt = std::get_if<cql::CreateMaterializedView>(&statement)) {
+    return internal::CreateView(current, *stmt, session_keyspace);
+  }
+  if (const auto* stmt = std::get_if<cql::AlterMaterializedView>(&statement)) {
+    return internal::AlterView(current, *stmt, session_keyspace);
+  }
+  if (const auto* stmt = std::get_if<cql::DropMaterializedView>(&statement)) {
+    return internal::DropView(current, *stmt, session_keyspace);
   }
   return Status::Invalid(
       fmt::format("Statement is not supported by the schema layer: {}", cql::ToCql(statement)));

@@ -1,5 +1,5 @@
-// ApplyDdl: validation and application of schema statements (CREATE/DROP KEYSPACE, CREATE/DROP
-// TYPE, CREATE/DROP TABLE) to a catalogue snapshot (`catalog.h`), with Cassandra 4.1's rules,
+// ApplyDdl: validation and application of schema statements (keyspaces, types, tables, indexes,
+// materialized views) to a catalogue snapshot (`catalog.h`), with Cassandra 4.1's rules,
 // error codes and messages. Sits between the parser (raw `cql::Statement`) and the engine,
 // which serializes DDL under its schema mutex and publishes the resulting snapshot
 // (ARCHITECTURE.md §7). No persistence here.
@@ -46,7 +46,11 @@ struct DdlResult {
 
 // Applies the schema statement `statement` to `current`. Names without a keyspace use
 // `session_keyspace` (empty when the session has no USE). Supported: CreateKeyspace,
-// DropKeyspace, CreateType, DropType, CreateTable, DropTable, AlterTable. `clock` gives the
+// AlterKeyspace, DropKeyspace, CreateType, AlterType, DropType, CreateTable, AlterTable,
+// DropTable, CreateIndex, DropIndex, CreateMaterializedView, AlterMaterializedView,
+// DropMaterializedView. Views are announced with the TABLE target (the protocol has no VIEW
+// target); index changes as UPDATED TABLE of the indexed table; type changes as UPDATED TYPE
+// (the new type is propagated to every type, table and view using it). `clock` gives the
 // drop time of ALTER TABLE DROP without USING TIMESTAMP; the 3-argument form uses the system
 // clock.
 // Errors (Cassandra 4.1 wording): Invalid (0x2200) for semantic errors, AlreadyExists (0x2400)

@@ -1,10 +1,14 @@
 // ALTER TABLE: ADD / DROP / RENAME columns and WITH options, with Cassandra 4.1's rules and
-// messages. Declared in ddl_internal.h; dispatched from ApplyDdl (ddl.cc).
+// messages (refused on views; DROP refused for indexed columns and base tables of views; ADD
+// extends the views that select `*`). Declared in ddl_internal.h; dispatched from ApplyDdl
+// (ddl.cc).
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "schema/ddl_internal.h"
 #include "schema/ddl_options.h"
@@ -119,7 +123,7 @@ Status AddColumn(const cql::ColumnDefinition& definition, bool if_not_exists,
 }
 
 Status DropColumn(const std::string& name, bool if_exists, int64_t drop_micros,
-                  TableMetadata* table, bool* changed) {
+                  const KeyspaceMetadata& ks, TableMetadata* table, bool* changed) {
   const ColumnMetadata* column = table->FindColumn(name);
   if (column == nullptr) {
     if (if_exists) return Status::Ok();
@@ -132,6 +136,19 @@ Status DropColumn(const std::string& name, bool if_exists, int64_t drop_micros,
   if (column->type.kind() == cql::TypeKind::kUdt && column->type.IsMultiCell()) {
     return Status::Invalid(fmt::format("Cannot drop non-frozen column {} of user type {}", name,
                                        column->type.ToCql()));
+  }
+  std::vector<std::string> dependent_indexes;
+  for (const auto& [index_name, index] : table->indexes) {
+    if (index.column == name) dependent_indexes.push_back(index_name);
+  }
+  if (!dependent_indexes.empty()) {
+    return Status::Invalid(
+        fmt::format("Cannot drop column {} because it has dependent secondary indexes ({})", name,
+                    fmt::join(dependent_indexes, ", ")));
+  }
+  if (!ks.ViewsOf(table->id).empty()) {
+    return Status::Invalid(fmt::format(
+        "Cannot drop column {} on base table {} with materialized views", name, table->name));
   }
   table->dropped_columns.insert_or_assign(
       name, DroppedColumn{name, column->type, column->kind, drop_micros});
@@ -173,10 +190,14 @@ common::Result<DdlResult> AlterTable(const Catalog& current, const cql::AlterTab
   ASSIGN_OR_RETURN(std::string ks_name, KeyspaceOf(stmt.table, session_keyspace));
   const std::string& table_name = stmt.table.name;
   const KeyspaceMetadata* ks = current.FindKeyspace(ks_name);
-  const TableMetadata* table = ks == nullptr ? nullptr : ks->FindTable(table_name);
+  const TableMetadata* table = ks == nullptr ? nullptr : ks->FindTableOrView(table_name);
   if (table == nullptr) {
     if (stmt.if_exists) return DdlResult{};
     return Status::Invalid(fmt::format("Table '{}.{}' doesn't exist", ks_name, table_name));
+  }
+  if (table->view) {
+    return Status::Invalid(
+        "Cannot use ALTER TABLE on a materialized view; use ALTER MATERIALIZED VIEW instead");
   }
   auto updated = std::make_shared<TableMetadata>(*table);
   bool changed = false;
@@ -194,7 +215,7 @@ common::Result<DdlResult> AlterTable(const Catalog& current, const cql::AlterTab
       const int64_t drop_micros = stmt.drop_timestamp.value_or(clock.NowMicros());
       for (const std::string& column : stmt.dropped_columns) {
         RETURN_IF_ERROR(
-            DropColumn(column, stmt.if_column_exists, drop_micros, updated.get(), &changed));
+            DropColumn(column, stmt.if_column_exists, drop_micros, *ks, updated.get(), &changed));
       }
       break;
     }
@@ -217,6 +238,40 @@ common::Result<DdlResult> AlterTable(const Catalog& current, const cql::AlterTab
   }
   if (!changed) return DdlResult{};
   auto updated_ks = std::make_shared<KeyspaceMetadata>(*ks);
+  if (stmt.kind == cql::AlterTable::Kind::kAddColumns) {
+    // Views selecting `*` get the new regular columns too.
+    for (const TableMetadata* view : ks->ViewsOf(table->id)) {
+      if (!view->view->include_all_columns) continue;
+      auto updated_view = std::make_shared<TableMetadata>(*view);
+      for (const ColumnMetadata& column : updated->columns) {
+        if (column.kind != ColumnKind::kRegular || table->FindColumn(column.name) != nullptr ||
+            updated_view->FindColumn(column.name) != nullptr) {
+          continue;
+        }
+        updated_view->columns.push_back(
+            ColumnMetadata{column.name, column.type, ColumnKind::kRegular, 0, ClusteringOrder::kAsc,
+                           updated_view->next_column_id++});
+      }
+      SortColumns(updated_view.get());
+      updated_ks->views.insert_or_assign(view->name, std::move(updated_view));
+    }
+  }
+  if (stmt.kind == cql::AlterTable::Kind::kRenameColumns) {
+    // Renamed (primary key) columns are renamed in the views too, WHERE clause included.
+    for (const TableMetadata* view : ks->ViewsOf(table->id)) {
+      auto updated_view = std::make_shared<TableMetadata>(*view);
+      for (const auto& [from, to] : stmt.renames) {
+        for (ColumnMetadata& column : updated_view->columns) {
+          if (column.name == from) column.name = to;
+        }
+        for (cql::Relation& relation : updated_view->view->where) {
+          std::replace(relation.columns.begin(), relation.columns.end(), from, to);
+        }
+      }
+      updated_view->view->where_clause = WhereClauseText(updated_view->view->where);
+      updated_ks->views.insert_or_assign(view->name, std::move(updated_view));
+    }
+  }
   updated_ks->tables.insert_or_assign(table_name, std::move(updated));
   return Changed(current.WithKeyspace(std::move(updated_ks)), ChangeType::kUpdated,
                  ChangeTarget::kTable, ks_name, table_name);

@@ -349,9 +349,9 @@ INSTANTIATE_TEST_SUITE_P(
                   "A user type cannot contain counters"},
         ErrorCase{"CREATE TYPE hotel.t (a address)", StatusCode::kInvalid,
                   "A user type cannot contain non-frozen UDTs"},
-        ErrorCase{"ALTER KEYSPACE hotel WITH durable_writes = false", StatusCode::kInvalid,
-                  "Statement is not supported by the schema layer: ALTER KEYSPACE hotel WITH "
-                  "durable_writes = false"}));
+        ErrorCase{"DROP TRIGGER trig ON hotel.hotels", StatusCode::kInvalid,
+                  "Statement is not supported by the schema layer: DROP TRIGGER trig ON "
+                  "hotel.hotels"}));
 
 }  // namespace
 }  // namespace schema

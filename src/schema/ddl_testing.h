@@ -5,6 +5,8 @@
 
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 #include <string_view>
@@ -143,5 +145,38 @@ inline common::Status ApplyScript(std::shared_ptr<const Catalog>* catalog, std::
   }
   return common::Status::Ok();
 }
+
+// A fixture holding a catalogue, with helpers that apply DDL text and check the outcome.
+class DdlFixture : public ::testing::Test {
+ protected:
+  // Applies `text`, expecting a change; returns the result and adopts its catalogue.
+  DdlResult Apply(std::string_view text, std::string_view session_keyspace = "") {
+    auto result = ApplyText(*catalog_, text, session_keyspace);
+    EXPECT_TRUE(result.ok()) << text << ": " << result.status().ToString();
+    if (!result.ok()) return DdlResult{};
+    EXPECT_NE(result.value().catalog, nullptr) << text;
+    if (result.value().catalog != nullptr) catalog_ = result.value().catalog;
+    return result.value();
+  }
+
+  // Applies `text`, expecting it to change nothing without error.
+  void ExpectNoOp(std::string_view text, std::string_view session_keyspace = "") {
+    auto result = ApplyText(*catalog_, text, session_keyspace);
+    ASSERT_TRUE(result.ok()) << text << ": " << result.status().ToString();
+    EXPECT_EQ(result.value().catalog, nullptr) << text;
+    EXPECT_FALSE(result.value().change.has_value()) << text;
+  }
+
+  // Applies `text`, expecting the error `code` with exactly `message`.
+  void ExpectError(std::string_view text, common::StatusCode code, std::string_view message,
+                   std::string_view session_keyspace = "") {
+    auto result = ApplyText(*catalog_, text, session_keyspace);
+    ASSERT_FALSE(result.ok()) << text;
+    EXPECT_EQ(result.status().code(), code) << text << ": " << result.status().message();
+    EXPECT_EQ(result.status().message(), message) << text;
+  }
+
+  std::shared_ptr<const Catalog> catalog_ = Catalog::Empty();
+};
 
 }  // namespace schema

@@ -165,3 +165,40 @@ bool ReferencesDuration(const cql::CqlType& type) {
 }
 
 }  // namespace schema
+
+namespace schema {
+
+cql::CqlType ReplaceUserType(const cql::CqlType& type, const cql::CqlType& udt) {
+  switch (type.kind()) {
+    case TypeKind::kList:
+      return CqlType::List(ReplaceUserType(type.element(), udt), type.frozen());
+    case TypeKind::kSet:
+      return CqlType::Set(ReplaceUserType(type.element(), udt), type.frozen());
+    case TypeKind::kMap:
+      return CqlType::Map(ReplaceUserType(type.key(), udt), ReplaceUserType(type.value(), udt),
+                          type.frozen());
+    case TypeKind::kTuple: {
+      std::vector<CqlType> elements;
+      for (const CqlType& element : type.params()) {
+        elements.push_back(ReplaceUserType(element, udt));
+      }
+      return CqlType::Tuple(std::move(elements));
+    }
+    case TypeKind::kVector:
+      return CqlType::Vector(ReplaceUserType(type.element(), udt), type.dimension());
+    case TypeKind::kUdt: {
+      if (type.keyspace() == udt.keyspace() && type.name() == udt.name()) {
+        // Fields inside a frozen UDT are frozen too.
+        return type.frozen() ? FreezeDeeply(udt) : udt.WithFrozen(false);
+      }
+      std::vector<CqlType> fields;
+      for (const CqlType& field : type.params()) fields.push_back(ReplaceUserType(field, udt));
+      return CqlType::Udt(type.keyspace(), type.name(), type.field_names(), std::move(fields),
+                          type.frozen());
+    }
+    default:
+      return type;
+  }
+}
+
+}  // namespace schema

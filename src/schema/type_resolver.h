@@ -29,6 +29,12 @@ cql::CqlType FreezeDeeply(const cql::CqlType& type);
 // Whether `type` is, or contains, the user type `keyspace`.`name`.
 bool ReferencesUserType(const cql::CqlType& type, std::string_view keyspace, std::string_view name);
 
+// `type` with every occurrence of the user type `udt.keyspace()`.`udt.name()` (at any depth,
+// including inside other UDTs' fields) replaced by `udt`, keeping each occurrence's
+// frozen-ness (frozen occurrences are frozen deeply). Used by ALTER TYPE to propagate a changed
+// type. REQUIRES: `udt` is a resolved UDT in its stored (non-frozen) form.
+cql::CqlType ReplaceUserType(const cql::CqlType& type, const cql::CqlType& udt);
+
 // Whether `type` is, or contains, `duration`.
 bool ReferencesDuration(const cql::CqlType& type);
 
