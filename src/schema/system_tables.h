@@ -1,0 +1,93 @@
+// The read-only virtual tables of keyspaces `system`, `system_schema` and
+// `system_virtual_schema`: their definitions (as Cassandra 4.1 declares them) and their rows,
+// generated on demand from one catalogue snapshot and the local node's description. This is
+// what drivers read on connect (specs/driver_connect_requirements.md, ARCHITECTURE.md §8);
+// the engine's SELECT path serves these tables from `SystemTableRows` instead of storage.
+//
+// Served: system.local, system.peers and system.peers_v2 (always empty: one node),
+// system_schema.{keyspaces, tables, columns, dropped_columns, types, functions, aggregates,
+// triggers, indexes, views} (functions, aggregates, triggers empty), and
+// system_virtual_schema.{keyspaces, tables, columns}, which describe that virtual keyspace
+// itself. system_schema lists the keyspaces `system` and `system_schema` and the tables
+// defined here besides the user keyspaces, as Cassandra does.
+//
+// Thread-safety: everything here is immutable or a pure function; safe from any thread.
+
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/bytes.h"
+#include "common/result.h"
+#include "common/uuid.h"
+#include "schema/catalog.h"
+
+namespace schema {
+
+inline constexpr std::string_view kSystemKeyspace = "system";
+inline constexpr std::string_view kSystemSchemaKeyspace = "system_schema";
+inline constexpr std::string_view kSystemVirtualSchemaKeyspace = "system_virtual_schema";
+
+// What system.local says about this node.
+struct LocalNodeInfo {
+  common::Uuid host_id;
+  std::string cluster_name = "Test Cluster";
+  std::string data_center = "datacenter1";
+  std::string rack = "rack1";
+  // IPv4 or IPv6 text; listen_address also serves as broadcast_address.
+  std::string listen_address = "127.0.0.1";
+  int32_t listen_port = 7000;
+  std::string rpc_address = "127.0.0.1";
+  int32_t native_port = 9042;
+  std::string release_version = "4.1.3";
+  std::string cql_version = "3.4.6";
+  std::string native_protocol_version = "5";
+  // Decimal token strings (system.local.tokens).
+  std::vector<std::string> tokens;
+  std::string partitioner = "org.apache.cassandra.dht.Murmur3Partitioner";
+  // Seconds since the epoch when the node started (gossip_generation).
+  int32_t gossip_generation = 0;
+};
+
+// Every virtual table's metadata, in keyspace then table name order. Table ids are
+// Cassandra's name-based ids for system tables (UUID v3 of keyspace name ‖ table name), so
+// they are stable. Column order and types follow Cassandra 4.1 exactly.
+const std::vector<std::shared_ptr<const TableMetadata>>& SystemTables();
+
+// The table `ks.table` of the list above, or nullptr.
+const TableMetadata* FindSystemTable(std::string_view keyspace, std::string_view table);
+
+// The keyspaces `system`, `system_schema` and `system_virtual_schema` holding the tables above
+// (replication LocalStrategy), for DESCRIBE and system_schema.keyspaces.
+const std::vector<std::shared_ptr<const KeyspaceMetadata>>& SystemKeyspaceMetadata();
+
+// Whether `keyspace` is a reserved system keyspace name: the three above and also
+// system_auth, system_distributed, system_traces and system_views (which this server does not
+// serve but whose names users may not take, and which DESCRIBE SCHEMA leaves out).
+bool IsSystemKeyspace(std::string_view keyspace);
+
+// Whether `keyspace` is virtual (its tables are not in system_schema): system_virtual_schema
+// and system_views.
+bool IsVirtualKeyspace(std::string_view keyspace);
+
+// One row: a value per column of the table's `columns`, in that order, each in
+// native-protocol serialization; std::nullopt is null.
+using SystemRow = std::vector<std::optional<common::Bytes>>;
+
+// All rows of system table `table` (from `SystemTables()`) for the catalogue `catalog` and
+// this node, in the order a full scan of a real table returns them: partitions by Murmur3
+// token (by key order for the LocalPartitioner virtual keyspace), rows by clustering order.
+// Fails with Invalid when `table` is not a system table or `node`'s addresses do not parse.
+common::Result<std::vector<SystemRow>> SystemTableRows(const TableMetadata& table,
+                                                       const Catalog& catalog,
+                                                       const LocalNodeInfo& node);
+
+// UUID.nameUUIDFromBytes(bytes): the MD5-based version-3 UUID Cassandra gives system tables.
+common::Uuid NameBasedUuid(std::string_view bytes);
+
+}  // namespace schema
