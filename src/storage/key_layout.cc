@@ -119,6 +119,34 @@ common::Bytes RowBoundKey(const KeyShape& shape, std::string_view partition_pref
   return out;
 }
 
+common::Result<ClusteringBound> ParseRowBoundKey(const KeyShape& shape,
+                                                 std::string_view partition_prefix,
+                                                 std::string_view key) {
+  if (key.size() <= partition_prefix.size() ||
+      key.substr(0, partition_prefix.size()) != partition_prefix ||
+      static_cast<uint8_t>(key[partition_prefix.size()]) !=
+          static_cast<uint8_t>(KeySection::kRow)) {
+    return Corrupt("not a row bound of the partition");
+  }
+  std::string_view in = key.substr(partition_prefix.size() + 1);
+  ClusteringBound bound;
+  while (!in.empty()) {
+    if (static_cast<uint8_t>(in.front()) == static_cast<uint8_t>(BoundSide::kAfter)) {
+      if (in.size() != 1) return Corrupt("bytes after a row bound");
+      bound.side = BoundSide::kAfter;
+      return bound;
+    }
+    size_t i = bound.prefix.size();
+    if (i >= shape.clustering.size()) return Corrupt("row bound too long");
+    ASSIGN_OR_RETURN(
+        common::Bytes value,
+        cql::ReadKeyComponent(shape.clustering[i].type, shape.clustering[i].descending, &in));
+    bound.prefix.push_back(std::move(value));
+  }
+  bound.side = BoundSide::kBefore;
+  return bound;
+}
+
 common::Bytes PartitionEndKey(std::string_view partition_prefix) {
   common::Bytes out(partition_prefix);
   out.push_back(static_cast<char>(0xFF));

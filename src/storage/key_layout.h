@@ -96,6 +96,11 @@ common::Bytes RangeTombstoneKey(const KeyShape& shape, std::string_view partitio
 // prefix. An empty prefix with kBefore is the first row position, with kAfter past the last.
 common::Bytes RowBoundKey(const KeyShape& shape, std::string_view partition_prefix,
                           const ClusteringBound& bound);
+// The bound back from a key made by RowBoundKey(shape, partition_prefix, bound). Corruption
+// when `key` is not such a key.
+common::Result<ClusteringBound> ParseRowBoundKey(const KeyShape& shape,
+                                                 std::string_view partition_prefix,
+                                                 std::string_view key);
 // A key greater than every entry of the partition and smaller than the next partition's.
 common::Bytes PartitionEndKey(std::string_view partition_prefix);
 
