@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "tests/logic/engine_executor.h"
 #include "tests/logic/front_end_executor.h"
 #include "tests/logic/logic_test_file.h"
 #include "tests/logic/logic_test_runner.h"
@@ -38,9 +39,18 @@ int main(int argc, char** argv) {
       ++failed;
       continue;
     }
-    // A fresh executor per file: files are independent.
-    logic_test::FrontEndExecutor executor;
-    logic_test::FileResult result = logic_test::RunTestFile(*file, &executor);
+    // A fresh executor per file: files are independent. Files that need the engine (and
+    // only those: the others hold statements the engine does not run, such as roles) run
+    // against a database in a temporary directory.
+    logic_test::FileResult result;
+    {
+      logic_test::FrontEndExecutor executor;
+      result = logic_test::RunTestFile(*file, &executor);
+    }
+    if (result.skipped) {
+      logic_test::EngineExecutor executor;
+      result = logic_test::RunTestFile(*file, &executor);
+    }
     if (result.skipped) {
       std::printf("%s: skipped (%s)\n", argv[i], result.skip_reason.c_str());
       ++skipped_files;

@@ -1,0 +1,620 @@
+#include "engine/database.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "common/logging.h"
+#include "cql/murmur3.h"
+#include "cql/parser.h"
+#include "cql/value_codec.h"
+#include "engine/embedded_session.h"
+#include "engine/modification_statement.h"
+#include "engine/schema_lookup.h"
+#include "engine/select_statement.h"
+#include "schema/catalog_codec.h"
+#include "schema/ddl.h"
+#include "schema/describe.h"
+
+namespace engine {
+
+using common::Bytes;
+using common::Result;
+using common::Status;
+
+namespace {
+
+constexpr std::string_view kCatalogKey = "catalog";
+constexpr size_t kMaxPrepared = 20000;
+
+Bytes StatementId(std::string_view keyspace, std::string_view query) {
+  std::string input(keyspace);
+  input.push_back('\0');
+  input.append(query);
+  cql::Murmur3Hash128 hash = cql::CassandraMurmur3Hash128(input, 0x5eed);
+  common::ByteWriter writer;
+  writer.PutI64(hash.h1);
+  writer.PutI64(hash.h2);
+  return writer.Release();
+}
+
+// Every storage id (tables, views, indexes) of a catalogue with its gc_grace_seconds.
+std::map<std::string, int64_t> StorageIds(const schema::Catalog& catalog) {
+  std::map<std::string, int64_t> ids;
+  for (const auto& [ks_name, ks] : catalog.keyspaces()) {
+    auto add = [&](const schema::TableMetadata& table) {
+      ids[StorageId(table.id)] = table.options.gc_grace_seconds;
+      for (const auto& [name, index] : table.indexes) {
+        ids[StorageId(index.id)] = table.options.gc_grace_seconds;
+      }
+    };
+    for (const auto& [name, table] : ks->tables) add(*table);
+    for (const auto& [name, view] : ks->views) add(*view);
+  }
+  return ids;
+}
+
+cql::SchemaChangeEvent ToEvent(const schema::SchemaChange& change) {
+  cql::SchemaChangeEvent event;
+  event.change_type = std::string(schema::ChangeTypeName(change.change));
+  event.target = std::string(schema::ChangeTargetName(change.target));
+  event.keyspace = change.keyspace;
+  event.name = change.name;
+  return event;
+}
+
+bool IsSchemaStatement(const cql::Statement& statement) {
+  return std::holds_alternative<cql::CreateKeyspace>(statement) ||
+         std::holds_alternative<cql::AlterKeyspace>(statement) ||
+         std::holds_alternative<cql::DropKeyspace>(statement) ||
+         std::holds_alternative<cql::CreateTable>(statement) ||
+         std::holds_alternative<cql::AlterTable>(statement) ||
+         std::holds_alternative<cql::DropTable>(statement) ||
+         std::holds_alternative<cql::CreateType>(statement) ||
+         std::holds_alternative<cql::AlterType>(statement) ||
+         std::holds_alternative<cql::DropType>(statement) ||
+         std::holds_alternative<cql::CreateIndex>(statement) ||
+         std::holds_alternative<cql::DropIndex>(statement) ||
+         std::holds_alternative<cql::CreateMaterializedView>(statement) ||
+         std::holds_alternative<cql::AlterMaterializedView>(statement) ||
+         std::holds_alternative<cql::DropMaterializedView>(statement);
+}
+
+}  // namespace
+
+PreparedStatement::~PreparedStatement() = default;
+Database::~Database() = default;
+
+Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
+                                                 const DatabaseOptions& options) {
+  std::unique_ptr<Database> db(new Database());
+  db->options_ = options;
+  if (options.clock == nullptr) {
+    db->system_clock_ = std::make_unique<common::SystemClock>();
+    db->clock_ = db->system_clock_.get();
+  } else {
+    db->clock_ = options.clock;
+  }
+  storage::StoreOptions store_options;
+  store_options.clock = db->clock_;
+  store_options.sync_writes = options.durability == DatabaseOptions::Durability::kBatch;
+  ASSIGN_OR_RETURN(db->store_, storage::Store::Open(directory, store_options));
+
+  // The catalogue, or an empty one for a new directory.
+  ASSIGN_OR_RETURN(std::optional<Bytes> saved, db->store_->GetMeta(kCatalogKey));
+  std::shared_ptr<const schema::Catalog> catalog;
+  if (saved) {
+    ASSIGN_OR_RETURN(catalog, schema::DecodeCatalog(*saved));
+  } else {
+    catalog = schema::Catalog::Empty();
+  }
+  // Column families must match the catalogue (a crash between creating one and persisting
+  // the catalogue leaves an orphan; a missing one is created).
+  std::map<std::string, int64_t> wanted = StorageIds(*catalog);
+  for (const std::string& id : db->store_->TableIds()) {
+    if (!wanted.contains(id)) RETURN_IF_ERROR(db->store_->DropTable(id));
+  }
+  for (const auto& [id, gc_grace] : wanted) {
+    if (!db->store_->HasTable(id)) {
+      RETURN_IF_ERROR(db->store_->CreateTable(id, storage::TableOptions{gc_grace}));
+    }
+  }
+  db->catalog_.store(catalog);
+
+  db->timeuuids_ = std::make_unique<common::TimeuuidGenerator>(db->clock_);
+  db->timestamps_ = std::make_unique<common::WriteTimestampGenerator>(db->clock_);
+  db->list_paths_ = std::make_unique<ListPathAllocator>(db->timeuuids_.get());
+  db->locks_ = std::make_unique<PartitionLocks>();
+  if (db->options_.local_node.host_id.IsNil()) {
+    // A stable host id: kept in the meta family.
+    ASSIGN_OR_RETURN(std::optional<Bytes> host, db->store_->GetMeta("host_id"));
+    if (host) {
+      ASSIGN_OR_RETURN(db->options_.local_node.host_id, common::Uuid::FromBytes(*host));
+    } else {
+      db->options_.local_node.host_id = common::Uuid::Random();
+      storage::WriteBatch batch;
+      batch.PutMeta("host_id", db->options_.local_node.host_id.ToBytes());
+      RETURN_IF_ERROR(db->store_->Write(batch));
+    }
+  }
+  if (db->options_.local_node.tokens.empty()) {
+    db->options_.local_node.tokens.push_back(fmt::format("{}", INT64_MIN));
+  }
+  if (db->options_.local_node.gossip_generation == 0) {
+    db->options_.local_node.gossip_generation =
+        static_cast<int32_t>(db->clock_->NowMicros() / 1000000);
+  }
+  ExecutionContext& context = db->context_;
+  context.store = db->store_.get();
+  context.clock = db->clock_;
+  context.timeuuids = db->timeuuids_.get();
+  context.timestamps = db->timestamps_.get();
+  context.list_paths = db->list_paths_.get();
+  context.locks = db->locks_.get();
+  context.local_node = &db->options_.local_node;
+  Database* self = db.get();
+  context.catalog = [self]() { return self->catalog(); };
+  return db;
+}
+
+void Database::AddSchemaListener(std::function<void(const cql::SchemaChangeEvent&)> listener) {
+  std::lock_guard<std::mutex> lock(listeners_mutex_);
+  listeners_.push_back(std::move(listener));
+}
+
+std::unique_ptr<cql::Session> Database::NewSession() {
+  return std::make_unique<EmbeddedSession>(this);
+}
+
+Result<std::shared_ptr<const PreparedStatement>> Database::Bind(cql::Statement statement,
+                                                                std::string keyspace,
+                                                                std::string query, Bytes id) {
+  auto prepared = std::make_shared<PreparedStatement>();
+  prepared->catalog = catalog();
+  prepared->keyspace = std::move(keyspace);
+  auto metadata = std::make_shared<cql::PreparedMetadata>();
+  metadata->id = std::move(id);
+  metadata->query = std::move(query);
+  metadata->keyspace = prepared->keyspace;
+  const std::vector<std::string>& names = cql::BindMarkerNames(statement);
+  BindCollector binds(names, prepared->keyspace, "");
+  const auto& catalog = prepared->catalog;
+  const std::string& ks = prepared->keyspace;
+  if (const auto* select = std::get_if<cql::Select>(&statement)) {
+    ASSIGN_OR_RETURN(prepared->select, SelectStatement::Prepare(catalog, *select, ks, &binds));
+    metadata->result_columns = prepared->select->result_columns();
+    metadata->partition_key_indexes = prepared->select->partition_key_bind_indexes();
+  } else if (const auto* insert = std::get_if<cql::Insert>(&statement)) {
+    ASSIGN_OR_RETURN(prepared->modification,
+                     ModificationStatement::PrepareInsert(catalog, *insert, ks, &binds));
+  } else if (const auto* update = std::get_if<cql::Update>(&statement)) {
+    ASSIGN_OR_RETURN(prepared->modification,
+                     ModificationStatement::PrepareUpdate(catalog, *update, ks, &binds));
+  } else if (const auto* del = std::get_if<cql::Delete>(&statement)) {
+    ASSIGN_OR_RETURN(prepared->modification,
+                     ModificationStatement::PrepareDelete(catalog, *del, ks, &binds));
+  } else if (const auto* batch = std::get_if<cql::Batch>(&statement)) {
+    for (const auto& entry : batch->statements) {
+      Result<std::unique_ptr<ModificationStatement>> stmt = std::visit(
+          [&](const auto& s) -> Result<std::unique_ptr<ModificationStatement>> {
+            using T = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<T, cql::Insert>) {
+              if (s.using_attributes.timestamp && batch->using_attributes.timestamp) {
+                return Status::Invalid(
+                    "Timestamp must be set either on BATCH or individual statements");
+              }
+              return ModificationStatement::PrepareInsert(catalog, s, ks, &binds);
+            } else if constexpr (std::is_same_v<T, cql::Update>) {
+              if (s.using_attributes.timestamp && batch->using_attributes.timestamp) {
+                return Status::Invalid(
+                    "Timestamp must be set either on BATCH or individual statements");
+              }
+              return ModificationStatement::PrepareUpdate(catalog, s, ks, &binds);
+            } else {
+              return ModificationStatement::PrepareDelete(catalog, s, ks, &binds);
+            }
+          },
+          entry);
+      if (!stmt.ok()) return stmt.status();
+      prepared->batch.push_back(std::move(stmt).value());
+    }
+    if (batch->using_attributes.ttl) {
+      return Status::Invalid("Global TTL on the BATCH statement is not supported.");
+    }
+  }
+  if (prepared->modification) {
+    metadata->partition_key_indexes = prepared->modification->partition_key_bind_indexes();
+  }
+  metadata->bind_variables = binds.specs();
+  if (metadata->bind_variables.size() > 0 && names.size() != metadata->bind_variables.size()) {
+    return Status::Internal("bind variable count mismatch");
+  }
+  {
+    common::ByteWriter writer;
+    for (const cql::ColumnSpec& spec : metadata->result_columns) {
+      writer.PutShortBytes(spec.name.substr(0, 65535));
+      writer.PutShortBytes(spec.type.ToCql().substr(0, 65535));
+    }
+    metadata->result_metadata_id = StatementId("", writer.data());
+  }
+  prepared->metadata = std::move(metadata);
+  prepared->statement = std::move(statement);
+  return std::shared_ptr<const PreparedStatement>(std::move(prepared));
+}
+
+Result<std::shared_ptr<const PreparedStatement>> Database::Prepare(std::string_view query,
+                                                                   std::string_view keyspace) {
+  Bytes id = StatementId(keyspace, query);
+  {
+    std::lock_guard<std::mutex> lock(prepared_mutex_);
+    auto it = prepared_.find(id);
+    if (it != prepared_.end()) {
+      std::shared_ptr<const PreparedStatement> found = it->second;
+      if (found->catalog == catalog()) return found;
+    }
+  }
+  ASSIGN_OR_RETURN(cql::Statement statement, cql::ParseStatement(query));
+  ASSIGN_OR_RETURN(std::shared_ptr<const PreparedStatement> prepared,
+                   Bind(std::move(statement), std::string(keyspace), std::string(query), id));
+  std::lock_guard<std::mutex> lock(prepared_mutex_);
+  if (prepared_.size() >= kMaxPrepared) prepared_.clear();
+  prepared_[id] = prepared;
+  return prepared;
+}
+
+Result<std::shared_ptr<const PreparedStatement>> Database::FindPrepared(std::string_view id) {
+  std::lock_guard<std::mutex> lock(prepared_mutex_);
+  auto it = prepared_.find(std::string(id));
+  if (it == prepared_.end()) {
+    return Status(common::StatusCode::kUnprepared,
+                  fmt::format("Prepared query with ID {} not found (either the query was not "
+                              "prepared on this host (maybe the host has been restarted?) or "
+                              "you have prepared too many queries and it has been evicted from "
+                              "the internal cache)",
+                              common::ToHex(id)));
+  }
+  return it->second;
+}
+
+Result<std::shared_ptr<const PreparedStatement>> Database::Current(
+    std::shared_ptr<const PreparedStatement> prepared) {
+  if (prepared->catalog == catalog()) return prepared;
+  // Re-bind the same statement to the new catalogue, keeping its id.
+  ASSIGN_OR_RETURN(std::shared_ptr<const PreparedStatement> rebound,
+                   Bind(prepared->statement, prepared->keyspace, prepared->metadata->query,
+                        prepared->metadata->id));
+  std::lock_guard<std::mutex> lock(prepared_mutex_);
+  prepared_[rebound->metadata->id] = rebound;
+  return rebound;
+}
+
+Result<cql::ResultSet> Database::ExecuteText(std::string_view query,
+                                             const cql::QueryOptions& options,
+                                             SessionState* state) {
+  std::string_view keyspace = options.keyspace.empty() ? state->keyspace : options.keyspace;
+  ASSIGN_OR_RETURN(std::shared_ptr<const PreparedStatement> prepared, Prepare(query, keyspace));
+  return Execute(*prepared, options, state);
+}
+
+Result<cql::ResultSet> Database::Execute(const PreparedStatement& prepared_in,
+                                         const cql::QueryOptions& options, SessionState* state) {
+  std::shared_ptr<const PreparedStatement> holder;
+  const PreparedStatement* prepared = &prepared_in;
+  if (prepared->catalog != catalog() && !IsSchemaStatement(prepared->statement)) {
+    // Shares ownership only through the cache; look it up to re-bind.
+    auto copy = std::make_shared<PreparedStatement>();
+    copy->statement = prepared->statement;
+    copy->keyspace = prepared->keyspace;
+    copy->metadata = prepared->metadata;
+    copy->catalog = prepared->catalog;
+    ASSIGN_OR_RETURN(holder, Current(std::move(copy)));
+    prepared = holder.get();
+  }
+  // Values: positional, or by name.
+  std::vector<cql::BoundValue> named;
+  std::span<const cql::BoundValue> values = options.values;
+  const std::vector<cql::ColumnSpec>& specs = prepared->metadata->bind_variables;
+  if (!options.value_names.empty()) {
+    named.assign(specs.size(), cql::BoundValue::Unset());
+    std::vector<bool> found(specs.size(), false);
+    for (size_t i = 0; i < options.value_names.size() && i < options.values.size(); ++i) {
+      bool matched = false;
+      for (size_t j = 0; j < specs.size(); ++j) {
+        if (specs[j].name == options.value_names[i]) {
+          named[j] = options.values[i];
+          found[j] = true;
+          matched = true;
+        }
+      }
+      if (!matched) {
+        return Status::Invalid(fmt::format("Invalid value name: {}", options.value_names[i]));
+      }
+    }
+    values = named;
+  }
+  if (values.size() != specs.size()) {
+    return Status::Invalid(fmt::format("There were {} markers(?) in CQL but {} bound variables",
+                                       specs.size(), values.size()));
+  }
+  const cql::Statement& statement = prepared->statement;
+  if (prepared->select) return prepared->select->Execute(context_, options, values);
+  if (prepared->modification) return prepared->modification->Execute(context_, options, values);
+  if (const auto* batch = std::get_if<cql::Batch>(&statement)) {
+    std::vector<const ModificationStatement*> statements;
+    std::vector<std::span<const cql::BoundValue>> entry_values;
+    for (const auto& stmt : prepared->batch) {
+      statements.push_back(stmt.get());
+      entry_values.push_back(values);
+    }
+    cql::BatchType type = batch->type == cql::Batch::Type::kCounter    ? cql::BatchType::kCounter
+                          : batch->type == cql::Batch::Type::kUnlogged ? cql::BatchType::kUnlogged
+                                                                       : cql::BatchType::kLogged;
+    std::optional<int64_t> timestamp = options.timestamp;
+    if (batch->using_attributes.timestamp) {
+      cql::FunctionContext functions = context_.function_context();
+      EvalContext eval{values, &functions};
+      ASSIGN_OR_RETURN(ValueExpr ts,
+                       ValueExpr::Prepare(*batch->using_attributes.timestamp,
+                                          cql::CqlType::Bigint(), "[timestamp]", nullptr));
+      ASSIGN_OR_RETURN(cql::BoundValue v, ts.Evaluate(eval));
+      if (v.is_value()) {
+        ASSIGN_OR_RETURN(timestamp, cql::DeserializeBigint(v.bytes));
+      }
+    }
+    return ExecuteBatchEntries(type, statements, entry_values, timestamp);
+  }
+  if (const auto* use = std::get_if<cql::Use>(&statement)) {
+    if (catalog()->FindKeyspace(use->keyspace) == nullptr &&
+        !schema::IsSystemKeyspace(use->keyspace)) {
+      return Status::Invalid(fmt::format("Keyspace '{}' does not exist", use->keyspace));
+    }
+    state->keyspace = use->keyspace;
+    return cql::ResultSet::SetKeyspace(use->keyspace);
+  }
+  if (const auto* truncate = std::get_if<cql::Truncate>(&statement)) {
+    std::shared_ptr<const schema::Catalog> current = catalog();
+    std::string_view keyspace = options.keyspace.empty() ? state->keyspace : options.keyspace;
+    ASSIGN_OR_RETURN(TableRef ref, LookupTable(*current, truncate->table, keyspace));
+    if (ref.is_system) {
+      return Status::Unauthorized(
+          fmt::format("{} keyspace is not user-modifiable.", ref.table->keyspace));
+    }
+    if (ref.is_view)
+      return Status::Invalid(
+          "Cannot TRUNCATE materialized view directly; must truncate base table instead");
+    RETURN_IF_ERROR(store_->TruncateTable(StorageId(ref.table->id)));
+    for (const auto& [name, index] : ref.table->indexes) {
+      RETURN_IF_ERROR(store_->TruncateTable(StorageId(index.id)));
+    }
+    const schema::KeyspaceMetadata* ks = current->FindKeyspace(ref.table->keyspace);
+    for (const schema::TableMetadata* view : ks->ViewsOf(ref.table->id)) {
+      RETURN_IF_ERROR(store_->TruncateTable(StorageId(view->id)));
+    }
+    return cql::ResultSet::Void();
+  }
+  if (const auto* describe = std::get_if<cql::Describe>(&statement)) {
+    std::string_view keyspace = options.keyspace.empty() ? state->keyspace : options.keyspace;
+    ASSIGN_OR_RETURN(schema::DescribeResult described,
+                     schema::Describe(*catalog(), *describe, keyspace, options_.local_node));
+    cql::CqlType text = cql::CqlType::Text();
+    if (described.shape == schema::DescribeResult::Shape::kCluster) {
+      std::vector<cql::ColumnSpec> columns = {
+          {"", "", "cluster", text}, {"", "", "partitioner", text}, {"", "", "snitch", text}};
+      cql::ResultSet result = cql::ResultSet::Rows(columns);
+      result.AddRow({described.cluster, described.partitioner, described.snitch});
+      return result;
+    }
+    std::vector<cql::ColumnSpec> columns = {
+        {"", "", "keyspace_name", text}, {"", "", "type", text}, {"", "", "name", text}};
+    if (described.shape == schema::DescribeResult::Shape::kElements) {
+      columns.push_back({"", "", "create_statement", text});
+    }
+    cql::ResultSet result = cql::ResultSet::Rows(columns);
+    for (const schema::DescribeRow& row : described.rows) {
+      std::vector<std::optional<Bytes>> cells = {row.keyspace_name, row.type, row.name};
+      if (described.shape == schema::DescribeResult::Shape::kElements) {
+        cells.emplace_back(row.create_statement);
+      }
+      result.AddRow(std::move(cells));
+    }
+    return result;
+  }
+  if (IsSchemaStatement(statement)) {
+    std::string_view keyspace = options.keyspace.empty() ? state->keyspace : options.keyspace;
+    return ExecuteSchemaChange(statement, keyspace);
+  }
+  return Status::Invalid(
+      fmt::format("{} statements are not supported", cql::ToCql(statement).substr(0, 20)));
+}
+
+Status Database::SyncStorage(const schema::Catalog& old_catalog,
+                             const schema::Catalog& new_catalog) {
+  std::map<std::string, int64_t> before = StorageIds(old_catalog);
+  std::map<std::string, int64_t> after = StorageIds(new_catalog);
+  for (const auto& [id, gc_grace] : after) {
+    auto it = before.find(id);
+    if (it == before.end()) {
+      if (!store_->HasTable(id)) {
+        RETURN_IF_ERROR(store_->CreateTable(id, storage::TableOptions{gc_grace}));
+      }
+    } else if (it->second != gc_grace) {
+      RETURN_IF_ERROR(store_->AlterTable(id, storage::TableOptions{gc_grace}));
+    }
+  }
+  return Status::Ok();
+}
+
+Result<cql::ResultSet> Database::ExecuteSchemaChange(const cql::Statement& statement,
+                                                     std::string_view keyspace) {
+  std::optional<cql::SchemaChangeEvent> event;
+  {
+    std::lock_guard<std::mutex> lock(schema_mutex_);
+    std::shared_ptr<const schema::Catalog> current = catalog();
+    ASSIGN_OR_RETURN(schema::DdlResult result,
+                     schema::ApplyDdl(*current, statement, keyspace, *clock_));
+    if (!result.catalog) return cql::ResultSet::Void();
+    RETURN_IF_ERROR(SyncStorage(*current, *result.catalog));
+    storage::WriteBatch batch;
+    batch.PutMeta(kCatalogKey, schema::EncodeCatalog(*result.catalog));
+    RETURN_IF_ERROR(store_->Write(batch));
+    catalog_.store(result.catalog);
+    // Storage of dropped objects goes after the new catalogue is durable.
+    std::map<std::string, int64_t> before = StorageIds(*current);
+    std::map<std::string, int64_t> after = StorageIds(*result.catalog);
+    for (const auto& [id, gc_grace] : before) {
+      if (!after.contains(id)) RETURN_IF_ERROR(store_->DropTable(id));
+    }
+    if (result.change) event = ToEvent(*result.change);
+  }
+  if (!event) return cql::ResultSet::Void();
+  std::vector<std::function<void(const cql::SchemaChangeEvent&)>> listeners;
+  {
+    std::lock_guard<std::mutex> lock(listeners_mutex_);
+    listeners = listeners_;
+  }
+  for (const auto& listener : listeners) listener(*event);
+  return cql::ResultSet::SchemaChange(*event);
+}
+
+Result<cql::ResultSet> Database::ExecuteBatch(const cql::BatchRequest& request,
+                                              SessionState* state) {
+  std::vector<std::shared_ptr<const PreparedStatement>> holders;
+  std::vector<const ModificationStatement*> statements;
+  std::vector<std::vector<cql::BoundValue>> owned_values;
+  std::string keyspace = request.keyspace.empty() ? state->keyspace : request.keyspace;
+  for (const cql::BatchEntry& entry : request.entries) {
+    std::shared_ptr<const PreparedStatement> prepared;
+    if (entry.prepared) {
+      ASSIGN_OR_RETURN(prepared, FindPrepared(entry.prepared->id));
+    } else {
+      ASSIGN_OR_RETURN(prepared, Prepare(entry.query, keyspace));
+    }
+    ASSIGN_OR_RETURN(prepared, Current(prepared));
+    if (!prepared->modification) {
+      return Status::Invalid(
+          "Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
+    }
+    const auto& specs = prepared->metadata->bind_variables;
+    std::vector<cql::BoundValue> values = entry.values;
+    if (!entry.value_names.empty()) {
+      std::vector<cql::BoundValue> named(specs.size(), cql::BoundValue::Unset());
+      for (size_t i = 0; i < entry.value_names.size() && i < entry.values.size(); ++i) {
+        for (size_t j = 0; j < specs.size(); ++j) {
+          if (specs[j].name == entry.value_names[i]) named[j] = entry.values[i];
+        }
+      }
+      values = std::move(named);
+    }
+    if (values.size() != specs.size()) {
+      return Status::Invalid(fmt::format("There were {} markers(?) in CQL but {} bound variables",
+                                         specs.size(), values.size()));
+    }
+    statements.push_back(prepared->modification.get());
+    owned_values.push_back(std::move(values));
+    holders.push_back(std::move(prepared));
+  }
+  std::vector<std::span<const cql::BoundValue>> values(owned_values.begin(), owned_values.end());
+  return ExecuteBatchEntries(request.type, statements, values, request.timestamp);
+}
+
+Result<cql::ResultSet> Database::ExecuteBatchEntries(
+    cql::BatchType type, const std::vector<const ModificationStatement*>& statements,
+    const std::vector<std::span<const cql::BoundValue>>& values, std::optional<int64_t> timestamp) {
+  bool conditional = false;
+  bool needs_lock = false;
+  for (const ModificationStatement* stmt : statements) {
+    if (type == cql::BatchType::kCounter && !stmt->is_counter()) {
+      return Status::Invalid("Cannot include non-counter statement in a counter batch");
+    }
+    if (type != cql::BatchType::kCounter && stmt->is_counter()) {
+      return Status::Invalid(fmt::format("Cannot include a counter statement in a {} batch",
+                                         type == cql::BatchType::kLogged ? "logged" : "unlogged"));
+    }
+    if (stmt->has_conditions()) conditional = true;
+    if (stmt->is_counter()) needs_lock = true;
+  }
+  needs_lock = needs_lock || conditional;
+  if (conditional && type == cql::BatchType::kCounter) {
+    return Status::Invalid("Cannot include a counter statement in a conditional batch");
+  }
+  // Partitions touched, for conditional batch validation and locking.
+  std::vector<std::pair<std::string, Bytes>> locked;
+  if (needs_lock) {
+    std::set<std::mutex*> mutexes;
+    std::string table_id;
+    Bytes partition;
+    for (size_t i = 0; i < statements.size(); ++i) {
+      ASSIGN_OR_RETURN(std::vector<PartitionKey> partitions,
+                       statements[i]->Partitions(context_, values[i]));
+      for (const PartitionKey& p : partitions) {
+        if (conditional) {
+          if (!table_id.empty() && table_id != statements[i]->table().storage_id) {
+            return Status::Invalid("Batch with conditions cannot span multiple tables");
+          }
+          if (!partition.empty() && partition != p.prefix) {
+            return Status::Invalid("Batch with conditions cannot span multiple partitions");
+          }
+          table_id = statements[i]->table().storage_id;
+          partition = p.prefix;
+        }
+        mutexes.insert(&locks_->For(statements[i]->table().storage_id, p.prefix));
+      }
+    }
+    std::vector<std::unique_lock<std::mutex>> guards;
+    for (std::mutex* m : mutexes) guards.emplace_back(*m);
+    cql::ResultSet report;
+    if (conditional) {
+      for (size_t i = 0; i < statements.size(); ++i) {
+        if (!statements[i]->has_conditions()) continue;
+        ASSIGN_OR_RETURN(bool ok, statements[i]->CheckConditions(context_, values[i], &report));
+        if (!ok) return report;
+      }
+    }
+    WriteParams params;
+    params.now_seconds = context_.NowSeconds();
+    params.timestamp = timestamp ? *timestamp : timestamps_->Next();
+    std::vector<Mutation> mutations;
+    storage::WriteBatch batch;
+    for (size_t i = 0; i < statements.size(); ++i) {
+      mutations.clear();
+      RETURN_IF_ERROR(statements[i]->AddMutations(context_, values[i], params, &mutations));
+      for (const Mutation& m : mutations) {
+        batch.Merge(statements[i]->table().storage_id, m.key, m.fragment);
+      }
+    }
+    if (!batch.empty()) RETURN_IF_ERROR(store_->Write(batch));
+    if (conditional) {
+      const ModificationStatement* first = statements.front();
+      cql::ResultSet result = cql::ResultSet::Rows(
+          {cql::ColumnSpec{first->table().table->keyspace, first->table().table->name, "[applied]",
+                           cql::CqlType::Boolean()}});
+      result.AddCell(cql::SerializeBoolean(true));
+      return result;
+    }
+    return cql::ResultSet::Void();
+  }
+  WriteParams params;
+  params.now_seconds = context_.NowSeconds();
+  params.timestamp = timestamp ? *timestamp : timestamps_->Next();
+  storage::WriteBatch batch;
+  std::vector<Mutation> mutations;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    mutations.clear();
+    RETURN_IF_ERROR(statements[i]->AddMutations(context_, values[i], params, &mutations));
+    for (const Mutation& m : mutations) {
+      batch.Merge(statements[i]->table().storage_id, m.key, m.fragment);
+    }
+  }
+  if (!batch.empty()) RETURN_IF_ERROR(store_->Write(batch));
+  return cql::ResultSet::Void();
+}
+
+std::mutex& PartitionLocks::For(std::string_view table_id, std::string_view partition_prefix) {
+  size_t hash = std::hash<std::string_view>()(table_id) * 31 +
+                std::hash<std::string_view>()(partition_prefix);
+  return stripes_[hash % kStripes];
+}
+
+}  // namespace engine

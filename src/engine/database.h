@@ -1,0 +1,146 @@
+// Database: the embedded engine's entry point (ARCHITECTURE.md §2, §3, §6, §7).
+//
+// `Database::Open(directory, options)` opens (or creates) a data directory: the RocksDB store,
+// the persisted catalogue, and the clocks and generators executions share. Statements go
+// through `Prepare` (parse, bind to the current catalogue, cache by id) and `Execute`; text
+// queries use the same cache keyed by their id, so the hot path never re-parses. Prepared
+// statements bound to an older catalogue are re-bound transparently after a schema change.
+//
+// DDL is serialized by one schema mutex: the new catalogue snapshot is built (schema/ddl.h),
+// the storage column families it needs are created (or dropped), the snapshot is persisted in
+// the store's meta family, then published behind an atomic pointer, and schema listeners are
+// told (the server turns that into SCHEMA_CHANGE events).
+//
+// `EmbeddedSession` is the in-process `cql::Session`.
+//
+// Thread-safety: Database is thread-safe; so is EmbeddedSession.
+
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/result.h"
+#include "common/uuid.h"
+#include "cql/session.h"
+#include "cql/statement.h"
+#include "engine/execution_context.h"
+#include "schema/catalog.h"
+#include "schema/system_tables.h"
+#include "storage/store.h"
+
+namespace engine {
+
+class SelectStatement;
+class ModificationStatement;
+
+struct DatabaseOptions {
+  // Source of time; the system clock when null. REQUIRES: outlives the Database.
+  const common::Clock* clock = nullptr;
+  // Durability (ARCHITECTURE.md §6): `batch` syncs the write-ahead log before a write is
+  // acknowledged (concurrent writers share one sync); `periodic` leaves syncing to the OS,
+  // so a killed process loses nothing acknowledged but a power cut may lose the last writes.
+  enum class Durability : uint8_t { kPeriodic, kBatch };
+  Durability durability = Durability::kPeriodic;
+  // What system.local reports.
+  schema::LocalNodeInfo local_node;
+};
+
+// A statement prepared against one catalogue snapshot.
+struct PreparedStatement {
+  cql::Statement statement;
+  std::string keyspace;  // session keyspace at prepare time
+  std::shared_ptr<const schema::Catalog> catalog;
+  std::shared_ptr<const cql::PreparedMetadata> metadata;
+  std::unique_ptr<SelectStatement> select;
+  std::unique_ptr<ModificationStatement> modification;
+  // BEGIN BATCH ... APPLY BATCH: one prepared statement per entry.
+  std::vector<std::unique_ptr<ModificationStatement>> batch;
+  ~PreparedStatement();
+};
+
+// Per-session state the engine reads and updates (USE).
+struct SessionState {
+  std::string keyspace;
+};
+
+class Database {
+ public:
+  static common::Result<std::unique_ptr<Database>> Open(const std::string& directory,
+                                                        const DatabaseOptions& options);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // Parses and prepares `query` (cached by id). Errors: the parser's SyntaxError, or the
+  // binding errors of the statement.
+  common::Result<std::shared_ptr<const PreparedStatement>> Prepare(std::string_view query,
+                                                                   std::string_view keyspace);
+  // The prepared statement with `id`, or Unprepared.
+  common::Result<std::shared_ptr<const PreparedStatement>> FindPrepared(std::string_view id);
+
+  // Executes a prepared statement. `state` gives and receives the session keyspace.
+  common::Result<cql::ResultSet> Execute(const PreparedStatement& prepared,
+                                         const cql::QueryOptions& options, SessionState* state);
+  // Parses (through the cache) and executes `query`.
+  common::Result<cql::ResultSet> ExecuteText(std::string_view query,
+                                             const cql::QueryOptions& options, SessionState* state);
+  common::Result<cql::ResultSet> ExecuteBatch(const cql::BatchRequest& batch, SessionState* state);
+
+  std::shared_ptr<const schema::Catalog> catalog() const { return catalog_.load(); }
+  const schema::LocalNodeInfo& local_node() const { return options_.local_node; }
+
+  // Called after every schema change, from the thread that made it.
+  void AddSchemaListener(std::function<void(const cql::SchemaChangeEvent&)> listener);
+
+  // A new in-process session.
+  std::unique_ptr<cql::Session> NewSession();
+
+ private:
+  Database() = default;
+
+  common::Result<std::shared_ptr<const PreparedStatement>> Bind(cql::Statement statement,
+                                                                std::string keyspace,
+                                                                std::string query,
+                                                                common::Bytes id);
+  common::Result<std::shared_ptr<const PreparedStatement>> Current(
+      std::shared_ptr<const PreparedStatement> prepared);
+  common::Result<cql::ResultSet> ExecuteSchemaChange(const cql::Statement& statement,
+                                                     std::string_view keyspace);
+  common::Result<cql::ResultSet> ExecuteBatchEntries(
+      cql::BatchType type, const std::vector<const ModificationStatement*>& statements,
+      const std::vector<std::span<const cql::BoundValue>>& values,
+      std::optional<int64_t> timestamp);
+  common::Status SyncStorage(const schema::Catalog& old_catalog,
+                             const schema::Catalog& new_catalog);
+
+  DatabaseOptions options_;
+  std::unique_ptr<common::SystemClock> system_clock_;
+  const common::Clock* clock_ = nullptr;
+  std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<common::TimeuuidGenerator> timeuuids_;
+  std::unique_ptr<common::WriteTimestampGenerator> timestamps_;
+  std::unique_ptr<ListPathAllocator> list_paths_;
+  std::unique_ptr<PartitionLocks> locks_;
+  ExecutionContext context_;
+
+  std::atomic<std::shared_ptr<const schema::Catalog>> catalog_;
+  std::mutex schema_mutex_;  // serializes DDL
+
+  std::mutex prepared_mutex_;
+  std::unordered_map<std::string, std::shared_ptr<const PreparedStatement>>
+      prepared_;  // GUARDED_BY(prepared_mutex_)
+
+  std::mutex listeners_mutex_;
+  std::vector<std::function<void(const cql::SchemaChangeEvent&)>> listeners_;
+};
+
+}  // namespace engine

@@ -1,0 +1,189 @@
+#include "engine/database.h"
+
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "cql/value_codec.h"
+
+namespace engine {
+namespace {
+
+class DatabaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (std::filesystem::temp_directory_path() / "cqld-db-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    directory_ = pattern;
+    Open();
+  }
+  void TearDown() override {
+    session_.reset();
+    db_.reset();
+    std::filesystem::remove_all(directory_);
+  }
+  void Open() {
+    session_.reset();
+    db_.reset();
+    auto db = Database::Open(directory_, DatabaseOptions());
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(db).value();
+    session_ = db_->NewSession();
+  }
+  void Run(std::string_view query) {
+    auto result = session_->Execute(query);
+    ASSERT_TRUE(result.ok()) << query << ": " << result.status().ToString();
+  }
+  cql::ResultSet Query(std::string_view query, const cql::QueryOptions& options = {}) {
+    auto result = session_->Execute(query, options);
+    EXPECT_TRUE(result.ok()) << query << ": " << result.status().ToString();
+    return result.ok() ? std::move(result).value() : cql::ResultSet();
+  }
+
+  std::string directory_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<cql::Session> session_;
+};
+
+TEST_F(DatabaseTest, SchemaAndDataSurviveRestart) {
+  Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+  Run("CREATE TYPE ks.addr (city text)");
+  Run("CREATE TABLE ks.t (k int, c int, v frozen<addr>, PRIMARY KEY (k, c)) WITH CLUSTERING "
+      "ORDER BY (c DESC)");
+  Run("INSERT INTO ks.t (k, c, v) VALUES (1, 1, {city: 'Paris'})");
+  Run("INSERT INTO ks.t (k, c, v) VALUES (1, 2, {city: 'Rome'})");
+  common::Uuid version = db_->catalog()->schema_version();
+  Open();
+  EXPECT_EQ(db_->catalog()->schema_version(), version);
+  cql::ResultSet rows = Query("SELECT c, v.city FROM ks.t WHERE k = 1");
+  ASSERT_EQ(rows.row_count(), 2u);
+  EXPECT_EQ(*rows.GetInteger(0, 0), 2);
+  EXPECT_EQ(*rows.GetText(0, 1), "Rome");
+  EXPECT_EQ(*rows.GetText(1, 1), "Paris");
+  Run("DROP TABLE ks.t");
+  Open();
+  EXPECT_FALSE(session_->Execute("SELECT * FROM ks.t").ok());
+}
+
+TEST_F(DatabaseTest, PagingResumesExactlyAtEveryPageSize) {
+  Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+  Run("CREATE TABLE ks.w (k int, c int, v int, PRIMARY KEY (k, c))");
+  constexpr int kPartitions = 4;
+  constexpr int kRows = 9;
+  for (int k = 0; k < kPartitions; ++k) {
+    for (int c = 0; c < kRows; ++c) {
+      Run("INSERT INTO ks.w (k, c, v) VALUES (" + std::to_string(k) + ", " + std::to_string(c) +
+          ", 0)");
+    }
+  }
+  struct Case {
+    std::string query;
+    int expected;
+  };
+  std::vector<Case> cases = {{"SELECT k, c FROM ks.w", kPartitions * kRows},
+                             {"SELECT k, c FROM ks.w WHERE k = 2", kRows},
+                             {"SELECT k, c FROM ks.w WHERE k = 2 ORDER BY c DESC", kRows},
+                             {"SELECT k, c FROM ks.w WHERE k IN (1, 3) AND c > 3", 10},
+                             {"SELECT k, c FROM ks.w PER PARTITION LIMIT 2", kPartitions * 2},
+                             {"SELECT k, c FROM ks.w LIMIT 7", 7}};
+  for (const Case& test : cases) {
+    cql::ResultSet all = Query(test.query);
+    ASSERT_EQ(static_cast<int>(all.row_count()), test.expected) << test.query;
+    for (int page_size = 1; page_size <= test.expected + 1; ++page_size) {
+      cql::QueryOptions options;
+      options.page_size = page_size;
+      std::vector<std::pair<int64_t, int64_t>> seen;
+      for (int pages = 0; pages < 100; ++pages) {
+        cql::ResultSet page = Query(test.query, options);
+        ASSERT_LE(static_cast<int>(page.row_count()), page_size);
+        for (size_t r = 0; r < page.row_count(); ++r) {
+          seen.emplace_back(*page.GetInteger(r, 0), *page.GetInteger(r, 1));
+        }
+        if (!page.paging_state()) break;
+        options.paging_state = page.paging_state();
+      }
+      ASSERT_EQ(static_cast<int>(seen.size()), test.expected)
+          << test.query << " page size " << page_size;
+      for (size_t i = 0; i < seen.size(); ++i) {
+        EXPECT_EQ(seen[i].first, *all.GetInteger(i, 0)) << test.query << " row " << i;
+        EXPECT_EQ(seen[i].second, *all.GetInteger(i, 1)) << test.query << " row " << i;
+      }
+    }
+  }
+}
+
+TEST_F(DatabaseTest, TamperedPagingStateIsInvalid) {
+  Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+  Run("CREATE TABLE ks.t (k int PRIMARY KEY)");
+  Run("INSERT INTO ks.t (k) VALUES (1)");
+  Run("INSERT INTO ks.t (k) VALUES (2)");
+  cql::QueryOptions options;
+  options.page_size = 1;
+  cql::ResultSet page = Query("SELECT k FROM ks.t", options);
+  ASSERT_TRUE(page.paging_state());
+  common::Bytes state = *page.paging_state();
+  for (size_t i = 0; i < state.size(); ++i) {
+    common::Bytes bad = state;
+    bad[i] = static_cast<char>(bad[i] ^ 0x5A);
+    options.paging_state = bad;
+    auto result = session_->Execute("SELECT k FROM ks.t", options);
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.status().code(), common::StatusCode::kInvalid);
+  }
+  options.paging_state = state.substr(0, state.size() / 2);
+  EXPECT_FALSE(session_->Execute("SELECT k FROM ks.t", options).ok());
+}
+
+TEST_F(DatabaseTest, ConcurrentLightweightTransactionsApplyExactlyOnce) {
+  Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+  Run("CREATE TABLE ks.seats (seat int PRIMARY KEY, owner int, version int)");
+  constexpr int kThreads = 8;
+  constexpr int kSeats = 20;
+  std::atomic<int> claimed{0};
+  std::atomic<int> errors{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t]() {
+      auto session = db_->NewSession();
+      for (int seat = 0; seat < kSeats; ++seat) {
+        auto result = session->Execute("INSERT INTO ks.seats (seat, owner, version) VALUES (" +
+                                       std::to_string(seat) + ", " + std::to_string(t) +
+                                       ", 0) IF NOT EXISTS");
+        if (!result.ok()) {
+          ++errors;
+          continue;
+        }
+        if (*result->GetBoolean(0, 0)) ++claimed;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(errors.load(), 0);
+  EXPECT_EQ(claimed.load(), kSeats);
+
+  // Compare-and-set increments: every successful update moves version by exactly one.
+  std::atomic<int> applied{0};
+  threads.clear();
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&]() {
+      auto session = db_->NewSession();
+      for (int attempt = 0; attempt < 25; ++attempt) {
+        auto current = session->Execute("SELECT version FROM ks.seats WHERE seat = 0");
+        if (!current.ok()) continue;
+        int64_t version = *current->GetInteger(0, 0);
+        auto result =
+            session->Execute("UPDATE ks.seats SET version = " + std::to_string(version + 1) +
+                             " WHERE seat = 0 IF version = " + std::to_string(version));
+        if (result.ok() && *result->GetBoolean(0, 0)) ++applied;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  cql::ResultSet final_version = Query("SELECT version FROM ks.seats WHERE seat = 0");
+  EXPECT_EQ(*final_version.GetInteger(0, 0), applied.load());
+}
+
+}  // namespace
+}  // namespace engine

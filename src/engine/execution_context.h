@@ -1,0 +1,53 @@
+// ExecutionContext: what executing a prepared statement needs from the database — storage,
+// clocks and generators, the lock table for lightweight transactions, and the data the
+// system tables show. One per Database, shared by all executions.
+//
+// Thread-safety: every member is thread-safe (or immutable) and outlives executions.
+
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string_view>
+
+#include "common/clock.h"
+#include "common/uuid.h"
+#include "cql/functions.h"
+#include "engine/table_schema.h"
+#include "schema/catalog.h"
+#include "schema/system_tables.h"
+#include "storage/store.h"
+
+namespace engine {
+
+// Striped mutexes serializing lightweight transactions, counter updates and view maintenance
+// per partition (ARCHITECTURE.md §5).
+class PartitionLocks {
+ public:
+  static constexpr size_t kStripes = 1024;
+  // The mutex of the partition with storage prefix `partition_prefix` in `table_id`.
+  std::mutex& For(std::string_view table_id, std::string_view partition_prefix);
+
+ private:
+  std::array<std::mutex, kStripes> stripes_;
+};
+
+struct ExecutionContext {
+  storage::Store* store = nullptr;
+  const common::Clock* clock = nullptr;
+  common::TimeuuidGenerator* timeuuids = nullptr;
+  common::WriteTimestampGenerator* timestamps = nullptr;
+  ListPathAllocator* list_paths = nullptr;
+  PartitionLocks* locks = nullptr;
+  const schema::LocalNodeInfo* local_node = nullptr;
+  // The current catalogue (system tables show the latest schema).
+  std::function<std::shared_ptr<const schema::Catalog>()> catalog;
+
+  cql::FunctionContext function_context() const { return cql::FunctionContext{clock, timeuuids}; }
+  int64_t NowSeconds() const { return clock->NowMicros() / 1000000; }
+};
+
+}  // namespace engine

@@ -1,0 +1,130 @@
+// ModificationStatement: a prepared INSERT, UPDATE or DELETE and its execution — the write
+// half of ARCHITECTURE.md §4.1 and §5.
+//
+// A statement turns into mutations: one RowFragment per touched storage key (a row, the
+// static row, a range tombstone or the partition tombstone), merged blindly into a
+// storage::WriteBatch, so a plain write never reads. The exceptions read the current row under
+// the partition lock first: counter updates (read, add, write), list operations by index or
+// value, and conditional statements (lightweight transactions), which answer with `[applied]`
+// and the current values as Cassandra does.
+//
+// Thread-safety: immutable after Prepare; Execute is const and safe from many threads.
+
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "cql/session.h"
+#include "cql/statement_dml.h"
+#include "engine/execution_context.h"
+#include "engine/restrictions.h"
+#include "engine/table_schema.h"
+#include "engine/value_expr.h"
+#include "schema/catalog.h"
+#include "storage/row_fragment.h"
+#include "storage/store.h"
+
+namespace engine {
+
+// One storage entry to merge.
+struct Mutation {
+  common::Bytes partition_prefix;
+  std::vector<common::Bytes> partition_key;
+  common::Bytes key;
+  storage::RowFragment fragment;
+};
+
+// The write-time parameters shared by every mutation of an execution.
+struct WriteParams {
+  int64_t timestamp = 0;    // microseconds
+  int64_t now_seconds = 0;  // local deletion time / TTL base
+};
+
+class ModificationStatement {
+ public:
+  enum class Kind : uint8_t { kInsert, kUpdate, kDelete };
+
+  static common::Result<std::unique_ptr<ModificationStatement>> PrepareInsert(
+      std::shared_ptr<const schema::Catalog> catalog, const cql::Insert& insert,
+      std::string_view keyspace, BindCollector* binds);
+  static common::Result<std::unique_ptr<ModificationStatement>> PrepareUpdate(
+      std::shared_ptr<const schema::Catalog> catalog, const cql::Update& update,
+      std::string_view keyspace, BindCollector* binds);
+  static common::Result<std::unique_ptr<ModificationStatement>> PrepareDelete(
+      std::shared_ptr<const schema::Catalog> catalog, const cql::Delete& del,
+      std::string_view keyspace, BindCollector* binds);
+  ~ModificationStatement();
+
+  // Executes the statement alone (conditional or not).
+  common::Result<cql::ResultSet> Execute(const ExecutionContext& context,
+                                         const cql::QueryOptions& options,
+                                         std::span<const cql::BoundValue> values) const;
+
+  // The statement's mutations for a batch. `params.timestamp` applies unless the statement
+  // has USING TIMESTAMP. Counter and list read-modify-write operations read the store.
+  common::Status AddMutations(const ExecutionContext& context,
+                              std::span<const cql::BoundValue> values, const WriteParams& params,
+                              std::vector<Mutation>* out) const;
+
+  // For conditional batches: whether this statement's conditions hold, and the values to
+  // report. REQUIRES: has_conditions().
+  common::Result<bool> CheckConditions(const ExecutionContext& context,
+                                       std::span<const cql::BoundValue> values,
+                                       cql::ResultSet* report) const;
+  // The partitions the statement writes (for batch validation and locking).
+  common::Result<std::vector<PartitionKey>> Partitions(
+      const ExecutionContext& context, std::span<const cql::BoundValue> values) const;
+
+  Kind kind() const { return kind_; }
+  bool has_conditions() const { return if_exists_ || if_not_exists_ || !conditions_.empty(); }
+  bool is_counter() const { return table_->table->is_counter; }
+  bool has_custom_timestamp() const { return timestamp_.has_value(); }
+  const TableSchema& table() const { return *table_; }
+  const std::vector<uint16_t>& partition_key_bind_indexes() const { return pk_bind_indexes_; }
+
+ public:
+  struct Assignment;
+  struct Condition;
+
+ private:
+  ModificationStatement() = default;
+
+  common::Result<std::vector<Mutation>> BuildMutations(const ExecutionContext& context,
+                                                       const EvalContext& eval,
+                                                       const WriteParams& params) const;
+  common::Result<WriteParams> Params(const ExecutionContext& context,
+                                     const cql::QueryOptions& options,
+                                     const EvalContext& eval) const;
+  common::Result<cql::ResultSet> ExecuteConditional(const ExecutionContext& context,
+                                                    const cql::QueryOptions& options,
+                                                    const EvalContext& eval) const;
+  common::Result<bool> Check(const ExecutionContext& context, const EvalContext& eval,
+                             cql::ResultSet* report) const;
+
+  Kind kind_ = Kind::kInsert;
+  std::shared_ptr<const schema::Catalog> catalog_;
+  std::unique_ptr<TableSchema> table_;
+  Restrictions restrictions_;  // UPDATE/DELETE keys; INSERT builds equivalent EQ sets
+  std::vector<Assignment> assignments_;
+  // INSERT JSON: the JSON text (constant or marker) and DEFAULT UNSET.
+  std::optional<ValueExpr> json_;
+  bool json_default_unset_ = false;
+  // DELETE of the whole row / range / partition (no column targets).
+  bool delete_row_ = false;
+  bool if_exists_ = false;
+  bool if_not_exists_ = false;
+  std::vector<Condition> conditions_;
+  std::optional<ValueExpr> ttl_;
+  std::optional<ValueExpr> timestamp_;
+  // Whether the statement writes only static columns (then clustering may be omitted).
+  bool static_only_ = false;
+  bool has_list_read_ = false;  // needs the current row (list index/discard)
+  std::vector<uint16_t> pk_bind_indexes_;
+};
+
+}  // namespace engine

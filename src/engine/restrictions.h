@@ -1,0 +1,125 @@
+// Restrictions: a WHERE clause bound to a table and sorted into what the read path can use —
+// partition keys (EQ/IN), a token range, a clustering prefix (EQ/IN) with an optional slice, and
+// the filters left to check on each row — with Cassandra's rules on which combinations are
+// legal and which need ALLOW FILTERING (Cassandra 4.1 StatementRestrictions; messages as its).
+//
+// Used by SELECT (all of it) and by UPDATE/DELETE (keys and clustering only). Values are
+// ValueExprs evaluated per execution into storage keys (partition prefixes and key intervals).
+//
+// Thread-safety: immutable after Prepare; the evaluation functions are const.
+
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/bytes.h"
+#include "common/result.h"
+#include "cql/statement_parts.h"
+#include "engine/row_reader.h"
+#include "engine/table_schema.h"
+#include "engine/value_expr.h"
+
+namespace engine {
+
+// "= v", "IN (a, b)" or "IN ?".
+struct ValueSet {
+  std::vector<ValueExpr> values;
+  std::optional<ValueExpr> list;  // IN ? (a list<T> marker)
+
+  // The values, deduplicated, sorted by `type`'s order. Null/unset values give Cassandra's
+  // errors naming `column`.
+  common::Result<std::vector<common::Bytes>> Evaluate(const EvalContext& context,
+                                                      const cql::CqlType& type,
+                                                      std::string_view column) const;
+};
+
+// One side of a slice.
+struct SliceBound {
+  std::optional<ValueExpr> value;  // single column, or a tuple for multi-column slices
+  bool inclusive = false;
+};
+
+// A restriction checked row by row (a filter), or, with an index, served by it.
+struct Filter {
+  enum class Kind : uint8_t { kColumn, kMultiColumn };
+  Kind kind = Kind::kColumn;
+  std::vector<int> columns;  // indexes into table->columns
+  cql::Operator op = cql::Operator::kEq;
+  std::optional<ValueExpr> map_key;  // m[k] = v
+  ValueSet values;                   // EQ/IN/comparison right-hand side (one value unless IN)
+};
+
+struct Restrictions {
+  // Partition key: EQ/IN per partition key column (all restricted), or a token range, or
+  // neither (a scan).
+  std::vector<ValueSet> partition_values;  // empty unless every pk column has EQ/IN
+  std::optional<SliceBound> token_start;
+  std::optional<SliceBound> token_end;
+  bool has_token_restriction = false;
+
+  // Clustering prefix restricted by EQ/IN, then an optional slice on the next column (or a
+  // multi-column slice starting at the prefix's end).
+  std::vector<ValueSet> clustering_prefix;
+  bool multi_column_prefix = false;               // (a, b) = / IN (...): values are tuples
+  std::vector<ValueExpr> multi_column_in;         // (a, b) IN ((..), (..)) tuples
+  std::optional<ValueExpr> multi_column_in_list;  // (a, b) IN ?
+  int slice_columns = 0;  // 0: no slice; 1: single column; >1: multi-column slice width
+  SliceBound slice_start;
+  SliceBound slice_end;
+
+  std::vector<Filter> filters;
+  bool needs_filtering = false;  // true when filters must run (the query used ALLOW FILTERING)
+  // True when the query restricts any clustering column (so no static-only rows).
+  bool restricts_clustering = false;
+  bool has_pk_in = false;  // an IN on the partition key (for ORDER BY/paging rules)
+  bool has_clustering_in = false;
+
+  bool is_single_partitions() const { return !partition_values.empty(); }
+};
+
+enum class StatementKind : uint8_t { kSelect, kUpdate, kDelete };
+
+// Binds a WHERE clause. Errors: Cassandra 4.1's messages, e.g. "Undefined column name x in
+// table ks.t", "PRIMARY KEY column "c2" cannot be restricted as preceding column "c1" is not
+// restricted", "Cannot execute this query as it might involve data filtering and thus may have
+// unpredictable performance. If you want to execute this query despite the performance
+// unpredictability, use ALLOW FILTERING", "Some partition key parts are missing: k" (updates).
+common::Result<Restrictions> PrepareRestrictions(const TableSchema& table,
+                                                 const std::vector<cql::Relation>& where,
+                                                 StatementKind kind, bool allow_filtering,
+                                                 BindCollector* binds);
+
+struct PartitionKey {
+  common::Bytes prefix;  // storage::PartitionPrefix
+  std::vector<common::Bytes> values;
+};
+
+// The partition keys the restrictions select, sorted in storage (token) order and
+// deduplicated. REQUIRES: restrictions.is_single_partitions().
+common::Result<std::vector<PartitionKey>> EvaluatePartitionKeys(const TableSchema& table,
+                                                                const Restrictions& restrictions,
+                                                                const EvalContext& context);
+
+// The clustering intervals of one partition, as storage keys, sorted and disjoint.
+common::Result<std::vector<KeyInterval>> EvaluateClusteringIntervals(
+    const TableSchema& table, const Restrictions& restrictions, std::string_view prefix,
+    const EvalContext& context);
+
+// The full clustering keys named by EQ/IN on every clustering column (for UPDATE/INSERT-like
+// row writes). Empty tables (no clustering) give one empty key.
+common::Result<std::vector<std::vector<common::Bytes>>> EvaluateClusteringKeys(
+    const TableSchema& table, const Restrictions& restrictions, const EvalContext& context);
+
+// The storage-key range [start, end) of a token restriction; empty strings are unbounded.
+// Sets *empty when the range can hold nothing.
+common::Status EvaluateTokenRange(const Restrictions& restrictions, const EvalContext& context,
+                                  common::Bytes* start, common::Bytes* end, bool* empty);
+
+// Whether `row` passes every filter.
+common::Result<bool> MatchesFilters(const TableSchema& table, const std::vector<Filter>& filters,
+                                    const RowData& row, const EvalContext& context);
+
+}  // namespace engine

@@ -1,0 +1,107 @@
+// RowReader: reads a table's partitions from storage and assembles CQL rows — the read half
+// of ARCHITECTURE.md §4.1.
+//
+// A partition's entries (docs/dev/storage_format.md) are its partition tombstone, static row,
+// range tombstones and clustered rows. The reader applies, at read time, what merging within one
+// entry cannot: the partition tombstone and covering range tombstones shadow older cells and
+// liveness markers; TTL expiry against "now"; row liveness (a marker or a live regular cell);
+// and it rebuilds non-frozen collections and UDTs from their per-element cells.
+//
+// Clustering ranges are given as storage-key intervals [start, end) inside the partition (see
+// storage::RowBoundKey); the reader visits them in order, forwards or in reverse.
+//
+// Thread-safety: a RowReader is used by one thread; the Store it reads is thread-safe.
+
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/bytes.h"
+#include "common/result.h"
+#include "engine/table_schema.h"
+#include "storage/row_fragment.h"
+#include "storage/store.h"
+
+namespace engine {
+
+// One column's value in an assembled row.
+struct CellData {
+  std::optional<common::Bytes> value;  // nullopt: null (no live cell)
+  int64_t timestamp = 0;               // write time of a simple cell (for writetime())
+  int32_t ttl = 0;                     // remaining seconds of an expiring simple cell, else 0
+};
+
+// One assembled row, with a value for every column of the table (in table->columns order);
+// key columns always have values, except the clustering columns of a static-only row.
+struct RowData {
+  common::Bytes key;  // storage key of the row (the static row's for static-only rows)
+  bool static_only = false;
+  std::vector<CellData> cells;
+};
+
+// A clustering interval as storage keys within one partition: [start, end).
+struct KeyInterval {
+  common::Bytes start;
+  common::Bytes end;
+};
+
+// Returning false stops the read.
+using RowCallback = std::function<common::Result<bool>(RowData&)>;
+
+struct PartitionReadOptions {
+  // Intervals sorted by start key, not overlapping.
+  std::span<const KeyInterval> intervals;
+  bool reverse = false;
+  // Emit the static row alone when the partition has live static cells but no live row in the
+  // intervals (Cassandra does so when the query does not restrict clustering columns).
+  bool static_only_when_empty = false;
+  // Skip rows at or before (after, when reversed) this storage key (paging); empty: none.
+  std::string_view resume_after;
+  // Only the partition-level part: emit one row with the partition key and static columns when
+  // the partition has any live data (SELECT DISTINCT).
+  bool distinct = false;
+};
+
+class RowReader {
+ public:
+  // REQUIRES: `store` and `table` outlive the reader.
+  RowReader(const storage::Store* store, const TableSchema* table, int64_t now_seconds)
+      : store_(store), table_(table), now_seconds_(now_seconds) {}
+
+  // Reads the partition with key prefix `prefix` (storage::PartitionPrefix) and values
+  // `partition_key`, calling `callback` for each live row in order. Returns false when the
+  // callback stopped the read.
+  common::Result<bool> ReadPartition(std::string_view prefix,
+                                     std::span<const common::Bytes> partition_key,
+                                     const PartitionReadOptions& options,
+                                     const RowCallback& callback);
+
+  // Visits the partitions whose keys lie in [start_key, end_key) (storage keys; empty end =
+  // unbounded) in token order, calling `visit(prefix, partition_key)` for each. Returning false
+  // from visit stops the scan.
+  common::Status ScanPartitions(
+      std::string_view start_key, std::string_view end_key,
+      const std::function<common::Result<bool>(const common::Bytes& prefix,
+                                               std::vector<common::Bytes>& partition_key)>& visit);
+
+  // Assembles the live value of every regular or static column of `fragment` after applying
+  // `deletion` (the strongest partition/range deletion covering it, if any). Also used by LWT
+  // and view maintenance to read the current row.
+  void AssembleCells(const storage::RowFragment& fragment,
+                     const std::optional<storage::DeletionTime>& deletion, bool is_static,
+                     RowData* row, bool* has_live_cell) const;
+
+ private:
+  const storage::Store* store_;
+  const TableSchema* table_;
+  int64_t now_seconds_;
+};
+
+}  // namespace engine

@@ -1,0 +1,528 @@
+#include "engine/select_statement.h"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "cql/value_codec.h"
+#include "engine/paging_state.h"
+#include "engine/schema_lookup.h"
+#include "schema/system_tables.h"
+#include "storage/key_layout.h"
+
+namespace engine {
+
+using common::Bytes;
+using common::Result;
+using common::Status;
+using cql::CqlType;
+using schema::ColumnKind;
+
+namespace {
+
+Result<std::optional<int32_t>> EvaluateLimit(const std::optional<ValueExpr>& expr,
+                                             const EvalContext& context, std::string_view what) {
+  if (!expr) return std::optional<int32_t>();
+  ASSIGN_OR_RETURN(cql::BoundValue v, expr->Evaluate(context));
+  if (v.is_unset()) return std::optional<int32_t>();
+  if (v.is_null()) return Status::Invalid(fmt::format("Invalid null value of {}", what));
+  ASSIGN_OR_RETURN(int32_t limit, cql::DeserializeInt(v.bytes));
+  if (limit <= 0) return Status::Invalid(fmt::format("{} must be strictly positive", what));
+  return std::optional<int32_t>(limit);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SelectStatement>> SelectStatement::Prepare(
+    std::shared_ptr<const schema::Catalog> catalog, const cql::Select& select,
+    std::string_view session_keyspace, BindCollector* binds) {
+  std::unique_ptr<SelectStatement> stmt(new SelectStatement());
+  ASSIGN_OR_RETURN(TableRef ref, LookupTable(*catalog, select.table, session_keyspace));
+  stmt->catalog_ = std::move(catalog);
+  stmt->is_system_ = ref.is_system;
+  stmt->table_ = std::make_unique<TableSchema>(ref.table);
+  const TableSchema& table = *stmt->table_;
+  binds->SetTable(table.table->keyspace, table.table->name);
+
+  ASSIGN_OR_RETURN(stmt->selection_,
+                   Selection::Prepare(table, select.selectors, select.json, binds));
+  ASSIGN_OR_RETURN(stmt->restrictions_,
+                   PrepareRestrictions(table, select.where, StatementKind::kSelect,
+                                       select.allow_filtering, binds));
+  const Restrictions& r = stmt->restrictions_;
+
+  // Partition key bind indexes, for token-aware routing.
+  if (r.is_single_partitions()) {
+    for (const ValueSet& set : r.partition_values) {
+      if (set.values.size() != 1 || set.values[0].kind() != ValueExpr::Kind::kMarker) {
+        stmt->pk_bind_indexes_.clear();
+        break;
+      }
+      stmt->pk_bind_indexes_.push_back(static_cast<uint16_t>(set.values[0].marker_index()));
+    }
+  }
+
+  // DISTINCT: partition key and static columns only, and all of the partition key.
+  stmt->distinct_ = select.distinct;
+  if (select.distinct) {
+    if (!select.selectors.empty()) {
+      std::vector<bool> has_pk(table.partition_key.size(), false);
+      for (const cql::Selector& selector : select.selectors) {
+        const cql::Selectable& s = selector.expression;
+        if (s.kind != cql::Selectable::Kind::kColumn) continue;
+        int index = table.IndexOfColumn(s.name);
+        if (index < 0) continue;
+        ColumnKind kind = table.column(index).kind;
+        if (kind != ColumnKind::kPartitionKey && kind != ColumnKind::kStatic) {
+          return Status::Invalid(fmt::format(
+              "SELECT DISTINCT queries must only request partition key columns and/or static "
+              "columns (not {})",
+              table.column(index).name));
+        }
+        for (size_t i = 0; i < table.partition_key.size(); ++i) {
+          if (table.partition_key[i] == index) has_pk[i] = true;
+        }
+      }
+      std::vector<std::string> missing;
+      for (size_t i = 0; i < has_pk.size(); ++i) {
+        if (!has_pk[i]) missing.push_back(table.column(table.partition_key[i]).name);
+      }
+      if (!missing.empty() && !stmt->selection_->is_aggregate()) {
+        return Status::Invalid(fmt::format(
+            "SELECT DISTINCT queries must request all the partition key columns (missing {})",
+            fmt::join(missing, ", ")));
+      }
+    }
+    if (r.restricts_clustering) {
+      return Status::Invalid(
+          "SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or "
+          "static columns.");
+    }
+  }
+
+  // ORDER BY: clustering columns in declared order, all in the same direction relative to it.
+  if (!select.order_by.empty()) {
+    stmt->has_order_by_ = true;
+    if (!r.is_single_partitions()) {
+      return Status::Invalid(
+          "ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
+    }
+    std::optional<bool> reversed;
+    size_t expected = 0;
+    for (const cql::Ordering& ordering : select.order_by) {
+      int index = table.IndexOfColumn(ordering.column);
+      if (index < 0) {
+        return Status::Invalid(fmt::format("Undefined column name {} in table {}.{}",
+                                           cql::QuoteIdentifierIfNeeded(ordering.column),
+                                           table.table->keyspace, table.table->name));
+      }
+      const schema::ColumnMetadata& column = table.column(index);
+      if (column.kind != ColumnKind::kClustering) {
+        return Status::Invalid(fmt::format(
+            "Order by is currently only supported on the clustered columns of the PRIMARY KEY, "
+            "got {}",
+            column.name));
+      }
+      // Columns restricted by EQ may be skipped in ORDER BY.
+      while (expected < table.clustering.size() && table.clustering[expected] != index &&
+             expected < r.clustering_prefix.size() && !r.has_clustering_in) {
+        ++expected;
+      }
+      if (expected >= table.clustering.size() || table.clustering[expected] != index) {
+        return Status::Invalid(
+            "Order by currently only supports the ordering of columns following their declared "
+            "order in the PRIMARY KEY");
+      }
+      ++expected;
+      bool column_desc = column.order == schema::ClusteringOrder::kDesc;
+      bool this_reversed = ordering.descending != column_desc;
+      if (reversed && *reversed != this_reversed) {
+        return Status::Invalid("Unsupported order by relation");
+      }
+      reversed = this_reversed;
+    }
+    stmt->reversed_ = reversed.value_or(false);
+  }
+
+  // GROUP BY: a prefix of the primary key.
+  if (!select.group_by.empty()) {
+    std::vector<int> key_columns = table.partition_key;
+    key_columns.insert(key_columns.end(), table.clustering.begin(), table.clustering.end());
+    size_t position = 0;
+    for (const std::string& name : select.group_by) {
+      int index = table.IndexOfColumn(name);
+      if (index < 0) {
+        return Status::Invalid(fmt::format("Undefined column name {} in table {}.{}",
+                                           cql::QuoteIdentifierIfNeeded(name),
+                                           table.table->keyspace, table.table->name));
+      }
+      // Columns restricted by EQ may be skipped.
+      while (position < key_columns.size() && key_columns[position] != index &&
+             position >= table.partition_key.size() &&
+             position - table.partition_key.size() < r.clustering_prefix.size()) {
+        ++position;
+      }
+      if (position >= key_columns.size() || key_columns[position] != index) {
+        return Status::Invalid(
+            "Group by currently only support groups of columns following their declared order in "
+            "the PRIMARY KEY");
+      }
+      ++position;
+    }
+    stmt->group_by_size_ = position;
+  }
+
+  if (select.limit) {
+    ASSIGN_OR_RETURN(ValueExpr limit,
+                     ValueExpr::Prepare(*select.limit, CqlType::Int(), "[limit]", binds));
+    stmt->limit_ = std::move(limit);
+  }
+  if (select.per_partition_limit) {
+    if (select.distinct) {
+      return Status::Invalid("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
+    }
+    ASSIGN_OR_RETURN(ValueExpr limit,
+                     ValueExpr::Prepare(*select.per_partition_limit, CqlType::Int(),
+                                        "[per_partition_limit]", binds));
+    stmt->per_partition_limit_ = std::move(limit);
+  }
+  return stmt;
+}
+
+namespace {
+
+// Consumes assembled rows: filters, selects or aggregates, counts, and decides where the
+// page ends.
+class RowSink {
+ public:
+  RowSink(const TableSchema& table, const Restrictions& restrictions, const Selection& selection,
+          const EvalContext& context, cql::ResultSet* out)
+      : table_(table),
+        restrictions_(restrictions),
+        selection_(selection),
+        context_(context),
+        out_(out) {}
+
+  std::optional<int32_t> limit;
+  std::optional<int32_t> per_partition_limit;
+  int32_t page_size = 0;  // 0: no paging
+  size_t group_by_size = 0;
+  bool aggregate = false;
+  // Collect rows without counting (sorted later): ORDER BY across several partitions.
+  bool collect_only = false;
+
+  Status Init() {
+    if (aggregate) {
+      ASSIGN_OR_RETURN(state_, selection_.NewState());
+    }
+    return Status::Ok();
+  }
+
+  // Called when a new partition starts.
+  void StartPartition(const Bytes& prefix, int32_t rows_already) {
+    partition_prefix_ = prefix;
+    partition_rows_ = rows_already;
+  }
+
+  bool done() const { return done_; }
+  bool partition_full() const {
+    return per_partition_limit && partition_rows_ >= *per_partition_limit;
+  }
+
+  // Returns false when the current partition must stop (its limit or the page is reached).
+  Result<bool> Consume(RowData& row) {
+    if (restrictions_.needs_filtering || !restrictions_.filters.empty()) {
+      ASSIGN_OR_RETURN(bool match, MatchesFilters(table_, restrictions_.filters, row, context_));
+      if (!match) return true;
+    }
+    if (aggregate) {
+      if (group_by_size > 0) {
+        std::vector<std::optional<Bytes>> key = GroupKey(row);
+        if (has_group_ && key != group_key_) {
+          RETURN_IF_ERROR(selection_.Emit(context_, &state_, false, out_));
+          ASSIGN_OR_RETURN(state_, selection_.NewState());
+          ++rows_;
+          if (limit && rows_ >= *limit) {
+            done_ = true;
+            has_group_ = false;
+            return false;
+          }
+        }
+        group_key_ = std::move(key);
+        has_group_ = true;
+      }
+      RETURN_IF_ERROR(selection_.Accumulate(row, context_, &state_));
+      return true;
+    }
+    if (group_by_size > 0) {
+      // GROUP BY without aggregates: the first row of each group.
+      std::vector<std::optional<Bytes>> key = GroupKey(row);
+      if (has_group_ && key == group_key_) return true;
+      group_key_ = std::move(key);
+      has_group_ = true;
+    }
+    if (collect_only) {
+      collected_.push_back(row);
+      return true;
+    }
+    RETURN_IF_ERROR(selection_.AddRow(row, context_, out_));
+    ++rows_;
+    ++partition_rows_;
+    last_key_ = row.key;
+    if (limit && rows_ >= *limit) {
+      done_ = true;
+      limit_reached_ = true;
+      return false;
+    }
+    if (page_size > 0 && rows_ >= page_size) {
+      done_ = true;
+      page_full_ = true;
+      return false;
+    }
+    if (partition_full()) return false;
+    return true;
+  }
+
+  Status Finish() {
+    if (aggregate && (group_by_size == 0 || has_group_)) {
+      RETURN_IF_ERROR(selection_.Emit(context_, &state_, group_by_size == 0, out_));
+    }
+    return Status::Ok();
+  }
+
+  std::vector<RowData>& collected() { return collected_; }
+  Status AddCollected(const RowData& row) { return selection_.AddRow(row, context_, out_); }
+
+  // The paging state to return, if the page ended before the data did.
+  std::optional<PagingState> NextPage() const {
+    if (!page_full_) return std::nullopt;
+    PagingState state;
+    state.partition_prefix = partition_prefix_;
+    state.last_key = last_key_;
+    state.remaining = limit ? *limit - rows_ : -1;
+    state.partition_rows = partition_rows_;
+    return state;
+  }
+
+ private:
+  std::vector<std::optional<Bytes>> GroupKey(const RowData& row) const {
+    std::vector<std::optional<Bytes>> key;
+    for (size_t i = 0; i < group_by_size; ++i) {
+      int index = i < table_.partition_key.size()
+                      ? table_.partition_key[i]
+                      : table_.clustering[i - table_.partition_key.size()];
+      key.push_back(row.cells[index].value);
+    }
+    return key;
+  }
+
+  const TableSchema& table_;
+  const Restrictions& restrictions_;
+  const Selection& selection_;
+  const EvalContext& context_;
+  cql::ResultSet* out_;
+
+  SelectionState state_;
+  std::vector<std::optional<Bytes>> group_key_;
+  bool has_group_ = false;
+  std::vector<RowData> collected_;
+
+  int32_t rows_ = 0;
+  int32_t partition_rows_ = 0;
+  Bytes partition_prefix_;
+  Bytes last_key_;
+  bool done_ = false;
+  bool page_full_ = false;
+  bool limit_reached_ = false;
+};
+
+// The whole-partition interval: every clustered row.
+KeyInterval AllRows(const TableSchema& table, std::string_view prefix) {
+  return KeyInterval{storage::RowBoundKey(table.shape, prefix, {{}, storage::BoundSide::kBefore}),
+                     storage::RowBoundKey(table.shape, prefix, {{}, storage::BoundSide::kAfter})};
+}
+
+}  // namespace
+
+Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
+                                                const cql::QueryOptions& options,
+                                                std::span<const cql::BoundValue> values) const {
+  cql::FunctionContext functions = exec.function_context();
+  EvalContext context{values, &functions};
+  const TableSchema& table = *table_;
+  const Restrictions& r = restrictions_;
+
+  cql::ResultSet result = cql::ResultSet::Rows(selection_->result_columns());
+  ASSIGN_OR_RETURN(std::optional<int32_t> limit, EvaluateLimit(limit_, context, "LIMIT"));
+  ASSIGN_OR_RETURN(std::optional<int32_t> ppl,
+                   EvaluateLimit(per_partition_limit_, context, "PER PARTITION LIMIT"));
+
+  bool aggregate = selection_->is_aggregate();
+  int32_t page_size = options.page_size > 0 && !aggregate ? options.page_size : 0;
+  std::optional<PagingState> resume;
+  if (options.paging_state && !options.paging_state->empty() && !aggregate) {
+    ASSIGN_OR_RETURN(PagingState state, DecodePagingState(*options.paging_state));
+    resume = std::move(state);
+    if (resume->remaining >= 0) limit = resume->remaining;
+    if (limit && *limit <= 0) return result;
+  }
+
+  RowSink sink(table, r, *selection_, context, &result);
+  sink.limit = limit;
+  sink.per_partition_limit = ppl;
+  sink.page_size = page_size;
+  sink.group_by_size = group_by_size_;
+  sink.aggregate = aggregate;
+  RETURN_IF_ERROR(sink.Init());
+
+  PartitionReadOptions read;
+  read.reverse = reversed_;
+  read.distinct = distinct_;
+  read.static_only_when_empty = !r.restricts_clustering;
+
+  // ORDER BY over several IN partitions: sort in memory, no paging (as Cassandra).
+  if (has_order_by_ && r.has_pk_in) {
+    ASSIGN_OR_RETURN(std::vector<PartitionKey> keys, EvaluatePartitionKeys(table, r, context));
+    if (keys.size() > 1) {
+      if (page_size > 0) {
+        return Status::Invalid(
+            "Cannot page queries with both ORDER BY and a IN restriction on the partition key; "
+            "you must either remove the ORDER BY or the IN and sort client side, or disable "
+            "paging for this query");
+      }
+      sink.collect_only = true;
+    }
+  }
+
+  if (is_system_) {
+    // System tables: generate every row, then apply the same key logic in memory.
+    ASSIGN_OR_RETURN(std::vector<schema::SystemRow> rows,
+                     schema::SystemTableRows(*table.table, *exec.catalog(), *exec.local_node));
+    std::vector<PartitionKey> wanted;
+    if (r.is_single_partitions()) {
+      ASSIGN_OR_RETURN(wanted, EvaluatePartitionKeys(table, r, context));
+    }
+    struct Keyed {
+      Bytes prefix;
+      RowData row;
+    };
+    std::vector<Keyed> keyed;
+    for (schema::SystemRow& system_row : rows) {
+      Keyed k;
+      std::vector<Bytes> pk;
+      for (int index : table.partition_key) pk.push_back(system_row[index].value_or(Bytes()));
+      k.prefix = storage::PartitionPrefix(table.shape, pk);
+      std::vector<Bytes> ck;
+      for (int index : table.clustering) ck.push_back(system_row[index].value_or(Bytes()));
+      k.row.key = storage::RowKey(table.shape, k.prefix, ck);
+      k.row.cells.resize(system_row.size());
+      for (size_t i = 0; i < system_row.size(); ++i) k.row.cells[i].value = system_row[i];
+      keyed.push_back(std::move(k));
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const Keyed& a, const Keyed& b) { return a.row.key < b.row.key; });
+    Bytes current_prefix;
+    std::vector<KeyInterval> intervals;
+    for (Keyed& k : keyed) {
+      if (r.is_single_partitions()) {
+        bool found = std::any_of(wanted.begin(), wanted.end(),
+                                 [&](const PartitionKey& p) { return p.prefix == k.prefix; });
+        if (!found) continue;
+      }
+      if (resume && (k.row.key <= resume->last_key)) continue;
+      if (k.prefix != current_prefix) {
+        current_prefix = k.prefix;
+        sink.StartPartition(k.prefix, 0);
+        ASSIGN_OR_RETURN(intervals, EvaluateClusteringIntervals(table, r, k.prefix, context));
+      }
+      if (!table.clustering.empty()) {
+        bool inside = std::any_of(intervals.begin(), intervals.end(), [&](const KeyInterval& i) {
+          return i.start <= k.row.key && k.row.key < i.end;
+        });
+        if (!inside) continue;
+      }
+      if (sink.partition_full()) continue;
+      ASSIGN_OR_RETURN(bool more, sink.Consume(k.row));
+      (void)more;
+      if (sink.done()) break;
+    }
+  } else {
+    RowReader reader(exec.store, &table, exec.NowSeconds());
+    auto read_partition = [&](const Bytes& prefix, std::span<const Bytes> pk) -> Result<bool> {
+      int32_t already = 0;
+      std::string_view resume_after;
+      if (resume && resume->partition_prefix == prefix) {
+        already = resume->partition_rows;
+        resume_after = resume->last_key;
+      }
+      sink.StartPartition(prefix, already);
+      if (sink.partition_full()) return true;
+      std::vector<KeyInterval> intervals;
+      if (r.restricts_clustering) {
+        ASSIGN_OR_RETURN(intervals, EvaluateClusteringIntervals(table, r, prefix, context));
+      } else {
+        intervals.push_back(AllRows(table, prefix));
+      }
+      read.intervals = intervals;
+      read.resume_after = resume_after;
+      RETURN_IF_ERROR(
+          reader.ReadPartition(prefix, pk, read, [&](RowData& row) { return sink.Consume(row); })
+              .status());
+      return !sink.done();
+    };
+    if (r.is_single_partitions()) {
+      ASSIGN_OR_RETURN(std::vector<PartitionKey> keys, EvaluatePartitionKeys(table, r, context));
+      for (const PartitionKey& key : keys) {
+        if (resume && key.prefix < resume->partition_prefix) continue;
+        ASSIGN_OR_RETURN(bool more, read_partition(key.prefix, key.values));
+        if (!more) break;
+      }
+    } else {
+      Bytes start;
+      Bytes end;
+      if (r.has_token_restriction) {
+        bool empty = false;
+        RETURN_IF_ERROR(EvaluateTokenRange(r, context, &start, &end, &empty));
+        if (empty) {
+          RETURN_IF_ERROR(sink.Finish());
+          return result;
+        }
+      }
+      if (resume && resume->partition_prefix > start) start = resume->partition_prefix;
+      RETURN_IF_ERROR(reader.ScanPartitions(
+          start, end, [&](const Bytes& prefix, std::vector<Bytes>& pk) -> Result<bool> {
+            return read_partition(prefix, pk);
+          }));
+    }
+  }
+
+  if (sink.collect_only) {
+    std::vector<RowData>& rows = sink.collected();
+    // Clustering bytes after the partition prefix sort in clustering order.
+    auto clustering_of = [&](const RowData& row) {
+      Result<storage::ParsedKey> parsed = storage::ParseKey(table.shape, row.key);
+      if (!parsed.ok()) return Bytes();
+      Bytes prefix = storage::PartitionPrefix(table.shape, parsed->token, parsed->partition_key);
+      return row.key.substr(prefix.size());
+    };
+    std::vector<std::pair<Bytes, size_t>> order;
+    for (size_t i = 0; i < rows.size(); ++i) order.emplace_back(clustering_of(rows[i]), i);
+    std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+      return reversed_ ? a.first > b.first : a.first < b.first;
+    });
+    size_t count = 0;
+    for (const auto& [key, i] : order) {
+      if (limit && count >= static_cast<size_t>(*limit)) break;
+      RETURN_IF_ERROR(sink.AddCollected(rows[i]));
+      ++count;
+    }
+  }
+  RETURN_IF_ERROR(sink.Finish());
+  if (std::optional<PagingState> next = sink.NextPage()) {
+    result.set_paging_state(EncodePagingState(*next));
+  }
+  return result;
+}
+
+}  // namespace engine

@@ -1,0 +1,65 @@
+// SelectStatement: a prepared SELECT and its execution (ARCHITECTURE.md §3).
+//
+// Prepare binds the statement to one catalogue snapshot: the table (or system table), the
+// WHERE restrictions (restrictions.h), the selection (selection.h), ORDER BY (which direction
+// to read), LIMIT and PER PARTITION LIMIT, DISTINCT and GROUP BY, with Cassandra 4.1's rules
+// and messages. Execution reads the selected partitions in token order (or the whole table),
+// filters, selects, aggregates, and pages: a page ends after `page_size` rows with a paging
+// state (paging_state.h) from which the next execution resumes exactly after the last row.
+//
+// Thread-safety: immutable after Prepare; Execute is const and safe from many threads.
+
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "common/result.h"
+#include "cql/session.h"
+#include "cql/statement_dml.h"
+#include "engine/execution_context.h"
+#include "engine/restrictions.h"
+#include "engine/selection.h"
+#include "engine/table_schema.h"
+#include "engine/value_expr.h"
+#include "schema/catalog.h"
+
+namespace engine {
+
+class SelectStatement {
+ public:
+  // `catalog` must stay alive as long as the statement (the statement keeps it).
+  static common::Result<std::unique_ptr<SelectStatement>> Prepare(
+      std::shared_ptr<const schema::Catalog> catalog, const cql::Select& select,
+      std::string_view keyspace, BindCollector* binds);
+
+  common::Result<cql::ResultSet> Execute(const ExecutionContext& context,
+                                         const cql::QueryOptions& options,
+                                         std::span<const cql::BoundValue> values) const;
+
+  const std::vector<cql::ColumnSpec>& result_columns() const {
+    return selection_->result_columns();
+  }
+  const TableSchema& table() const { return *table_; }
+  // Partition key column -> bind marker index, when every pk column is bound by `= ?`.
+  const std::vector<uint16_t>& partition_key_bind_indexes() const { return pk_bind_indexes_; }
+
+ private:
+  SelectStatement() = default;
+
+  std::shared_ptr<const schema::Catalog> catalog_;
+  std::unique_ptr<TableSchema> table_;
+  bool is_system_ = false;
+  Restrictions restrictions_;
+  std::unique_ptr<Selection> selection_;
+  bool reversed_ = false;
+  bool has_order_by_ = false;
+  bool distinct_ = false;
+  size_t group_by_size_ = 0;  // number of primary key columns in GROUP BY
+  std::optional<ValueExpr> limit_;
+  std::optional<ValueExpr> per_partition_limit_;
+  std::vector<uint16_t> pk_bind_indexes_;
+};
+
+}  // namespace engine
