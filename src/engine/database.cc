@@ -278,13 +278,12 @@ Result<std::shared_ptr<const PreparedStatement>> Database::FindPrepared(std::str
   return it->second;
 }
 
-Result<std::shared_ptr<const PreparedStatement>> Database::Current(
-    std::shared_ptr<const PreparedStatement> prepared) {
-  if (prepared->catalog == catalog()) return prepared;
-  // Re-bind the same statement to the new catalogue, keeping its id.
-  ASSIGN_OR_RETURN(std::shared_ptr<const PreparedStatement> rebound,
-                   Bind(prepared->statement, prepared->keyspace, prepared->metadata->query,
-                        prepared->metadata->id));
+Result<std::shared_ptr<const PreparedStatement>> Database::Rebind(
+    const PreparedStatement& prepared) {
+  // The same statement bound to the current catalogue, keeping its id.
+  ASSIGN_OR_RETURN(
+      std::shared_ptr<const PreparedStatement> rebound,
+      Bind(prepared.statement, prepared.keyspace, prepared.metadata->query, prepared.metadata->id));
   std::lock_guard<std::mutex> lock(prepared_mutex_);
   prepared_[rebound->metadata->id] = rebound;
   return rebound;
@@ -303,13 +302,7 @@ Result<cql::ResultSet> Database::Execute(const PreparedStatement& prepared_in,
   std::shared_ptr<const PreparedStatement> holder;
   const PreparedStatement* prepared = &prepared_in;
   if (prepared->catalog != catalog() && !IsSchemaStatement(prepared->statement)) {
-    // Shares ownership only through the cache; look it up to re-bind.
-    auto copy = std::make_shared<PreparedStatement>();
-    copy->statement = prepared->statement;
-    copy->keyspace = prepared->keyspace;
-    copy->metadata = prepared->metadata;
-    copy->catalog = prepared->catalog;
-    ASSIGN_OR_RETURN(holder, Current(std::move(copy)));
+    ASSIGN_OR_RETURN(holder, Rebind(*prepared));
     prepared = holder.get();
   }
   // Values: positional, or by name.
@@ -491,7 +484,9 @@ Result<cql::ResultSet> Database::ExecuteBatch(const cql::BatchRequest& request,
     } else {
       ASSIGN_OR_RETURN(prepared, Prepare(entry.query, keyspace));
     }
-    ASSIGN_OR_RETURN(prepared, Current(prepared));
+    if (prepared->catalog != catalog()) {
+      ASSIGN_OR_RETURN(prepared, Rebind(*prepared));
+    }
     if (!prepared->modification) {
       return Status::Invalid(
           "Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");

@@ -111,8 +111,9 @@ class Database {
                                                                 std::string keyspace,
                                                                 std::string query,
                                                                 common::Bytes id);
-  common::Result<std::shared_ptr<const PreparedStatement>> Current(
-      std::shared_ptr<const PreparedStatement> prepared);
+  // `prepared` bound again to the current catalogue (same id), replacing it in the cache.
+  common::Result<std::shared_ptr<const PreparedStatement>> Rebind(
+      const PreparedStatement& prepared);
   common::Result<cql::ResultSet> ExecuteSchemaChange(const cql::Statement& statement,
                                                      std::string_view keyspace);
   common::Result<cql::ResultSet> ExecuteBatchEntries(

@@ -57,17 +57,25 @@ Status Undefined(const TableSchema& table, std::string_view name) {
 
 // --- Prepare -------------------------------------------------------------------------------
 
+Result<std::unique_ptr<ModificationStatement>> ModificationStatement::Start(
+    Kind kind, std::shared_ptr<const schema::Catalog> catalog, const cql::QualifiedName& name,
+    std::string_view keyspace, BindCollector* binds) {
+  ASSIGN_OR_RETURN(TableRef ref, LookupTable(*catalog, name, keyspace));
+  RETURN_IF_ERROR(CheckWritable(ref));
+  std::unique_ptr<ModificationStatement> stmt(new ModificationStatement());
+  stmt->kind_ = kind;
+  stmt->catalog_ = std::move(catalog);
+  stmt->table_ = std::make_unique<TableSchema>(ref.table);
+  binds->SetTable(ref.table->keyspace, ref.table->name);
+  return stmt;
+}
+
 Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareInsert(
     std::shared_ptr<const schema::Catalog> catalog, const cql::Insert& insert,
     std::string_view keyspace, BindCollector* binds) {
-  std::unique_ptr<ModificationStatement> stmt(new ModificationStatement());
-  stmt->kind_ = Kind::kInsert;
-  ASSIGN_OR_RETURN(TableRef ref, LookupTable(*catalog, insert.table, keyspace));
-  RETURN_IF_ERROR(CheckWritable(ref));
-  stmt->catalog_ = std::move(catalog);
-  stmt->table_ = std::make_unique<TableSchema>(ref.table);
+  ASSIGN_OR_RETURN(std::unique_ptr<ModificationStatement> stmt,
+                   Start(Kind::kInsert, std::move(catalog), insert.table, keyspace, binds));
   const TableSchema& table = *stmt->table_;
-  binds->SetTable(table.table->keyspace, table.table->name);
   if (table.table->is_counter) {
     return Status::Invalid(
         "INSERT statements are not allowed on counter tables, use UPDATE instead");
@@ -136,13 +144,7 @@ Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareIns
         stmt->restrictions_.clustering_prefix.push_back(std::move(*key_values[index]));
       }
     }
-    for (const ValueSet& set : stmt->restrictions_.partition_values) {
-      if (set.values[0].kind() != ValueExpr::Kind::kMarker) {
-        stmt->pk_bind_indexes_.clear();
-        break;
-      }
-      stmt->pk_bind_indexes_.push_back(static_cast<uint16_t>(set.values[0].marker_index()));
-    }
+    stmt->pk_bind_indexes_ = PartitionKeyBindIndexes(stmt->restrictions_);
   }
   if (insert.using_attributes.ttl) {
     ASSIGN_OR_RETURN(ValueExpr ttl, ValueExpr::Prepare(*insert.using_attributes.ttl, CqlType::Int(),
@@ -170,14 +172,9 @@ Result<std::vector<ModificationStatement::Condition>> PrepareConditionsImpl(
 Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareUpdate(
     std::shared_ptr<const schema::Catalog> catalog, const cql::Update& update,
     std::string_view keyspace, BindCollector* binds) {
-  std::unique_ptr<ModificationStatement> stmt(new ModificationStatement());
-  stmt->kind_ = Kind::kUpdate;
-  ASSIGN_OR_RETURN(TableRef ref, LookupTable(*catalog, update.table, keyspace));
-  RETURN_IF_ERROR(CheckWritable(ref));
-  stmt->catalog_ = std::move(catalog);
-  stmt->table_ = std::make_unique<TableSchema>(ref.table);
+  ASSIGN_OR_RETURN(std::unique_ptr<ModificationStatement> stmt,
+                   Start(Kind::kUpdate, std::move(catalog), update.table, keyspace, binds));
   const TableSchema& table = *stmt->table_;
-  binds->SetTable(table.table->keyspace, table.table->name);
   bool only_static = true;
   for (const cql::Operation& op : update.operations) {
     int index = table.IndexOfColumn(op.column);
@@ -334,27 +331,16 @@ Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareUpd
   if (r.has_pk_in && stmt->has_conditions()) {
     return Status::Invalid("IN on the partition key is not supported with conditional updates");
   }
-  for (const ValueSet& set : r.partition_values) {
-    if (set.values.size() != 1 || set.values[0].kind() != ValueExpr::Kind::kMarker) {
-      stmt->pk_bind_indexes_.clear();
-      break;
-    }
-    stmt->pk_bind_indexes_.push_back(static_cast<uint16_t>(set.values[0].marker_index()));
-  }
+  stmt->pk_bind_indexes_ = PartitionKeyBindIndexes(r);
   return stmt;
 }
 
 Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareDelete(
     std::shared_ptr<const schema::Catalog> catalog, const cql::Delete& del,
     std::string_view keyspace, BindCollector* binds) {
-  std::unique_ptr<ModificationStatement> stmt(new ModificationStatement());
-  stmt->kind_ = Kind::kDelete;
-  ASSIGN_OR_RETURN(TableRef ref, LookupTable(*catalog, del.table, keyspace));
-  RETURN_IF_ERROR(CheckWritable(ref));
-  stmt->catalog_ = std::move(catalog);
-  stmt->table_ = std::make_unique<TableSchema>(ref.table);
+  ASSIGN_OR_RETURN(std::unique_ptr<ModificationStatement> stmt,
+                   Start(Kind::kDelete, std::move(catalog), del.table, keyspace, binds));
   const TableSchema& table = *stmt->table_;
-  binds->SetTable(table.table->keyspace, table.table->name);
   bool only_static = !del.deletions.empty();
   for (const cql::Deletion& d : del.deletions) {
     int index = table.IndexOfColumn(d.column);
@@ -435,13 +421,7 @@ Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareDel
                      ValueExpr::Prepare(*del.timestamp, CqlType::Bigint(), "[timestamp]", binds));
     stmt->timestamp_ = std::move(ts);
   }
-  for (const ValueSet& set : r.partition_values) {
-    if (set.values.size() != 1 || set.values[0].kind() != ValueExpr::Kind::kMarker) {
-      stmt->pk_bind_indexes_.clear();
-      break;
-    }
-    stmt->pk_bind_indexes_.push_back(static_cast<uint16_t>(set.values[0].marker_index()));
-  }
+  stmt->pk_bind_indexes_ = PartitionKeyBindIndexes(r);
   return stmt;
 }
 

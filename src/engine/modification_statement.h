@@ -93,6 +93,10 @@ class ModificationStatement {
 
  private:
   ModificationStatement() = default;
+  // The part every Prepare* shares: resolves and checks the table, records it in `binds`.
+  static common::Result<std::unique_ptr<ModificationStatement>> Start(
+      Kind kind, std::shared_ptr<const schema::Catalog> catalog, const cql::QualifiedName& name,
+      std::string_view keyspace, BindCollector* binds);
 
   common::Result<std::vector<Mutation>> BuildMutations(const ExecutionContext& context,
                                                        const EvalContext& eval,

@@ -391,7 +391,6 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
 
   // --- Clustering columns ---
   bool clustering_needs_filtering = false;
-  std::vector<int> clustering_filtered;  // restricted clustering columns left to filters
   if (multi != nullptr || multi_slice_start != nullptr || multi_slice_end != nullptr) {
     for (int index : multi_columns) {
       if (by_column.contains(index)) {
@@ -411,7 +410,6 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
     }
   }
   size_t position = 0;
-  bool stopped = false;  // a gap or a slice ended the usable prefix
   std::string stop_column;
   bool stop_was_slice = false;
   while (position < table.clustering.size()) {
@@ -474,21 +472,18 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
         out.slice_end = SliceBound{std::move(v), multi_slice_end->op == Operator::kLte};
       }
       position += multi_columns.size();
-      stopped = true;
       stop_was_slice = true;
       stop_column = columns[index].name;
       break;
     }
     auto it = by_column.find(index);
     if (it == by_column.end() || !it->second.any()) {
-      stopped = true;
       stop_column = columns[index].name;
       break;
     }
     ColumnRestrictions& r = it->second;
     if (!r.others.empty()) {
       // CONTAINS on a clustering column: a filter, and the prefix ends here.
-      stopped = true;
       stop_column = columns[index].name;
       break;
     }
@@ -506,7 +501,6 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
     if (r.end) out.slice_end = std::move(*r.end);
     by_column.erase(it);
     ++position;
-    stopped = true;
     stop_was_slice = true;
     stop_column = columns[index].name;
     break;
@@ -517,7 +511,6 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
     auto it = by_column.find(index);
     if (it == by_column.end() || !it->second.any()) continue;
     if (kind == StatementKind::kSelect && allow_filtering) {
-      clustering_filtered.push_back(index);
       clustering_needs_filtering = true;
       continue;
     }
@@ -539,7 +532,6 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
         "restricted",
         columns[index].name, stop_column));
   }
-  (void)stopped;
 
   // --- Everything else becomes a filter ---
   for (auto& [index, r] : by_column) {
@@ -615,9 +607,6 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
     RETURN_IF_ERROR(add_tuple_filter(multi_slice_start));
     RETURN_IF_ERROR(add_tuple_filter(multi_slice_end));
   }
-  for (int index : clustering_filtered) {
-    (void)index;  // already added above with the other filters
-  }
 
   bool has_real_filters = false;
   for (const Filter& f : out.filters) {
@@ -631,8 +620,16 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
     if (needs && !allow_filtering) return Status::Invalid(std::string(kFilteringMessage));
     out.needs_filtering = needs;
   }
-  (void)binds;
   return out;
+}
+
+std::vector<uint16_t> PartitionKeyBindIndexes(const Restrictions& restrictions) {
+  std::vector<uint16_t> indexes;
+  for (const ValueSet& set : restrictions.partition_values) {
+    if (set.values.size() != 1 || set.values[0].kind() != ValueExpr::Kind::kMarker) return {};
+    indexes.push_back(static_cast<uint16_t>(set.values[0].marker_index()));
+  }
+  return indexes;
 }
 
 }  // namespace engine

@@ -108,6 +108,10 @@ common::Result<std::vector<KeyInterval>> EvaluateClusteringIntervals(
     const TableSchema& table, const Restrictions& restrictions, std::string_view prefix,
     const EvalContext& context);
 
+// The bind marker index of each partition key column when every one is restricted by a single
+// `= ?` (what PREPARE reports for token-aware routing); otherwise empty.
+std::vector<uint16_t> PartitionKeyBindIndexes(const Restrictions& restrictions);
+
 // The full clustering keys named by EQ/IN on every clustering column (for UPDATE/INSERT-like
 // row writes). Empty tables (no clustering) give one empty key.
 common::Result<std::vector<std::vector<common::Bytes>>> EvaluateClusteringKeys(

@@ -53,15 +53,7 @@ Result<std::unique_ptr<SelectStatement>> SelectStatement::Prepare(
   const Restrictions& r = stmt->restrictions_;
 
   // Partition key bind indexes, for token-aware routing.
-  if (r.is_single_partitions()) {
-    for (const ValueSet& set : r.partition_values) {
-      if (set.values.size() != 1 || set.values[0].kind() != ValueExpr::Kind::kMarker) {
-        stmt->pk_bind_indexes_.clear();
-        break;
-      }
-      stmt->pk_bind_indexes_.push_back(static_cast<uint16_t>(set.values[0].marker_index()));
-    }
-  }
+  stmt->pk_bind_indexes_ = PartitionKeyBindIndexes(stmt->restrictions_);
 
   // DISTINCT: partition key and static columns only, and all of the partition key.
   stmt->distinct_ = select.distinct;

@@ -469,6 +469,21 @@ Result<std::optional<Bytes>> SelectorExpr::Evaluate(const TableSchema& table, co
   return Status::Internal("unknown selector");
 }
 
+namespace {
+
+void CollectAggregates(const SelectorExpr& expr, std::vector<const SelectorExpr*>* out) {
+  if (expr.kind == SelectorExpr::Kind::kAggregate) {
+    if (static_cast<size_t>(expr.aggregate_slot) >= out->size()) {
+      out->resize(expr.aggregate_slot + 1, nullptr);
+    }
+    (*out)[expr.aggregate_slot] = &expr;
+    return;
+  }
+  for (const auto& arg : expr.args) CollectAggregates(*arg, out);
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Selection>> Selection::Prepare(const TableSchema& table,
                                                       const std::vector<cql::Selector>& selectors,
                                                       bool json, BindCollector* binds) {
@@ -502,8 +517,9 @@ Result<std::unique_ptr<Selection>> Selection::Prepare(const TableSchema& table,
       selection->selectors_.push_back(std::move(expr));
     }
   }
-  for (const auto& expr : selection->selectors_) {
-    if (expr->type.IsCollection()) selection->selects_collection_ = true;
+  for (const auto& expr : selection->selectors_) CollectAggregates(*expr, &selection->aggregates_);
+  for (const SelectorExpr* expr : selection->aggregates_) {
+    if (expr == nullptr) return Status::Internal("aggregate slot without aggregate");
   }
   if (json) {
     selection->result_columns_.push_back(cql::ColumnSpec{ks, tn, "[json]", CqlType::Text()});
@@ -513,27 +529,9 @@ Result<std::unique_ptr<Selection>> Selection::Prepare(const TableSchema& table,
   return selection;
 }
 
-namespace {
-
-void CollectAggregates(const SelectorExpr& expr, std::vector<const SelectorExpr*>* out) {
-  if (expr.kind == SelectorExpr::Kind::kAggregate) {
-    if (static_cast<size_t>(expr.aggregate_slot) >= out->size()) {
-      out->resize(expr.aggregate_slot + 1, nullptr);
-    }
-    (*out)[expr.aggregate_slot] = &expr;
-    return;
-  }
-  for (const auto& arg : expr.args) CollectAggregates(*arg, out);
-}
-
-}  // namespace
-
 Result<SelectionState> Selection::NewState() const {
   SelectionState state;
-  std::vector<const SelectorExpr*> aggregates;
-  for (const auto& expr : selectors_) CollectAggregates(*expr, &aggregates);
-  for (const SelectorExpr* expr : aggregates) {
-    if (expr == nullptr) return Status::Internal("aggregate slot without aggregate");
+  for (const SelectorExpr* expr : aggregates_) {
     state.aggregates_.push_back(expr->aggregate->NewAggregate());
   }
   state.first_row_.assign(selectors_.size(), std::nullopt);
@@ -542,9 +540,7 @@ Result<SelectionState> Selection::NewState() const {
 
 Status Selection::Accumulate(const RowData& row, const EvalContext& context,
                              SelectionState* state) const {
-  std::vector<const SelectorExpr*> aggregates;
-  for (const auto& expr : selectors_) CollectAggregates(*expr, &aggregates);
-  for (const SelectorExpr* expr : aggregates) {
+  for (const SelectorExpr* expr : aggregates_) {
     if (expr->args.empty()) {  // count(*)
       RETURN_IF_ERROR(state->aggregates_[expr->aggregate_slot]->Add(std::string_view()));
       continue;

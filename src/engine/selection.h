@@ -63,9 +63,6 @@ class Selection {
   const std::vector<cql::ColumnSpec>& result_columns() const { return result_columns_; }
   bool is_aggregate() const { return is_aggregate_; }
   bool is_wildcard() const { return wildcard_; }
-  // Whether some selector reads writetime/ttl or a value that needs the full row (all do).
-  // Table column indexes the selection reads (for ORDER BY and the like).
-  bool SelectsCollection() const { return selects_collection_; }
 
   // Non-aggregate selections: appends the result row for `row` to `out`.
   common::Status AddRow(const RowData& row, const EvalContext& context, cql::ResultSet* out) const;
@@ -93,7 +90,8 @@ class Selection {
   bool is_aggregate_ = false;
   bool wildcard_ = false;
   bool json_ = false;
-  bool selects_collection_ = false;
+  // The aggregate selectors at any depth, by slot (filled once by Prepare).
+  std::vector<const SelectorExpr*> aggregates_;
 };
 
 }  // namespace engine

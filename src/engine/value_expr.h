@@ -80,7 +80,7 @@ class ValueExpr {
   bool is_null_constant() const { return kind_ == Kind::kConstant && !constant_; }
   // The marker index for kMarker.
   int marker_index() const { return marker_index_; }
-  // Whether the expression, at any depth, calls a non-deterministic function.
+  // Whether the expression contains a bind marker at any depth.
   bool has_marker() const;
 
  private:

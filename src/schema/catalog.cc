@@ -83,7 +83,7 @@ const cql::CqlType* Catalog::FindType(std::string_view keyspace, std::string_vie
 }
 
 const TableMetadata* Catalog::FindTableOrView(std::string_view keyspace,
-                                             std::string_view name) const {
+                                              std::string_view name) const {
   const KeyspaceMetadata* ks = FindKeyspace(keyspace);
   return ks == nullptr ? nullptr : ks->FindTableOrView(name);
 }
