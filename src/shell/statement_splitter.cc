@@ -6,38 +6,35 @@
 namespace shell {
 namespace {
 
-std::string Trim(std::string_view s) {
-  size_t begin = 0;
-  while (begin < s.size() && std::isspace(static_cast<unsigned char>(s[begin]))) ++begin;
+bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+std::string_view TrimRight(std::string_view s) {
   size_t end = s.size();
-  while (end > begin && std::isspace(static_cast<unsigned char>(s[end - 1]))) --end;
-  return std::string(s.substr(begin, end - begin));
+  while (end > 0 && IsSpace(s[end - 1])) --end;
+  return s.substr(0, end);
 }
 
-std::string Upper(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return out;
+// Whether `a` equals the upper-case word `upper`, ignoring ASCII case.
+bool EqualsIgnoreCase(std::string_view a, std::string_view upper) {
+  return a.size() == upper.size() &&
+         std::equal(a.begin(), a.end(), upper.begin(), [](char x, char y) {
+           return std::toupper(static_cast<unsigned char>(x)) == y;
+         });
 }
 
-// Whether the statement text so far (without comments) opens a batch: "BEGIN ... BATCH".
+// Whether the statement text (starting at its first token) opens a batch: "BEGIN ... BATCH".
 bool StartsBatch(std::string_view statement) {
-  std::string upper = Upper(Trim(statement));
-  return upper.rfind("BEGIN", 0) == 0;
+  return statement.size() >= 5 && EqualsIgnoreCase(statement.substr(0, 5), "BEGIN");
 }
 
 // Whether `statement` ends with APPLY BATCH (case-insensitive, any whitespace between).
 bool EndsWithApplyBatch(std::string_view statement) {
-  std::string upper = Upper(Trim(statement));
-  if (upper.size() < 5 || upper.compare(upper.size() - 5, 5, "BATCH") != 0) return false;
-  size_t i = upper.size() - 5;
-  size_t spaces = 0;
-  while (i > 0 && std::isspace(static_cast<unsigned char>(upper[i - 1]))) {
-    --i;
-    ++spaces;
-  }
-  return spaces > 0 && i >= 5 && upper.compare(i - 5, 5, "APPLY") == 0;
+  std::string_view text = TrimRight(statement);
+  if (text.size() < 5 || !EqualsIgnoreCase(text.substr(text.size() - 5), "BATCH")) return false;
+  std::string_view before = text.substr(0, text.size() - 5);
+  std::string_view trimmed = TrimRight(before);
+  return trimmed.size() < before.size() && trimmed.size() >= 5 &&
+         EqualsIgnoreCase(trimmed.substr(trimmed.size() - 5), "APPLY");
 }
 
 }  // namespace
@@ -47,6 +44,16 @@ void StatementSplitter::Feed(std::string_view text) {
   Scan();
 }
 
+void StatementSplitter::Complete(size_t end) {
+  if (start_) {
+    std::string_view text = TrimRight(std::string_view(pending_).substr(*start_, end - *start_));
+    complete_.push_back({std::string(text), pending_offset_ + *start_});
+  }
+  pending_offset_ += end + 1;
+  pending_.erase(0, end + 1);
+  start_.reset();
+}
+
 void StatementSplitter::Scan() {
   size_t i = scanned_;
   while (i < pending_.size()) {
@@ -54,6 +61,28 @@ void StatementSplitter::Scan() {
     char next = i + 1 < pending_.size() ? pending_[i + 1] : '\0';
     switch (state_) {
       case State::kNormal:
+        if ((c == '-' && next == '-') || (c == '/' && next == '/')) {
+          state_ = State::kLineComment;
+          ++i;
+          break;
+        }
+        if (c == '/' && next == '*') {
+          state_ = State::kBlockComment;
+          ++i;
+          break;
+        }
+        if (c == ';') {
+          if (start_) {
+            std::string_view statement = std::string_view(pending_).substr(*start_, i - *start_);
+            if (!in_batch_ && StartsBatch(statement)) in_batch_ = true;
+            if (in_batch_ && !EndsWithApplyBatch(statement)) break;  // inner statement of a batch
+          }
+          in_batch_ = false;
+          Complete(i);
+          i = 0;
+          continue;
+        }
+        if (!IsSpace(c) && !start_) start_ = i;
         if (c == '\'') {
           state_ = State::kString;
         } else if (c == '"') {
@@ -61,22 +90,6 @@ void StatementSplitter::Scan() {
         } else if (c == '$' && next == '$') {
           state_ = State::kDollar;
           ++i;
-        } else if ((c == '-' && next == '-') || (c == '/' && next == '/')) {
-          state_ = State::kLineComment;
-          ++i;
-        } else if (c == '/' && next == '*') {
-          state_ = State::kBlockComment;
-          ++i;
-        } else if (c == ';') {
-          std::string statement = pending_.substr(0, i);
-          if (!in_batch_ && StartsBatch(statement)) in_batch_ = true;
-          if (in_batch_ && !EndsWithApplyBatch(statement)) break;  // inner statement of a batch
-          in_batch_ = false;
-          std::string trimmed = Trim(statement);
-          if (!trimmed.empty()) complete_.push_back(std::move(trimmed));
-          pending_.erase(0, i + 1);
-          i = 0;
-          continue;
         }
         break;
       case State::kString:
@@ -118,18 +131,26 @@ void StatementSplitter::Scan() {
   scanned_ = std::min(i, pending_.size());
 }
 
-std::vector<std::string> StatementSplitter::TakeComplete() {
-  std::vector<std::string> out;
+std::vector<SplitStatement> StatementSplitter::TakeComplete() {
+  std::vector<SplitStatement> out;
   out.swap(complete_);
   return out;
 }
 
-bool StatementSplitter::HasPartial() const { return !Trim(pending_).empty(); }
+bool StatementSplitter::HasPartial() const {
+  return start_.has_value() || state_ == State::kBlockComment;
+}
 
-std::string StatementSplitter::TakeRest() {
-  std::string rest = Trim(pending_);
+std::optional<SplitStatement> StatementSplitter::TakeRest() {
+  std::optional<SplitStatement> rest;
+  if (start_) {
+    std::string_view text = TrimRight(std::string_view(pending_).substr(*start_));
+    rest = SplitStatement{std::string(text), pending_offset_ + *start_};
+  }
+  pending_offset_ += pending_.size();
   pending_.clear();
   scanned_ = 0;
+  start_.reset();
   state_ = State::kNormal;
   in_batch_ = false;
   return rest;

@@ -2,35 +2,16 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <fstream>
 #include <string>
+
+#include "shell/captured_stream.h"
 
 namespace shell {
 namespace {
 
-// Captures what the shell writes to a stdio stream.
-class Capture {
- public:
-  Capture() : file_(std::tmpfile()) {}
-  ~Capture() { std::fclose(file_); }
-  std::FILE* file() { return file_; }
-  std::string Text() {
-    std::fflush(file_);
-    std::rewind(file_);
-    std::string out;
-    char buffer[4096];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof(buffer), file_)) > 0) out.append(buffer, n);
-    return out;
-  }
-
- private:
-  std::FILE* file_;
-};
-
 TEST(SyntaxCheckShellTest, EchoesCanonicalCqlAndReportsErrorsWithLines) {
-  Capture out, err;
+  CapturedStream out, err;
   SyntaxCheckShell shell(out.file(), err.file());
   int failures = shell.RunScript(
       "create keyspace k with replication = {'class': 'SimpleStrategy', "
@@ -40,32 +21,44 @@ TEST(SyntaxCheckShellTest, EchoesCanonicalCqlAndReportsErrorsWithLines) {
       "use k;\n",
       "script.cql");
   EXPECT_EQ(failures, 1);
-  EXPECT_EQ(out.Text(),
+  EXPECT_EQ(out.Take(),
             "CREATE KEYSPACE k WITH replication = {'class': 'SimpleStrategy', "
             "'replication_factor': 1};\nUSE k;\n");
-  std::string errors = err.Text();
-  EXPECT_EQ(errors.rfind("script.cql:2:SyntaxException: line 4:", 0), 0u) << errors;
+  // The statement starts at line 3 of the file, and the server counts lines from its start.
+  std::string errors = err.Take();
+  EXPECT_EQ(errors.rfind("script.cql:3:SyntaxException: line 3:", 0), 0u) << errors;
 }
 
-TEST(SyntaxCheckShellTest, ExitStopsTheScriptAndSourceReadsFiles) {
+TEST(SyntaxCheckShellTest, ExitEndsOnlyTheSourcedFile) {
   std::string path = ::testing::TempDir() + "/shell_source_test.cql";
   {
     std::ofstream file(path);
-    file << "TRUNCATE t;\nDROP TABLE u\n";  // the last statement has no ';'
+    file << "TRUNCATE t;\nEXIT\nDROP TABLE u;\n";
   }
-  Capture out, err;
+  CapturedStream out, err;
   SyntaxCheckShell shell(out.file(), err.file());
-  int failures = shell.RunScript("SOURCE '" + path + "';\nEXIT;\nDROP TABLE never;\n", "");
+  int failures =
+      shell.RunScript("SOURCE '" + path + "'\nDROP TABLE v;\nquit;\nDROP TABLE never;\n", "");
   EXPECT_EQ(failures, 0);
-  EXPECT_EQ(out.Text(), "TRUNCATE t;\nDROP TABLE u;\n");
-  EXPECT_EQ(err.Text(), "");
+  EXPECT_EQ(out.Take(), "TRUNCATE t;\nDROP TABLE v;\n");
+  EXPECT_EQ(err.Take(), "");
+}
+
+TEST(SyntaxCheckShellTest, IncompleteStatementAtEndOfFile) {
+  CapturedStream out, err;
+  SyntaxCheckShell shell(out.file(), err.file());
+  EXPECT_EQ(shell.RunScript("TRUNCATE t;\n\nDROP TABLE u\n", "f.cql"), 1);
+  EXPECT_EQ(out.Take(), "TRUNCATE t;\n");
+  EXPECT_EQ(err.Take(), "f.cql:3:Incomplete statement at end of file\n");
 }
 
 TEST(SyntaxCheckShellTest, MissingSourceFileIsAnError) {
-  Capture out, err;
+  CapturedStream out, err;
   SyntaxCheckShell shell(out.file(), err.file());
-  EXPECT_EQ(shell.RunScript("SOURCE '/nonexistent/x.cql'", ""), 1);
-  EXPECT_EQ(err.Text(), "Could not open '/nonexistent/x.cql'\n");
+  EXPECT_EQ(shell.RunScript("SOURCE '/nonexistent/x.cql'", "in.cql"), 1);
+  EXPECT_EQ(err.Take(),
+            "in.cql:1:Could not open '/nonexistent/x.cql': [Errno 2] No such file or directory: "
+            "'/nonexistent/x.cql'\n");
 }
 
 }  // namespace

@@ -1,0 +1,367 @@
+#include "shell/session_shell.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <utility>
+
+namespace shell {
+namespace {
+
+std::string Upper(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return out;
+}
+
+// The words of `statement`, split at whitespace.
+std::vector<std::string> Words(std::string_view statement) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < statement.size()) {
+    while (i < statement.size() && std::isspace(static_cast<unsigned char>(statement[i]))) ++i;
+    size_t begin = i;
+    while (i < statement.size() && !std::isspace(static_cast<unsigned char>(statement[i]))) ++i;
+    if (i > begin) words.emplace_back(statement.substr(begin, i - begin));
+  }
+  return words;
+}
+
+// As cqlsh decides whether to print a table and a row count: by the statement's first six
+// characters.
+bool IsSelect(std::string_view statement) {
+  return statement.size() >= 6 && Upper(statement.substr(0, 6)) == "SELECT";
+}
+
+constexpr std::array kConsistencies = {
+    cql::Consistency::kAny,         cql::Consistency::kOne,        cql::Consistency::kTwo,
+    cql::Consistency::kThree,       cql::Consistency::kQuorum,     cql::Consistency::kAll,
+    cql::Consistency::kLocalQuorum, cql::Consistency::kEachQuorum, cql::Consistency::kSerial,
+    cql::Consistency::kLocalSerial, cql::Consistency::kLocalOne,
+};
+
+std::optional<cql::Consistency> ParseConsistency(std::string_view name) {
+  std::string upper = Upper(name);
+  for (cql::Consistency consistency : kConsistencies) {
+    if (cql::ConsistencyName(consistency) == upper) return consistency;
+  }
+  return std::nullopt;
+}
+
+// The driver's text for errors it turns into exceptions carrying a summary.
+std::string ServerErrorText(std::string_view exception, uint32_t code, std::string_view summary,
+                            std::string_view message) {
+  return fmt::format("{}: Error from server: code={:04x} [{}] message=\"{}\"", exception, code,
+                     summary, message);
+}
+
+// The driver builds AlreadyExists's text from the keyspace and table of the error body, which
+// our messages carry in Cassandra's wording.
+std::string AlreadyExistsText(const std::string& message) {
+  constexpr std::string_view kKeyspace = "Cannot add existing keyspace \"";
+  constexpr std::string_view kTable = "Cannot add already existing table \"";
+  constexpr std::string_view kTableKeyspace = "\" to keyspace \"";
+  if (message.starts_with(kKeyspace) && message.ends_with('"')) {
+    std::string_view keyspace(message);
+    keyspace = keyspace.substr(kKeyspace.size(), keyspace.size() - kKeyspace.size() - 1);
+    return fmt::format("AlreadyExists: Keyspace '{}' already exists", keyspace);
+  }
+  size_t middle = message.find(kTableKeyspace);
+  if (message.starts_with(kTable) && message.ends_with('"') && middle != std::string::npos) {
+    std::string_view text(message);
+    std::string_view table = text.substr(kTable.size(), middle - kTable.size());
+    size_t keyspace_begin = middle + kTableKeyspace.size();
+    std::string_view keyspace = text.substr(keyspace_begin, text.size() - keyspace_begin - 1);
+    return fmt::format("AlreadyExists: Table '{}.{}' already exists", keyspace, table);
+  }
+  return "AlreadyExists: " + message;
+}
+
+constexpr std::string_view kTimeoutSummary =
+    "Coordinator node timed out waiting for replica nodes' responses";
+
+}  // namespace
+
+std::string CqlshErrorText(const common::Status& status) {
+  using common::StatusCode;
+  const std::string& message = status.message();
+  switch (status.code()) {
+    case StatusCode::kSyntaxError:
+      return "SyntaxException: " + message;
+    case StatusCode::kInvalid:
+      return ServerErrorText("InvalidRequest", 0x2200, "Invalid query", message);
+    case StatusCode::kUnauthorized:
+      return ServerErrorText("Unauthorized", 0x2100, "Unauthorized", message);
+    case StatusCode::kConfigError:
+      return "ConfigurationException: " + message;
+    case StatusCode::kAlreadyExists:
+      return AlreadyExistsText(message);
+    case StatusCode::kUnprepared:
+      return "PreparedQueryNotFound: " + message;
+    case StatusCode::kProtocolError:
+      return "ProtocolException: " + message;
+    case StatusCode::kAuthenticationError:
+      return "BadCredentials: " + message;
+    case StatusCode::kUnavailable:
+      return ServerErrorText("Unavailable", 0x1000, "Unavailable exception", message);
+    case StatusCode::kOverloaded:
+      return "OverloadedErrorMessage: " + message;
+    case StatusCode::kIsBootstrapping:
+      return "IsBootstrappingErrorMessage: " + message;
+    case StatusCode::kTruncateError:
+      return "TruncateError: " + message;
+    case StatusCode::kWriteTimeout:
+      return ServerErrorText("WriteTimeout", 0x1100, kTimeoutSummary, message);
+    case StatusCode::kReadTimeout:
+      return ServerErrorText("ReadTimeout", 0x1200, kTimeoutSummary, message);
+    case StatusCode::kReadFailure:
+      return ServerErrorText("ReadFailure", 0x1300, "Replica(s) failed to execute read", message);
+    case StatusCode::kFunctionFailure:
+      return ServerErrorText("FunctionFailure", 0x1400, "User Defined Function failure", message);
+    case StatusCode::kWriteFailure:
+      return ServerErrorText("WriteFailure", 0x1500, "Replica(s) failed to execute write", message);
+    case StatusCode::kCdcWriteFailure:
+      return "CDCWriteException: " + message;
+    case StatusCode::kCasWriteUnknown:
+      return "CASWriteUnknown: " + message;
+    default:  // ServerError and the internal codes, which travel as ServerError
+      return "ServerError: " + message;
+  }
+}
+
+bool SessionShell::Execute(std::string_view statement) {
+  std::vector<std::string> words = Words(statement);
+  std::string command = words.empty() ? "" : Upper(words[0]);
+  if (command == "EXPAND") return RunExpand(words);
+  if (command == "TRACING") return RunTracing(words);
+  if (command == "CONSISTENCY") return RunConsistency(words);
+  if (command == "SERIAL") return RunSerialConsistency(words);
+  if (command == "PAGING") return RunPaging(words);
+  if (command == "DESCRIBE" || command == "DESC") return RunDescribe(statement);
+  return RunQuery(statement);
+}
+
+cql::QueryOptions SessionShell::Options() const {
+  cql::QueryOptions options;
+  options.consistency = consistency_;
+  options.serial_consistency = serial_consistency_;
+  options.page_size = page_size();
+  return options;
+}
+
+TableStyle SessionShell::Style() const { return TableStyle{tty(), expand_, options_.values}; }
+
+void SessionShell::Write(std::string_view text) { std::fwrite(text.data(), 1, text.size(), out()); }
+
+bool SessionShell::RunQuery(std::string_view statement) {
+  cql::QueryOptions options = Options();
+  common::Result<cql::ResultSet> result = session_->Execute(statement, options);
+  if (!result.ok()) {
+    ReportError(CqlshErrorText(result.status()));
+    return false;
+  }
+  std::vector<std::string> warnings = result->warnings();
+  if (result->kind() == cql::ResultSet::Kind::kRows) {
+    if (IsSelect(statement)) {
+      RowsFormatter rows(Style());
+      while (true) {
+        Write(rows.Page(*result));
+        // Stop at the last page, and at a paging state that would fetch the same page again.
+        if (!result->paging_state() || result->paging_state() == options.paging_state) break;
+        options.paging_state = result->paging_state();
+        result = session_->Execute(statement, options);
+        if (!result.ok()) {
+          ReportError(CqlshErrorText(result.status()));
+          return false;
+        }
+      }
+      Write(rows.Finish());
+    } else {
+      Write(FormatStaticResult(*result, Style()));
+    }
+  }
+  Write(FormatWarnings(warnings));
+  return true;
+}
+
+bool SessionShell::RunDescribe(std::string_view statement) {
+  cql::QueryOptions options = Options();
+  common::Result<cql::ResultSet> page = session_->Execute(statement, options);
+  if (!page.ok()) {
+    // cqlsh prints only the server's message for DESCRIBE.
+    const common::Status& status = page.status();
+    bool syntax = status.code() == common::StatusCode::kSyntaxError;
+    ReportError(syntax ? CqlshErrorText(status) : status.message());
+    return false;
+  }
+  std::vector<std::string> warnings = page->warnings();
+  cql::ResultSet all = cql::ResultSet::Rows(page->columns());
+  while (true) {
+    for (size_t r = 0; r < page->row_count(); ++r) {
+      for (size_t c = 0; c < page->column_count(); ++c) {
+        std::optional<std::string_view> cell = page->Value(r, c);
+        all.AddCell(cell ? std::optional<common::Bytes>(*cell) : std::nullopt);
+      }
+    }
+    if (!page->paging_state() || page->paging_state() == options.paging_state) break;
+    options.paging_state = page->paging_state();
+    page = session_->Execute(statement, options);
+    if (!page.ok()) {
+      ReportError(page.status().message());
+      return false;
+    }
+  }
+  Write(FormatDescribe(DescribeKindOf(statement), all, !session_->keyspace().empty()));
+  Write(FormatWarnings(warnings));
+  return true;
+}
+
+bool SessionShell::RunExpand(const std::vector<std::string>& words) {
+  if (words.size() == 1) {
+    Write(expand_ ? "Expanded output is currently enabled. Use EXPAND OFF to disable\n"
+                  : "Expanded output is currently disabled. Use EXPAND ON to enable.\n");
+    return true;
+  }
+  std::string value = words.size() == 2 ? Upper(words[1]) : "";
+  if (value == "ON") {
+    if (expand_) {
+      ReportError("Expanded output is already enabled. Use EXPAND OFF to disable.");
+      return false;
+    }
+    expand_ = true;
+    Write("Now Expanded output is enabled\n");
+    return true;
+  }
+  if (value == "OFF") {
+    if (!expand_) {
+      ReportError("Expanded output is not enabled.");
+      return false;
+    }
+    expand_ = false;
+    Write("Disabled Expanded output.\n");
+    return true;
+  }
+  ReportError("Improper expand command.");
+  return false;
+}
+
+bool SessionShell::RunTracing(const std::vector<std::string>& words) {
+  if (words.size() == 1) {
+    Write("Tracing is currently disabled. Use TRACING ON to enable.\n");
+    return true;
+  }
+  std::string value = words.size() == 2 ? Upper(words[1]) : "";
+  if (value == "ON") {
+    ReportError("Tracing is not available: the embedded engine records no traces.");
+  } else if (value == "OFF") {
+    ReportError("Tracing is not enabled.");
+  } else {
+    ReportError("Improper tracing command.");
+  }
+  return false;
+}
+
+bool SessionShell::RunConsistency(const std::vector<std::string>& words) {
+  if (words.size() == 1) {
+    Write(fmt::format("Current consistency level is {}.\n", cql::ConsistencyName(consistency_)));
+    return true;
+  }
+  std::optional<cql::Consistency> level =
+      words.size() == 2 ? ParseConsistency(words[1]) : std::nullopt;
+  if (!level) {
+    ReportError("Improper consistency command.");
+    return false;
+  }
+  consistency_ = *level;
+  Write(fmt::format("Consistency level set to {}.\n", cql::ConsistencyName(consistency_)));
+  return true;
+}
+
+bool SessionShell::RunSerialConsistency(const std::vector<std::string>& words) {
+  if (words.size() == 2 && Upper(words[1]) == "CONSISTENCY") {
+    Write(fmt::format("Current serial consistency level is {}.\n",
+                      cql::ConsistencyName(serial_consistency_)));
+    return true;
+  }
+  std::optional<cql::Consistency> level = words.size() == 3 && Upper(words[1]) == "CONSISTENCY"
+                                              ? ParseConsistency(words[2])
+                                              : std::nullopt;
+  if (level != cql::Consistency::kSerial && level != cql::Consistency::kLocalSerial) {
+    ReportError("Improper serial command.");
+    return false;
+  }
+  serial_consistency_ = *level;
+  Write(fmt::format("Serial consistency level set to {}.\n",
+                    cql::ConsistencyName(serial_consistency_)));
+  return true;
+}
+
+bool SessionShell::RunPaging(const std::vector<std::string>& words) {
+  if (words.size() == 1) {
+    Write(paging_ ? "Query paging is currently enabled. Use PAGING OFF to disable\n"
+                  : "Query paging is currently disabled. Use PAGING ON to enable.\n");
+  } else if (words.size() == 2 && Upper(words[1]) == "OFF") {
+    if (!paging_) {
+      ReportError("Query paging is not enabled.");
+      return false;
+    }
+    paging_ = false;
+    options_.page_size = kDefaultPageSize;
+    Write("Disabled Query paging.\n");
+    return true;
+  } else if (words.size() == 2 && Upper(words[1]) == "ON") {
+    if (paging_) {
+      ReportError("Query paging is already enabled. Use PAGING OFF to disable.");
+      Write(fmt::format("Page size: {}\n", options_.page_size));  // cqlsh shows it anyway
+      return false;
+    }
+    paging_ = true;
+    Write("Now Query paging is enabled\n");
+  } else {
+    int32_t size = 0;
+    std::string text = words.size() == 2 ? words[1] : "";
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), size);
+    if (error != std::errc() || end != text.data() + text.size() || size <= 0) {
+      ReportError("Improper paging command.");
+      return false;
+    }
+    paging_ = true;
+    options_.page_size = size;
+  }
+  if (paging_) Write(fmt::format("Page size: {}\n", options_.page_size));
+  return true;
+}
+
+std::string SessionShell::Prompt(bool continuation) const {
+  std::string keyspace = session_->keyspace();
+  if (keyspace.empty()) return continuation ? "   ... " : "cqlsh> ";
+  return continuation ? std::string(keyspace.size(), ' ') + "    ... " : "cqlsh:" + keyspace + "> ";
+}
+
+void SessionShell::PrintBanner() {
+  if (!options_.banner.empty()) Write(options_.banner + "\n");
+  Write("Use HELP for help.\n");
+}
+
+void SessionShell::PrintHelp() {
+  Write(
+      "CQL statements end with ';' and run on the database; results print as cqlsh prints "
+      "them.\n"
+      "Shell commands (';' optional):\n"
+      "  DESCRIBE | DESC ...             schema as CQL (KEYSPACES, KEYSPACE ks, TABLES,\n"
+      "                                  TABLE t, TYPE t, SCHEMA, CLUSTER, ...)\n"
+      "  SOURCE 'file.cql'               run every statement of a file\n"
+      "  EXPAND [ON | OFF]               one block per row instead of a table\n"
+      "  CONSISTENCY [level]             show or set the consistency level (default ONE)\n"
+      "  SERIAL CONSISTENCY [level]      show or set SERIAL / LOCAL_SERIAL\n"
+      "  PAGING [ON | OFF | n]           show or set the page size (all pages are printed)\n"
+      "  TRACING                         not available on the embedded engine\n"
+      "  HELP | ?                        this text\n"
+      "  EXIT | QUIT                     leave the shell\n");
+}
+
+}  // namespace shell
