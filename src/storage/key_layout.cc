@@ -189,6 +189,15 @@ common::Result<ParsedKey> ParseKey(const KeyShape& shape, std::string_view key) 
   return parsed;
 }
 
+common::Result<size_t> PartitionPrefixSize(const KeyShape& shape, std::string_view key) {
+  if (key.size() < kTokenSize) return Corrupt("shorter than a token");
+  std::string_view in = key.substr(kTokenSize);
+  for (const cql::CqlType& type : shape.partition_key) {
+    RETURN_IF_ERROR(cql::ReadKeyComponent(type, false, &in).status());
+  }
+  return key.size() - in.size();
+}
+
 std::shared_ptr<const rocksdb::SliceTransform> NewTokenPrefixExtractor() {
   return std::make_shared<TokenPrefixExtractor>();
 }

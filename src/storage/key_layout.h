@@ -56,6 +56,8 @@ enum class BoundSide : uint8_t {
 struct ClusteringColumn {
   cql::CqlType type;
   bool descending = false;
+
+  bool operator==(const ClusteringColumn&) const = default;
 };
 
 // The key columns of a table, in order. Values passed to the functions below are the
@@ -63,6 +65,8 @@ struct ClusteringColumn {
 struct KeyShape {
   std::vector<cql::CqlType> partition_key;
   std::vector<ClusteringColumn> clustering;
+
+  bool operator==(const KeyShape&) const = default;
 };
 
 // A clustering bound: a prefix of the clustering columns and the side it sorts on.
@@ -115,6 +119,10 @@ struct ParsedKey {
 
 // Parses a key built by the functions above for `shape`. Any other bytes give Corruption.
 common::Result<ParsedKey> ParseKey(const KeyShape& shape, std::string_view key);
+
+// The length of the partition prefix (`token ‖ pk-components`) that `key` starts with, without
+// parsing the rest. Corruption when `key` does not start with such a prefix for `shape`.
+common::Result<size_t> PartitionPrefixSize(const KeyShape& shape, std::string_view key);
 
 // A RocksDB prefix extractor whose domain is every key of at least 8 bytes and whose prefix is
 // those 8 bytes (the token). Name: "cqld.TokenPrefix.v1".

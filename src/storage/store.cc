@@ -18,9 +18,11 @@ namespace storage {
 
 struct StoreTable {
   std::string id;
-  TableOptions options;
+  TableOptions options;  // GUARDED_BY(Store::mutex_)
   std::shared_ptr<RowFragmentCompactionFilterFactory> filter_factory;
   std::unique_ptr<rocksdb::ColumnFamilyHandle> handle;
+  // Held across both passes of CompactTable (the purge flag of the factory is per table).
+  std::mutex compact_mutex;
 };
 
 namespace {
@@ -44,29 +46,13 @@ rocksdb::ColumnFamilyOptions TableFamilyOptions(
   cf.merge_operator = MakeRowFragmentMergeOperator();
   cf.compaction_filter_factory = std::move(factory);
   cf.prefix_extractor = NewTokenPrefixExtractor();
-  // Universal compaction: CompactTable is one compaction over every file, which is what lets
-  // the compaction filter purge (compaction_filter.h invariant 3).
+  // Universal compaction: each CompactTable pass is one compaction over every file, which is
+  // what lets the compaction filter purge (compaction_filter.h invariants 3 and 9).
   cf.compaction_style = rocksdb::kCompactionStyleUniversal;
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   return cf;
-}
-
-common::Bytes EncodeTableOptions(const TableOptions& options) {
-  common::ByteWriter w;
-  w.PutU8(1);  // version
-  w.PutVInt(options.gc_grace_seconds);
-  return w.Release();
-}
-
-common::Result<TableOptions> DecodeTableOptions(std::string_view bytes) {
-  common::ByteReader in(bytes);
-  auto version = in.ReadU8();
-  if (!version.ok() || *version != 1) return common::Status::Corruption("Bad table options");
-  auto gc = in.ReadVInt();
-  if (!gc.ok() || !in.empty()) return common::Status::Corruption("Bad table options");
-  return TableOptions{.gc_grace_seconds = *gc};
 }
 
 bool IsReservedName(std::string_view id) {
@@ -149,6 +135,9 @@ common::Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   rocksdb::DBOptions db_options;
   db_options.create_if_missing = options.create_if_missing;
   db_options.create_missing_column_families = true;
+  // One compaction filter sees a whole compaction, so partitions are never split between
+  // filters (compaction_filter.h invariant 8). 1 is RocksDB's default; it is a requirement.
+  db_options.max_subcompactions = 1;
 
   std::vector<std::string> names;
   rocksdb::Status listed = rocksdb::DB::ListColumnFamilies(db_options, path, &names);
@@ -162,8 +151,9 @@ common::Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
     if (IsReservedName(name)) continue;
     auto table = std::make_shared<StoreTable>();
     table->id = name;
-    table->filter_factory = std::make_shared<RowFragmentCompactionFilterFactory>(
-        options.clock, table->options.gc_grace_seconds);
+    // The saved options are read once the database is open (set_options below).
+    table->filter_factory =
+        std::make_shared<RowFragmentCompactionFilterFactory>(options.clock, table->options);
     descriptors.emplace_back(name, TableFamilyOptions(table->filter_factory));
     tables.push_back(std::move(table));
   }
@@ -182,7 +172,7 @@ common::Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
     if (!saved.ok()) return saved.status();
     if (saved->has_value()) {
       ASSIGN_OR_RETURN(tables[i]->options, DecodeTableOptions(**saved));
-      tables[i]->filter_factory->set_gc_grace_seconds(tables[i]->options.gc_grace_seconds);
+      tables[i]->filter_factory->set_options(tables[i]->options);
     }
     store->tables_.emplace(tables[i]->id, tables[i]);
   }
@@ -203,8 +193,8 @@ common::Result<std::shared_ptr<StoreTable>> Store::CreateColumnFamily(const std:
   auto table = std::make_shared<StoreTable>();
   table->id = table_id;
   table->options = options;
-  table->filter_factory = std::make_shared<RowFragmentCompactionFilterFactory>(
-      options_.clock, options.gc_grace_seconds);
+  table->filter_factory =
+      std::make_shared<RowFragmentCompactionFilterFactory>(options_.clock, options);
   rocksdb::ColumnFamilyHandle* handle = nullptr;
   rocksdb::Status s =
       db_->CreateColumnFamily(TableFamilyOptions(table->filter_factory), table_id, &handle);
@@ -214,10 +204,14 @@ common::Result<std::shared_ptr<StoreTable>> Store::CreateColumnFamily(const std:
 }
 
 common::Status Store::SaveTableOptions(const std::string& table_id, const TableOptions& options) {
+  ASSIGN_OR_RETURN(common::Bytes encoded, EncodeTableOptions(options));
   rocksdb::WriteOptions write_options;
   write_options.sync = options_.sync_writes;
-  return FromRocks(db_->Put(write_options, meta_.get(), kTableOptionsPrefix + table_id,
-                            EncodeTableOptions(options)));
+  return FromRocks(db_->Put(write_options, meta_.get(), kTableOptionsPrefix + table_id, encoded));
+}
+
+common::Status Store::FlushMeta() {
+  return FromRocks(db_->Flush(rocksdb::FlushOptions(), meta_.get()));
 }
 
 common::Status Store::CreateTable(std::string_view table_id, const TableOptions& options) {
@@ -242,7 +236,7 @@ common::Status Store::AlterTable(std::string_view table_id, const TableOptions& 
     return common::Status::NotFound("Unknown table " + std::string(table_id));
   RETURN_IF_ERROR(SaveTableOptions(it->first, options));
   it->second->options = options;
-  it->second->filter_factory->set_gc_grace_seconds(options.gc_grace_seconds);
+  it->second->filter_factory->set_options(options);
   return common::Status::Ok();
 }
 
@@ -257,7 +251,7 @@ common::Status Store::DropTable(std::string_view table_id) {
   RETURN_IF_ERROR(
       FromRocks(db_->Delete(write_options, meta_.get(), kTableOptionsPrefix + it->first)));
   tables_.erase(it);
-  return common::Status::Ok();
+  return FlushMeta();
 }
 
 common::Status Store::TruncateTable(std::string_view table_id) {
@@ -267,7 +261,9 @@ common::Status Store::TruncateTable(std::string_view table_id) {
     return common::Status::NotFound("Unknown table " + std::string(table_id));
   RETURN_IF_ERROR(FromRocks(db_->DropColumnFamily(it->second->handle.get())));
   ASSIGN_OR_RETURN(it->second, CreateColumnFamily(it->first, it->second->options));
-  return common::Status::Ok();
+  // A meta write for the flush below to persist (an empty memtable would not be flushed).
+  RETURN_IF_ERROR(SaveTableOptions(it->first, it->second->options));
+  return FlushMeta();
 }
 
 bool Store::HasTable(std::string_view table_id) const {
@@ -352,9 +348,21 @@ common::Status Store::FlushTable(std::string_view table_id) {
 
 common::Status Store::CompactTable(std::string_view table_id) {
   ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
+  std::lock_guard compact_lock(table->compact_mutex);
   rocksdb::CompactRangeOptions compact_options;
   compact_options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-  return FromRocks(db_->CompactRange(compact_options, table->handle.get(), nullptr, nullptr));
+  // Wait for running automatic compactions so each pass includes every file (a full
+  // compaction), and keep each pass in one filter (compaction_filter.h invariant 8).
+  compact_options.exclusive_manual_compaction = true;
+  compact_options.max_subcompactions = 1;
+  // Pass 1: every key's operands become one value (compaction_filter.h invariant 5).
+  RETURN_IF_ERROR(
+      FromRocks(db_->CompactRange(compact_options, table->handle.get(), nullptr, nullptr)));
+  // Pass 2: every value is filtered; partition and range tombstones may go (invariant 9).
+  table->filter_factory->set_purge_partition_tombstones(true);
+  rocksdb::Status s = db_->CompactRange(compact_options, table->handle.get(), nullptr, nullptr);
+  table->filter_factory->set_purge_partition_tombstones(false);
+  return FromRocks(s);
 }
 
 }  // namespace storage

@@ -11,7 +11,8 @@
 // Corruption → Corruption, IOError → IOError, anything else → Internal.
 //
 // Thread-safety: `Store` is thread-safe. Reads and writes take a shared lock on the table
-// map; CreateTable/DropTable/TruncateTable take it exclusively (they are rare DDL). Iterators
+// map; CreateTable/DropTable/TruncateTable take it exclusively (they are rare DDL);
+// CompactTable calls on one table run one after the other (a per-table mutex). Iterators
 // and WriteBatches are not thread-safe; each belongs to one thread. An iterator keeps its
 // table's column family alive across a concurrent DROP/TRUNCATE (it keeps reading the old
 // data) but must be destroyed before the Store.
@@ -31,6 +32,7 @@
 #include "common/clock.h"
 #include "common/result.h"
 #include "storage/row_fragment.h"
+#include "storage/table_options.h"
 
 namespace rocksdb {
 class DB;
@@ -50,10 +52,6 @@ struct StoreOptions {
   // may lose the last writes.
   bool sync_writes = false;
   bool create_if_missing = true;
-};
-
-struct TableOptions {
-  int64_t gc_grace_seconds = 864000;  // Cassandra's default, 10 days
 };
 
 // Mutations for one atomic Store::Write, across any tables and the meta family.
@@ -153,15 +151,21 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  // Creates the column family of table `table_id` and records its options in the meta
-  // family. AlreadyExists if it exists; Invalid for an empty id or a reserved name
-  // ("default", "meta").
+  // Creates the column family of table `table_id` and records its options (gc_grace, key
+  // shape; table_options.h) in the meta family. AlreadyExists if it exists; Invalid for an
+  // empty id, a reserved name ("default", "meta") or a shape that cannot be encoded.
   common::Status CreateTable(std::string_view table_id, const TableOptions& options);
-  // Changes a table's options (gc_grace_seconds). NotFound if the table does not exist.
+  // Replaces a table's options (all of them: pass the shape again). Later compactions use
+  // them. NotFound if the table does not exist; Invalid for a shape that cannot be encoded.
   common::Status AlterTable(std::string_view table_id, const TableOptions& options);
-  // Drops the column family and all its data. NotFound if the table does not exist.
+  // Drops the column family and all its data, and deletes its options. The meta family is
+  // flushed afterwards, so the write-ahead logs that held only the dropped data are released
+  // now rather than kept (and replayed) until some other flush. NotFound if the table does
+  // not exist.
   common::Status DropTable(std::string_view table_id);
-  // Removes all data of the table, keeping the table and its options. NotFound if missing.
+  // Removes all data of the table, keeping the table and its options (a new, empty column
+  // family of the same name). Like DropTable, rewrites the options and flushes the meta
+  // family so the logs of the dropped data are released. NotFound if missing.
   common::Status TruncateTable(std::string_view table_id);
   bool HasTable(std::string_view table_id) const;
   std::vector<std::string> TableIds() const;
@@ -183,8 +187,14 @@ class Store {
 
   // Flushes the table's memtable to a file.
   common::Status FlushTable(std::string_view table_id);
-  // Compacts the whole table (a full compaction: purges data past gc_grace, see
-  // compaction_filter.h invariant 3).
+  // Compacts the whole table so that it holds no purgeable data: two full manual compactions
+  // (compaction_filter.h invariants 5 and 9). The first folds every key's merge operands
+  // into one value at the bottom (RocksDB never filters a merge result); the second filters
+  // every value: expired cells become tombstones, data shadowed by partition and range
+  // tombstones goes, and tombstones past gc_grace are purged, partition and range tombstones
+  // included when the table has a key shape. Concurrent calls on one table are serialized.
+  // Writes may continue meanwhile; compaction_filter.h states the remaining hazard for
+  // writes with timestamps older than a purged tombstone. NotFound if the table is missing.
   common::Status CompactTable(std::string_view table_id);
 
  private:
@@ -193,6 +203,9 @@ class Store {
   common::Result<std::shared_ptr<StoreTable>> CreateColumnFamily(const std::string& table_id,
                                                                  const TableOptions& options);
   common::Status SaveTableOptions(const std::string& table_id, const TableOptions& options);
+  // Flushes the meta family's memtable, which switches to a new write-ahead log: logs that
+  // only dropped column families still referenced become obsolete.
+  common::Status FlushMeta();
 
   StoreOptions options_;
   std::unique_ptr<rocksdb::DB> db_;

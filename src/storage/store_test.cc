@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <filesystem>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "storage/key_layout.h"
@@ -182,7 +184,9 @@ TEST_F(StoreTest, IteratesForwardAndBackwardWithinRange) {
 }
 
 TEST_F(StoreTest, TtlExpiryAndGcPurgeThroughCompaction) {
-  ASSERT_TRUE(store_->CreateTable("t", TableOptions{.gc_grace_seconds = 100}).ok());
+  // With the key shape: storage knows Key(1, 2) is a row, so its row deletion may be purged.
+  ASSERT_TRUE(
+      store_->CreateTable("t", TableOptions{.gc_grace_seconds = 100, .shape = shape_}).ok());
   std::string ttl_key = Key(1, 1);
   std::string deleted_key = Key(1, 2);
   RowFragment with_ttl;
@@ -268,6 +272,302 @@ TEST_F(StoreTest, CorruptValueIsReportedNotCrashed) {
   ASSERT_TRUE(store_->Write(batch).ok());
   auto r = store_->Get("t", Key(1, 1));
   EXPECT_FALSE(r.ok());
+}
+
+RowFragment Marked(int64_t timestamp, std::vector<Cell> cells) {
+  RowFragment f;
+  f.liveness = LivenessInfo{timestamp, 0, 0};
+  f.cells = std::move(cells);
+  return f;
+}
+
+RowFragment Deleted(int64_t timestamp, int64_t local_deletion_time) {
+  RowFragment f;
+  f.deletion = DeletionTime{timestamp, local_deletion_time};
+  return f;
+}
+
+// A row-level view of a table with one int partition key and one int clustering column, as
+// the engine's read path computes it: partition deletion, covering range tombstones and the
+// row's own deletion shadow what is older; a row shows when its marker or a cell is live.
+// Keys: "pk/ck" or "pk/static"; values: the live cells as "column=value".
+using Visible = std::map<std::string, std::vector<std::string>>;
+
+class PurgeStoreTest : public StoreTest {
+ protected:
+  common::Bytes Prefix(int32_t pk) {
+    std::vector<common::Bytes> values = {Int(pk)};
+    return PartitionPrefix(shape_, values);
+  }
+  common::Bytes Range(int32_t pk, int32_t from, int32_t to) {  // [from, to)
+    return RangeTombstoneKey(shape_, Prefix(pk), {{Int(from)}, BoundSide::kBefore},
+                             {{Int(to)}, BoundSide::kBefore});
+  }
+  static int32_t ToInt(std::string_view bytes) {
+    common::ByteReader in(bytes);
+    return in.ReadI32().value();
+  }
+
+  Visible Read(std::string_view table) {
+    Visible visible;
+    int64_t now = clock_.NowMicros() / kSecond;
+    auto it = store_->NewIterator(table, KeyRange{});
+    EXPECT_TRUE(it.ok());
+    if (!it.ok()) return visible;
+    common::Bytes prefix;
+    std::optional<DeletionTime> partition_deletion;
+    std::vector<std::pair<std::pair<common::Bytes, common::Bytes>, DeletionTime>> ranges;
+    auto strongest = [](std::optional<DeletionTime> a, const DeletionTime& b) {
+      return (!a || b.Supersedes(*a)) ? std::optional<DeletionTime>(b) : a;
+    };
+    auto show = [&](const std::string& name, const RowFragment& f,
+                    std::optional<DeletionTime> deletion) {
+      if (f.deletion) deletion = strongest(deletion, *f.deletion);
+      std::vector<std::string> cells;
+      for (const Cell& cell : f.cells) {
+        if (cell.IsLive(now) && !(deletion && deletion->Deletes(cell.timestamp))) {
+          cells.push_back(std::to_string(cell.column_id) + "=" + cell.value);
+        }
+      }
+      bool marker = f.liveness && f.liveness->IsLive(now) &&
+                    !(deletion && deletion->Deletes(f.liveness->timestamp));
+      if (marker || !cells.empty()) visible[name] = cells;
+    };
+    for ((*it)->SeekToFirst(); (*it)->Valid(); (*it)->Next()) {
+      auto parsed = ParseKey(shape_, (*it)->key());
+      EXPECT_TRUE(parsed.ok());
+      auto fragment = (*it)->fragment();
+      EXPECT_TRUE(fragment.ok());
+      if (!parsed.ok() || !fragment.ok()) continue;
+      common::Bytes this_prefix = PartitionPrefix(shape_, parsed->partition_key);
+      if (this_prefix != prefix) {
+        prefix = this_prefix;
+        partition_deletion.reset();
+        ranges.clear();
+      }
+      std::string pk = std::to_string(ToInt(parsed->partition_key[0]));
+      switch (parsed->section) {
+        case KeySection::kPartitionDeletion:
+          if (fragment->deletion) partition_deletion = fragment->deletion;
+          break;
+        case KeySection::kRangeTombstone:
+          if (fragment->deletion) {
+            ranges.push_back({{RowBoundKey(shape_, prefix, parsed->range_start),
+                               RowBoundKey(shape_, prefix, parsed->range_end)},
+                              *fragment->deletion});
+          }
+          break;
+        case KeySection::kStaticRow:
+          show(pk + "/static", *fragment, partition_deletion);
+          break;
+        case KeySection::kRow: {
+          std::optional<DeletionTime> deletion = partition_deletion;
+          for (const auto& [bounds, range_deletion] : ranges) {
+            if (bounds.first <= (*it)->key() && (*it)->key() < bounds.second) {
+              deletion = strongest(deletion, range_deletion);
+            }
+          }
+          show(pk + "/" + std::to_string(ToInt(parsed->clustering[0])), *fragment, deletion);
+          break;
+        }
+      }
+    }
+    EXPECT_TRUE((*it)->status().ok());
+    return visible;
+  }
+
+  struct Census {
+    int entries = 0;
+    int deletions = 0;  // entries holding a partition, range or row deletion
+  };
+  Census Count(std::string_view table) {
+    Census census;
+    auto it = store_->NewIterator(table, KeyRange{});
+    EXPECT_TRUE(it.ok());
+    for ((*it)->SeekToFirst(); (*it)->Valid(); (*it)->Next()) {
+      ++census.entries;
+      if ((*it)->fragment()->deletion) ++census.deletions;
+    }
+    return census;
+  }
+
+  // Partition 1: a static row and rows 0..4 written at ts 10, then a partition deletion at
+  // ts 20, then row 5 and a cell of row 2 at ts 30. Partition 2: rows 0..9 at ts 10, the range
+  // [3, 6) deleted at ts 20, a cell of row 4 at ts 30. Partition 3: rows 0..2, row 1 deleted.
+  // The old data is flushed to a file of its own, the deletions to another.
+  void WriteShadowedData(std::string_view table) {
+    auto old_row = [](int32_t ck) {
+      return Marked(10, {LiveCell(1, 10, "v" + std::to_string(ck)), LiveCell(2, 10, "w")});
+    };
+    MergeOne(table, StaticRowKey(Prefix(1)), Cells({LiveCell(9, 10, "s")}));
+    for (int ck = 0; ck < 5; ++ck) MergeOne(table, Key(1, ck), old_row(ck));
+    for (int ck = 0; ck < 10; ++ck) MergeOne(table, Key(2, ck), old_row(ck));
+    for (int ck = 0; ck < 3; ++ck) MergeOne(table, Key(3, ck), old_row(ck));
+    ASSERT_TRUE(store_->FlushTable(table).ok());
+    MergeOne(table, PartitionDeletionKey(Prefix(1)), Deleted(20, kStart));
+    MergeOne(table, Range(2, 3, 6), Deleted(20, kStart));
+    MergeOne(table, Key(3, 1), Deleted(20, kStart));
+    ASSERT_TRUE(store_->FlushTable(table).ok());
+    MergeOne(table, Key(1, 5), Marked(30, {LiveCell(1, 30, "new")}));
+    MergeOne(table, Key(1, 2), Cells({LiveCell(2, 30, "new")}));
+    MergeOne(table, Key(2, 4), Cells({LiveCell(1, 30, "new")}));
+  }
+  static Visible ExpectedVisible() {
+    Visible expected = {
+        {"1/2", {"2=new"}},       {"1/5", {"1=new"}},       {"2/4", {"1=new"}},
+        {"3/0", {"1=v0", "2=w"}}, {"3/2", {"1=v2", "2=w"}},
+    };
+    for (int ck : {0, 1, 2, 6, 7, 8, 9}) {
+      expected["2/" + std::to_string(ck)] = {"1=v" + std::to_string(ck), "2=w"};
+    }
+    return expected;
+  }
+};
+
+TEST_F(PurgeStoreTest, OneCompactionPurgesAMergeOnlyExpiredCell) {
+  ASSERT_TRUE(store_->CreateTable("t", TableOptions{.gc_grace_seconds = 100}).ok());
+  RowFragment expiring = Cells({ExpiringCell(1, kStart * kSecond, "v", 10, kStart + 10)});
+  MergeOne("t", Key(1, 1), expiring);
+  MergeOne("t", Key(1, 2), expiring);
+  ASSERT_TRUE(store_->FlushTable("t").ok());
+
+  // Expired, within gc_grace: one compaction turns the cell into a tombstone.
+  clock_.SetMicros((kStart + 10) * kSecond);
+  ASSERT_TRUE(store_->CompactTable("t").ok());
+  EXPECT_EQ(GetOrDie("t", Key(1, 1))->cells[0], TombstoneCell(1, kStart * kSecond, kStart));
+
+  // Row 2 is written only with Merge once more, then one compaction past gc_grace purges it.
+  MergeOne("t", Key(1, 3), expiring);
+  clock_.SetMicros((kStart + 10 + 101) * kSecond);
+  ASSERT_TRUE(store_->CompactTable("t").ok());
+  EXPECT_FALSE(GetOrDie("t", Key(1, 1)).has_value());
+  EXPECT_FALSE(GetOrDie("t", Key(1, 2)).has_value());
+  EXPECT_FALSE(GetOrDie("t", Key(1, 3)).has_value());
+  EXPECT_EQ(Count("t").entries, 0);
+}
+
+TEST_F(PurgeStoreTest, PartitionAndRangeTombstonesGoWithTheRowsTheyShadow) {
+  ASSERT_TRUE(
+      store_->CreateTable("t", TableOptions{.gc_grace_seconds = 100, .shape = shape_}).ok());
+  ASSERT_NO_FATAL_FAILURE(WriteShadowedData("t"));
+  EXPECT_EQ(Read("t"), ExpectedVisible());
+
+  // Within gc_grace: the tombstones stay, the data they shadow is already gone.
+  clock_.SetMicros((kStart + 50) * kSecond);
+  ASSERT_TRUE(store_->CompactTable("t").ok());
+  EXPECT_EQ(Read("t"), ExpectedVisible());
+  EXPECT_TRUE(GetOrDie("t", PartitionDeletionKey(Prefix(1))).has_value());
+  EXPECT_TRUE(GetOrDie("t", Range(2, 3, 6)).has_value());
+  EXPECT_FALSE(GetOrDie("t", StaticRowKey(Prefix(1))).has_value());
+  EXPECT_FALSE(GetOrDie("t", Key(1, 0)).has_value());
+  EXPECT_FALSE(GetOrDie("t", Key(2, 3)).has_value());
+  EXPECT_EQ(GetOrDie("t", Key(1, 2)), Cells({LiveCell(2, 30, "new")}));
+  EXPECT_EQ(GetOrDie("t", Key(2, 4)), Cells({LiveCell(1, 30, "new")}));
+  Census within = Count("t");
+  EXPECT_EQ(within.deletions, 3);
+  EXPECT_EQ(within.entries, 3 + 12);
+
+  // Past gc_grace: one compaction purges every tombstone; nothing deleted comes back.
+  clock_.SetMicros((kStart + 101) * kSecond);
+  ASSERT_TRUE(store_->CompactTable("t").ok());
+  Census after = Count("t");
+  EXPECT_EQ(after.deletions, 0);
+  EXPECT_EQ(after.entries, 12);
+  EXPECT_FALSE(GetOrDie("t", PartitionDeletionKey(Prefix(1))).has_value());
+  EXPECT_FALSE(GetOrDie("t", Range(2, 3, 6)).has_value());
+  EXPECT_FALSE(GetOrDie("t", Key(3, 1)).has_value());
+  EXPECT_EQ(Read("t"), ExpectedVisible());
+  Reopen();
+  EXPECT_EQ(Read("t"), ExpectedVisible());
+}
+
+TEST_F(PurgeStoreTest, TablesWithoutShapeNeverPurgePartitionOrRangeTombstones) {
+  ASSERT_TRUE(store_->CreateTable("t", TableOptions{.gc_grace_seconds = 100}).ok());
+  ASSERT_NO_FATAL_FAILURE(WriteShadowedData("t"));
+  clock_.SetMicros((kStart + 1000) * kSecond);
+  ASSERT_TRUE(store_->CompactTable("t").ok());
+  ASSERT_TRUE(store_->CompactTable("t").ok());
+  EXPECT_TRUE(GetOrDie("t", PartitionDeletionKey(Prefix(1))).has_value());
+  EXPECT_TRUE(GetOrDie("t", Range(2, 3, 6)).has_value());
+  EXPECT_EQ(Count("t").deletions, 3);  // a row deletion cannot be told apart: kept too
+  EXPECT_EQ(Read("t"), ExpectedVisible());
+}
+
+TEST_F(PurgeStoreTest, RowEntriesOnlyTablesPurgeRowDeletions) {
+  ASSERT_TRUE(
+      store_->CreateTable("index", TableOptions{.gc_grace_seconds = 100, .row_entries_only = true})
+          .ok());
+  MergeOne("index", "entry-a", Marked(10, {}));
+  MergeOne("index", "entry-a", Deleted(20, kStart));
+  MergeOne("index", "entry-b", Marked(30, {}));
+  clock_.SetMicros((kStart + 101) * kSecond);
+  ASSERT_TRUE(store_->CompactTable("index").ok());
+  EXPECT_FALSE(GetOrDie("index", "entry-a").has_value());
+  EXPECT_TRUE(GetOrDie("index", "entry-b").has_value());
+}
+
+TEST_F(PurgeStoreTest, ShapeSurvivesReopenAndAlter) {
+  ASSERT_TRUE(
+      store_->CreateTable("t", TableOptions{.gc_grace_seconds = 1000, .shape = shape_}).ok());
+  ASSERT_TRUE(store_->CreateTable("old", TableOptions{.gc_grace_seconds = 1000}).ok());
+  Reopen();
+  ASSERT_NO_FATAL_FAILURE(WriteShadowedData("t"));
+  ASSERT_NO_FATAL_FAILURE(WriteShadowedData("old"));
+  // Giving a table without a shape one later (AlterTable replaces all options).
+  ASSERT_TRUE(
+      store_->AlterTable("old", TableOptions{.gc_grace_seconds = 100, .shape = shape_}).ok());
+  ASSERT_TRUE(store_->AlterTable("t", TableOptions{.gc_grace_seconds = 100, .shape = shape_}).ok());
+  Reopen();
+  clock_.SetMicros((kStart + 101) * kSecond);
+  for (const char* table : {"t", "old"}) {
+    ASSERT_TRUE(store_->CompactTable(table).ok());
+    EXPECT_EQ(Count(table).deletions, 0) << table;
+    EXPECT_EQ(Count(table).entries, 12) << table;
+    EXPECT_EQ(Read(table), ExpectedVisible()) << table;
+  }
+}
+
+TEST_F(PurgeStoreTest, UnencodableShapeIsInvalid) {
+  KeyShape shape{{cql::CqlType::UdtRef("ks", "address", true)}, {}};
+  EXPECT_EQ(store_->CreateTable("t", TableOptions{.shape = shape}).code(),
+            common::StatusCode::kInvalid);
+  EXPECT_FALSE(store_->HasTable("t"));
+}
+
+// Sum of the sizes of the write-ahead logs (*.log) in `dir`.
+uint64_t LogBytes(const std::filesystem::path& dir) {
+  uint64_t total = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".log") total += entry.file_size();
+  }
+  return total;
+}
+
+TEST_F(PurgeStoreTest, TruncateAndDropReleaseTheLogOfUnflushedData) {
+  constexpr uint64_t kData = 2u << 20;
+  for (const bool drop : {false, true}) {
+    ASSERT_TRUE(store_->CreateTable("t", {}).ok());
+    // A new session: its log then holds the table's writes only (the meta write of
+    // CreateTable would otherwise be replayed and flushed on reopen, releasing the log).
+    Reopen();
+    std::string value(1000, 'x');
+    for (int i = 0; i < static_cast<int>(kData / value.size()); ++i) {
+      value[i % value.size()] = static_cast<char>(i);
+      MergeOne("t", Key(i, 0), Cells({LiveCell(1, 1, value)}));
+    }
+    ASSERT_GE(LogBytes(dir_), kData);
+    ASSERT_TRUE((drop ? store_->DropTable("t") : store_->TruncateTable("t")).ok());
+    EXPECT_LT(LogBytes(dir_), kData / 8) << (drop ? "DROP" : "TRUNCATE");
+    Reopen();
+    EXPECT_LT(LogBytes(dir_), kData / 8) << (drop ? "DROP" : "TRUNCATE") << " and reopen";
+    Reopen();
+    EXPECT_LT(LogBytes(dir_), kData / 8) << (drop ? "DROP" : "TRUNCATE") << " and reopens";
+    EXPECT_EQ(store_->HasTable("t"), !drop);
+    if (!drop) {
+      EXPECT_EQ(Count("t").entries, 0);
+      ASSERT_TRUE(store_->DropTable("t").ok());
+    }
+  }
 }
 
 TEST_F(StoreTest, SyncWritesOption) {
