@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <shared_mutex>
 #include <utility>
 
 #include <fmt/format.h>
@@ -10,7 +11,9 @@
 #include "cql/murmur3.h"
 #include "cql/parser.h"
 #include "cql/value_codec.h"
+#include "engine/change_capture.h"
 #include "engine/embedded_session.h"
+#include "engine/maintenance_plan.h"
 #include "engine/modification_statement.h"
 #include "engine/schema_lookup.h"
 #include "engine/select_statement.h"
@@ -54,6 +57,36 @@ std::map<std::string, int64_t> StorageIds(const schema::Catalog& catalog) {
     for (const auto& [name, view] : ks->views) add(*view);
   }
   return ids;
+}
+
+// The storage options of storage id `id` of `catalog` (storage/table_options.h): `gc_grace`
+// and, for a table or view, its key shape, so compaction can apply and purge partition and
+// range tombstones; an index family (keys that are not table keys) holds row entries only.
+storage::TableOptions StorageOptions(const schema::Catalog& catalog, const std::string& id,
+                                     int64_t gc_grace) {
+  storage::TableOptions options{.gc_grace_seconds = gc_grace};
+  auto find = [&](const schema::TableMetadata& table) {
+    if (StorageId(table.id) == id) {
+      options.shape = TableSchema(&table).shape;
+      return true;
+    }
+    for (const auto& [name, index] : table.indexes) {
+      if (StorageId(index.id) == id) {
+        options.row_entries_only = true;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const auto& [ks_name, ks] : catalog.keyspaces()) {
+    for (const auto& [name, table] : ks->tables) {
+      if (find(*table)) return options;
+    }
+    for (const auto& [name, view] : ks->views) {
+      if (find(*view)) return options;
+    }
+  }
+  return options;
 }
 
 cql::SchemaChangeEvent ToEvent(const schema::SchemaChange& change) {
@@ -118,7 +151,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   }
   for (const auto& [id, gc_grace] : wanted) {
     if (!db->store_->HasTable(id)) {
-      RETURN_IF_ERROR(db->store_->CreateTable(id, storage::TableOptions{gc_grace}));
+      RETURN_IF_ERROR(db->store_->CreateTable(id, StorageOptions(*catalog, id, gc_grace)));
     }
   }
   db->catalog_.store(catalog);
@@ -153,6 +186,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   context.timestamps = db->timestamps_.get();
   context.list_paths = db->list_paths_.get();
   context.locks = db->locks_.get();
+  context.write_gate = &db->write_gate_;
   context.local_node = &db->options_.local_node;
   Database* self = db.get();
   context.catalog = [self]() { return self->catalog(); };
@@ -430,10 +464,10 @@ Status Database::SyncStorage(const schema::Catalog& old_catalog,
     auto it = before.find(id);
     if (it == before.end()) {
       if (!store_->HasTable(id)) {
-        RETURN_IF_ERROR(store_->CreateTable(id, storage::TableOptions{gc_grace}));
+        RETURN_IF_ERROR(store_->CreateTable(id, StorageOptions(new_catalog, id, gc_grace)));
       }
     } else if (it->second != gc_grace) {
-      RETURN_IF_ERROR(store_->AlterTable(id, storage::TableOptions{gc_grace}));
+      RETURN_IF_ERROR(store_->AlterTable(id, StorageOptions(new_catalog, id, gc_grace)));
     }
   }
   return Status::Ok();
@@ -448,17 +482,28 @@ Result<cql::ResultSet> Database::ExecuteSchemaChange(const cql::Statement& state
     ASSIGN_OR_RETURN(schema::DdlResult result,
                      schema::ApplyDdl(*current, statement, keyspace, *clock_));
     if (!result.catalog) return cql::ResultSet::Void();
+    RETURN_IF_ERROR(CheckNewViews(result.catalog, *current));
     RETURN_IF_ERROR(SyncStorage(*current, *result.catalog));
     storage::WriteBatch batch;
     batch.PutMeta(kCatalogKey, schema::EncodeCatalog(*result.catalog));
     RETURN_IF_ERROR(store_->Write(batch));
     catalog_.store(result.catalog);
-    // Storage of dropped objects goes after the new catalogue is durable.
     std::map<std::string, int64_t> before = StorageIds(*current);
     std::map<std::string, int64_t> after = StorageIds(*result.catalog);
+    bool storage_changed =
+        before.size() != after.size() ||
+        !std::equal(before.begin(), before.end(), after.begin(),
+                    [](const auto& a, const auto& b) { return a.first == b.first; });
+    if (storage_changed) {
+      // Drain the writes that looked up the previous catalogue: later ones maintain the new
+      // views and indexes, and none writes to storage dropped below.
+      std::unique_lock<std::shared_mutex> drain(write_gate_);
+    }
+    // Storage of dropped objects goes after the new catalogue is durable.
     for (const auto& [id, gc_grace] : before) {
       if (!after.contains(id)) RETURN_IF_ERROR(store_->DropTable(id));
     }
+    RETURN_IF_ERROR(Backfill(result.catalog, *current));
     if (result.change) event = ToEvent(*result.change);
   }
   if (!event) return cql::ResultSet::Void();
@@ -469,6 +514,52 @@ Result<cql::ResultSet> Database::ExecuteSchemaChange(const cql::Statement& state
   }
   for (const auto& listener : listeners) listener(*event);
   return cql::ResultSet::SchemaChange(*event);
+}
+
+Status Database::CheckNewViews(const std::shared_ptr<const schema::Catalog>& new_catalog,
+                               const schema::Catalog& old_catalog) {
+  std::map<std::string, int64_t> old_ids = StorageIds(old_catalog);
+  cql::FunctionContext functions = context_.function_context();
+  for (const auto& [ks_name, ks] : new_catalog->keyspaces()) {
+    for (const auto& [name, view] : ks->views) {
+      if (old_ids.contains(StorageId(view->id))) continue;
+      const schema::TableMetadata* base = ks->FindTable(view->view->base_table_name);
+      if (base == nullptr) continue;
+      RETURN_IF_ERROR(MaintenancePlan::Build(new_catalog, *base, functions, view->id).status());
+    }
+  }
+  return Status::Ok();
+}
+
+Status Database::Backfill(const std::shared_ptr<const schema::Catalog>& new_catalog,
+                          const schema::Catalog& old_catalog) {
+  std::map<std::string, int64_t> old_ids = StorageIds(old_catalog);
+  cql::FunctionContext functions = context_.function_context();
+  auto backfill = [&](const schema::TableMetadata& base, const common::Uuid& id) -> Status {
+    ASSIGN_OR_RETURN(std::shared_ptr<const MaintenancePlan> plan,
+                     MaintenancePlan::Build(new_catalog, base, functions, id));
+    if (plan == nullptr) return Status::Ok();
+    LOG_INFO("backfilling {}.{} for {}", base.keyspace, base.name, id.ToString());
+    return ForEachBaseRow(
+        context_, plan->base(),
+        [&](std::span<const RowChange> rows, int64_t now_seconds, storage::WriteBatch* batch) {
+          WriteParams params{timestamps_->Next(), now_seconds};
+          return plan->AddChangeMutations(*store_, rows, params, batch);
+        });
+  };
+  for (const auto& [ks_name, ks] : new_catalog->keyspaces()) {
+    for (const auto& [name, view] : ks->views) {
+      if (old_ids.contains(StorageId(view->id))) continue;
+      const schema::TableMetadata* base = ks->FindTable(view->view->base_table_name);
+      if (base != nullptr) RETURN_IF_ERROR(backfill(*base, view->id));
+    }
+    for (const auto& [name, table] : ks->tables) {
+      for (const auto& [index_name, index] : table->indexes) {
+        if (!old_ids.contains(StorageId(index.id))) RETURN_IF_ERROR(backfill(*table, index.id));
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 Result<cql::ResultSet> Database::ExecuteBatch(const cql::BatchRequest& request,
@@ -530,12 +621,22 @@ Result<cql::ResultSet> Database::ExecuteBatchEntries(
     if (stmt->has_conditions()) conditional = true;
     if (stmt->is_counter()) needs_lock = true;
   }
-  needs_lock = needs_lock || conditional;
   if (conditional && type == cql::BatchType::kCounter) {
     return Status::Invalid("Cannot include a counter statement in a conditional batch");
   }
+  // From here to Store::Write: the views and indexes to maintain are the current catalogue's.
+  std::shared_lock<std::shared_mutex> gate(write_gate_);
+  std::shared_ptr<const schema::Catalog> current = catalog();
+  std::vector<std::shared_ptr<const MaintenancePlan>> plans;
+  for (const ModificationStatement* stmt : statements) {
+    ASSIGN_OR_RETURN(std::shared_ptr<const MaintenancePlan> plan,
+                     stmt->Maintenance(context_, current));
+    if (plan != nullptr) needs_lock = true;
+    plans.push_back(std::move(plan));
+  }
+  needs_lock = needs_lock || conditional;
   // Partitions touched, for conditional batch validation and locking.
-  std::vector<std::pair<std::string, Bytes>> locked;
+  std::vector<std::unique_lock<std::mutex>> guards;
   if (needs_lock) {
     std::set<std::mutex*> mutexes;
     std::string table_id;
@@ -557,52 +658,48 @@ Result<cql::ResultSet> Database::ExecuteBatchEntries(
         mutexes.insert(&locks_->For(statements[i]->table().storage_id, p.prefix));
       }
     }
-    std::vector<std::unique_lock<std::mutex>> guards;
     for (std::mutex* m : mutexes) guards.emplace_back(*m);
+  }
+  if (conditional) {
     cql::ResultSet report;
-    if (conditional) {
-      for (size_t i = 0; i < statements.size(); ++i) {
-        if (!statements[i]->has_conditions()) continue;
-        ASSIGN_OR_RETURN(bool ok, statements[i]->CheckConditions(context_, values[i], &report));
-        if (!ok) return report;
-      }
-    }
-    WriteParams params;
-    params.now_seconds = context_.NowSeconds();
-    params.timestamp = timestamp ? *timestamp : timestamps_->Next();
-    std::vector<Mutation> mutations;
-    storage::WriteBatch batch;
     for (size_t i = 0; i < statements.size(); ++i) {
-      mutations.clear();
-      RETURN_IF_ERROR(statements[i]->AddMutations(context_, values[i], params, &mutations));
-      for (const Mutation& m : mutations) {
-        batch.Merge(statements[i]->table().storage_id, m.key, m.fragment);
-      }
+      if (!statements[i]->has_conditions()) continue;
+      ASSIGN_OR_RETURN(bool ok, statements[i]->CheckConditions(context_, values[i], &report));
+      if (!ok) return report;
     }
-    if (!batch.empty()) RETURN_IF_ERROR(store_->Write(batch));
-    if (conditional) {
-      const ModificationStatement* first = statements.front();
-      cql::ResultSet result = cql::ResultSet::Rows(
-          {cql::ColumnSpec{first->table().table->keyspace, first->table().table->name, "[applied]",
-                           cql::CqlType::Boolean()}});
-      result.AddCell(cql::SerializeBoolean(true));
-      return result;
-    }
-    return cql::ResultSet::Void();
   }
   WriteParams params;
   params.now_seconds = context_.NowSeconds();
   params.timestamp = timestamp ? *timestamp : timestamps_->Next();
   storage::WriteBatch batch;
+  // The mutations of each table that has something to maintain, with its plan.
+  std::map<std::string, std::pair<const MaintenancePlan*, std::vector<Mutation>>> maintained;
   std::vector<Mutation> mutations;
   for (size_t i = 0; i < statements.size(); ++i) {
     mutations.clear();
     RETURN_IF_ERROR(statements[i]->AddMutations(context_, values[i], params, &mutations));
-    for (const Mutation& m : mutations) {
-      batch.Merge(statements[i]->table().storage_id, m.key, m.fragment);
+    const std::string& table = statements[i]->table().storage_id;
+    for (const Mutation& m : mutations) batch.Merge(table, m.key, m.fragment);
+    if (plans[i] != nullptr) {
+      auto& [plan, table_mutations] = maintained[table];
+      plan = plans[i].get();
+      for (Mutation& m : mutations) table_mutations.push_back(std::move(m));
     }
   }
-  if (!batch.empty()) RETURN_IF_ERROR(store_->Write(batch));
+  if (!batch.empty()) {
+    for (const auto& [table, entry] : maintained) {
+      RETURN_IF_ERROR(entry.first->AddMutations(*store_, entry.second, params, &batch));
+    }
+    RETURN_IF_ERROR(store_->Write(batch));
+  }
+  if (conditional) {
+    const ModificationStatement* first = statements.front();
+    cql::ResultSet result = cql::ResultSet::Rows(
+        {cql::ColumnSpec{first->table().table->keyspace, first->table().table->name, "[applied]",
+                         cql::CqlType::Boolean()}});
+    result.AddCell(cql::SerializeBoolean(true));
+    return result;
+  }
   return cql::ResultSet::Void();
 }
 

@@ -9,7 +9,10 @@
 // DDL is serialized by one schema mutex: the new catalogue snapshot is built (schema/ddl.h),
 // the storage column families it needs are created (or dropped), the snapshot is persisted in
 // the store's meta family, then published behind an atomic pointer, and schema listeners are
-// told (the server turns that into SCHEMA_CHANGE events).
+// told (the server turns that into SCHEMA_CHANGE events). A change that creates or drops
+// storage (a table, view or index) then drains in-flight writes through the write gate
+// (execution_context.h), so no write maintains a dropped object or misses a new one, and
+// CREATE MATERIALIZED VIEW / CREATE INDEX backfill the existing rows before they return.
 //
 // `EmbeddedSession` is the in-process `cql::Session`.
 //
@@ -22,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -122,6 +126,14 @@ class Database {
       std::optional<int64_t> timestamp);
   common::Status SyncStorage(const schema::Catalog& old_catalog,
                              const schema::Catalog& new_catalog);
+  // Checks that every view `new_catalog` adds can be maintained (its WHERE clause).
+  common::Status CheckNewViews(const std::shared_ptr<const schema::Catalog>& new_catalog,
+                               const schema::Catalog& old_catalog);
+  // Writes the view rows or index entries of the views and indexes `new_catalog` adds for the
+  // rows their base tables already hold. REQUIRES: schema_mutex_ held; the new catalogue
+  // published and the write gate drained.
+  common::Status Backfill(const std::shared_ptr<const schema::Catalog>& new_catalog,
+                          const schema::Catalog& old_catalog);
 
   DatabaseOptions options_;
   std::unique_ptr<common::SystemClock> system_clock_;
@@ -135,6 +147,8 @@ class Database {
 
   std::atomic<std::shared_ptr<const schema::Catalog>> catalog_;
   std::mutex schema_mutex_;  // serializes DDL
+  // Held shared by every write, exclusively by DDL to drain them (execution_context.h).
+  std::shared_mutex write_gate_;
 
   std::mutex prepared_mutex_;
   std::unordered_map<std::string, std::shared_ptr<const PreparedStatement>>

@@ -1,6 +1,7 @@
 // ExecutionContext: what executing a prepared statement needs from the database — storage,
-// clocks and generators, the lock table for lightweight transactions, and the data the
-// system tables show. One per Database, shared by all executions.
+// clocks and generators, the lock table for lightweight transactions and view/index
+// maintenance, the write gate, and the data the system tables show. One per Database, shared
+// by all executions.
 //
 // Thread-safety: every member is thread-safe (or immutable) and outlives executions.
 
@@ -11,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string_view>
 
 #include "common/clock.h"
@@ -42,6 +44,11 @@ struct ExecutionContext {
   common::WriteTimestampGenerator* timestamps = nullptr;
   ListPathAllocator* list_paths = nullptr;
   PartitionLocks* locks = nullptr;
+  // The write gate (maintenance_plan.h): every write holds it shared from looking up the views
+  // and indexes of the tables it writes in the current catalogue until Store::Write returns;
+  // CREATE MATERIALIZED VIEW / CREATE INDEX take it exclusively once, after publishing the new
+  // catalogue, to drain the writes that did not see the new view or index. Null: no gate.
+  std::shared_mutex* write_gate = nullptr;
   const schema::LocalNodeInfo* local_node = nullptr;
   // The current catalogue (system tables show the latest schema).
   std::function<std::shared_ptr<const schema::Catalog>()> catalog;

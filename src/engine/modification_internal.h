@@ -1,5 +1,6 @@
-// Private parts of ModificationStatement shared by its two source files
-// (modification_prepare.cc binds statements, modification_statement.cc executes them).
+// Private parts of ModificationStatement shared by its source files (modification_prepare.cc
+// binds statements, modification_statement.cc executes them, modification_conditions.cc
+// evaluates lightweight-transaction conditions).
 //
 // Thread-safety: plain data, immutable once prepared.
 

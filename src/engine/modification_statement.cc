@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <shared_mutex>
 #include <utility>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "cql/statement.h"
 #include "cql/value_codec.h"
 #include "cql/value_compare.h"
+#include "engine/maintenance_plan.h"
 #include "engine/modification_internal.h"
 #include "engine/schema_lookup.h"
 #include "schema/system_tables.h"
@@ -70,54 +72,42 @@ Result<std::vector<PartitionKey>> ModificationStatement::Partitions(
     const ExecutionContext& context, std::span<const BoundValue> values) const {
   cql::FunctionContext functions = context.function_context();
   EvalContext eval{values, &functions};
-  return EvaluatePartitionKeys(*table_, restrictions_, eval);
+  return PartitionsOf(context, eval);
+}
+
+Result<std::vector<PartitionKey>> ModificationStatement::PartitionsOf(
+    const ExecutionContext& context, const EvalContext& eval) const {
+  if (!json_) return EvaluatePartitionKeys(*table_, restrictions_, eval);
+  // INSERT JSON: the key is in the JSON value (building its mutations reads nothing).
+  ASSIGN_OR_RETURN(std::vector<Mutation> mutations, BuildMutations(context, eval, WriteParams{}));
+  std::vector<PartitionKey> partitions;
+  for (Mutation& m : mutations) {
+    if (!partitions.empty() && partitions.back().prefix == m.partition_prefix) continue;
+    partitions.push_back(PartitionKey{std::move(m.partition_prefix), std::move(m.partition_key)});
+  }
+  return partitions;
+}
+
+Result<std::shared_ptr<const MaintenancePlan>> ModificationStatement::Maintenance(
+    const ExecutionContext& context, const std::shared_ptr<const schema::Catalog>& current) const {
+  cql::FunctionContext functions = context.function_context();
+  if (current != nullptr && current != catalog_) {
+    return MaintenancePlan::Build(current, *table_->table, functions);
+  }
+  std::call_once(maintenance_once_, [&]() {
+    Result<std::shared_ptr<const MaintenancePlan>> plan =
+        MaintenancePlan::Build(catalog_, *table_->table, functions);
+    if (plan.ok()) {
+      maintenance_ = std::move(plan).value();
+    } else {
+      maintenance_status_ = plan.status();
+    }
+  });
+  if (!maintenance_status_.ok()) return maintenance_status_;
+  return maintenance_;
 }
 
 namespace {
-
-// Reads the current row (or the static row when `clustering` is empty and the table has
-// clustering columns) for read-before-write operations and conditions.
-Result<std::optional<RowData>> ReadCurrentRow(const ExecutionContext& context,
-                                              const TableSchema& table,
-                                              const PartitionKey& partition,
-                                              const std::vector<Bytes>& clustering) {
-  RowReader reader(context.store, &table, context.NowSeconds());
-  std::vector<KeyInterval> intervals;
-  PartitionReadOptions options;
-  if (!clustering.empty() || table.clustering.empty()) {
-    Bytes key = storage::RowKey(table.shape, partition.prefix, clustering);
-    Bytes end = key;
-    end.push_back('\0');
-    intervals.push_back(KeyInterval{std::move(key), std::move(end)});
-  } else {
-    options.static_only_when_empty = true;
-  }
-  options.intervals = intervals;
-  std::optional<RowData> found;
-  bool static_only_wanted = clustering.empty() && !table.clustering.empty();
-  RETURN_IF_ERROR(reader
-                      .ReadPartition(partition.prefix, partition.values, options,
-                                     [&](RowData& row) -> Result<bool> {
-                                       found = row;
-                                       return false;
-                                     })
-                      .status());
-  if (!found && static_only_wanted) return found;
-  if (!found && !clustering.empty() && table.has_statics()) {
-    // The row is absent; its static values still matter to conditions on static columns.
-    PartitionReadOptions statics;
-    statics.static_only_when_empty = true;
-    RETURN_IF_ERROR(reader
-                        .ReadPartition(partition.prefix, partition.values, statics,
-                                       [&](RowData& row) -> Result<bool> {
-                                         row.static_only = true;
-                                         found = row;
-                                         return false;
-                                       })
-                        .status());
-  }
-  return found;
-}
 
 Cell MakeCell(uint32_t column_id, std::optional<Bytes> path, const WriteParams& params, int64_t ttl,
               std::optional<Bytes> value) {
@@ -585,12 +575,32 @@ class PartitionGuard {
   std::vector<std::mutex*> held_;
 };
 
+// Writes `mutations` of `table` in one batch, with the view and index mutations of `plan`
+// (REQUIRES: the partition locks held when `plan` is set).
 Status WriteMutations(const ExecutionContext& context, const TableSchema& table,
-                      const std::vector<Mutation>& mutations) {
+                      const std::vector<Mutation>& mutations, const MaintenancePlan* plan,
+                      const WriteParams& params) {
   storage::WriteBatch batch;
   for (const Mutation& m : mutations) batch.Merge(table.storage_id, m.key, m.fragment);
   if (batch.empty()) return Status::Ok();
+  if (plan != nullptr)
+    RETURN_IF_ERROR(plan->AddMutations(*context.store, mutations, params, &batch));
   return context.store->Write(batch);
+}
+
+// Holds the write gate shared (when the context has one).
+std::shared_lock<std::shared_mutex> HoldWriteGate(const ExecutionContext& context) {
+  if (context.write_gate == nullptr) return std::shared_lock<std::shared_mutex>();
+  return std::shared_lock<std::shared_mutex>(*context.write_gate);
+}
+
+// The statement's maintenance plan under the current catalogue.
+// REQUIRES: the write gate held shared.
+Result<std::shared_ptr<const MaintenancePlan>> CurrentMaintenance(
+    const ExecutionContext& context, const ModificationStatement& statement) {
+  std::shared_ptr<const schema::Catalog> current;
+  if (context.catalog) current = context.catalog();
+  return statement.Maintenance(context, current);
 }
 
 }  // namespace
@@ -602,217 +612,38 @@ Result<cql::ResultSet> ModificationStatement::Execute(const ExecutionContext& co
   EvalContext eval{values, &functions};
   if (has_conditions()) return ExecuteConditional(context, options, eval);
   ASSIGN_OR_RETURN(WriteParams params, Params(context, options, eval));
-  bool needs_lock = is_counter() || has_list_read_;
+  std::shared_lock<std::shared_mutex> gate = HoldWriteGate(context);
+  ASSIGN_OR_RETURN(std::shared_ptr<const MaintenancePlan> plan, CurrentMaintenance(context, *this));
+  bool needs_lock = is_counter() || has_list_read_ || plan != nullptr;
   if (!needs_lock) {
     ASSIGN_OR_RETURN(std::vector<Mutation> mutations, BuildMutations(context, eval, params));
-    RETURN_IF_ERROR(WriteMutations(context, *table_, mutations));
+    RETURN_IF_ERROR(WriteMutations(context, *table_, mutations, nullptr, params));
     return cql::ResultSet::Void();
   }
-  ASSIGN_OR_RETURN(std::vector<PartitionKey> partitions,
-                   EvaluatePartitionKeys(*table_, restrictions_, eval));
+  ASSIGN_OR_RETURN(std::vector<PartitionKey> partitions, PartitionsOf(context, eval));
   PartitionGuard guard(context.locks, table_->storage_id, partitions);
   ASSIGN_OR_RETURN(std::vector<Mutation> mutations, BuildMutations(context, eval, params));
-  RETURN_IF_ERROR(WriteMutations(context, *table_, mutations));
+  RETURN_IF_ERROR(WriteMutations(context, *table_, mutations, plan.get(), params));
   return cql::ResultSet::Void();
-}
-
-namespace {
-
-Result<bool> EvaluateCondition(const ModificationStatement::Condition& c, const TableSchema& table,
-                               const std::optional<RowData>& row, const EvalContext& eval);
-
-}  // namespace
-
-Result<bool> ModificationStatement::Check(const ExecutionContext& context, const EvalContext& eval,
-                                          cql::ResultSet* report) const {
-  const TableSchema& table = *table_;
-  ASSIGN_OR_RETURN(std::vector<PartitionKey> partitions,
-                   EvaluatePartitionKeys(table, restrictions_, eval));
-  std::vector<Bytes> ck;
-  if (!static_only_ && !json_) {
-    ASSIGN_OR_RETURN(std::vector<std::vector<Bytes>> cks,
-                     EvaluateClusteringKeys(table, restrictions_, eval));
-    if (cks.size() != 1) {
-      return Status::Invalid(
-          "IN on the clustering key columns is not supported with conditional "
-          "updates");
-    }
-    ck = std::move(cks[0]);
-  }
-  if (partitions.size() != 1) {
-    return Status::Invalid("IN on the partition key is not supported with conditional updates");
-  }
-  ASSIGN_OR_RETURN(std::optional<RowData> row, ReadCurrentRow(context, table, partitions[0], ck));
-  bool exists = row.has_value() && !(row->static_only && !static_only_ && !ck.empty());
-  bool applied = true;
-  if (if_not_exists_) {
-    applied = !exists;
-  } else if (if_exists_) {
-    applied = exists;
-  } else {
-    for (const Condition& c : conditions_) {
-      ASSIGN_OR_RETURN(bool ok, EvaluateCondition(c, table, row, eval));
-      if (!ok) {
-        applied = false;
-        break;
-      }
-    }
-  }
-  if (report == nullptr || applied) return applied;
-  // Not applied: report the current values as Cassandra does.
-  std::vector<cql::ColumnSpec> columns;
-  columns.push_back(
-      cql::ColumnSpec{table.table->keyspace, table.table->name, "[applied]", CqlType::Boolean()});
-  std::vector<int> shown;
-  if (if_not_exists_ || if_exists_) {
-    for (size_t i = 0; i < table.table->columns.size(); ++i) shown.push_back(static_cast<int>(i));
-  } else {
-    std::set<int> seen;
-    for (const Condition& c : conditions_) seen.insert(c.column);
-    shown.assign(seen.begin(), seen.end());
-  }
-  if (!row) {
-    *report = cql::ResultSet::Rows({columns[0]});
-    report->AddCell(cql::SerializeBoolean(false));
-    return false;
-  }
-  for (int index : shown) {
-    columns.push_back(cql::ColumnSpec{table.table->keyspace, table.table->name,
-                                      table.column(index).name, table.column(index).type});
-  }
-  *report = cql::ResultSet::Rows(columns);
-  report->AddCell(cql::SerializeBoolean(false));
-  for (int index : shown) report->AddCell(row->cells[index].value);
-  return false;
-}
-
-Result<bool> ModificationStatement::CheckConditions(const ExecutionContext& context,
-                                                    std::span<const BoundValue> values,
-                                                    cql::ResultSet* report) const {
-  cql::FunctionContext functions = context.function_context();
-  EvalContext eval{values, &functions};
-  return Check(context, eval, report);
 }
 
 Result<cql::ResultSet> ModificationStatement::ExecuteConditional(const ExecutionContext& context,
                                                                  const cql::QueryOptions& options,
                                                                  const EvalContext& eval) const {
-  ASSIGN_OR_RETURN(std::vector<PartitionKey> partitions,
-                   EvaluatePartitionKeys(*table_, restrictions_, eval));
+  std::shared_lock<std::shared_mutex> gate = HoldWriteGate(context);
+  ASSIGN_OR_RETURN(std::shared_ptr<const MaintenancePlan> plan, CurrentMaintenance(context, *this));
+  ASSIGN_OR_RETURN(std::vector<PartitionKey> partitions, PartitionsOf(context, eval));
   PartitionGuard guard(context.locks, table_->storage_id, partitions);
   cql::ResultSet report;
   ASSIGN_OR_RETURN(bool applied, Check(context, eval, &report));
   if (!applied) return report;
   ASSIGN_OR_RETURN(WriteParams params, Params(context, options, eval));
   ASSIGN_OR_RETURN(std::vector<Mutation> mutations, BuildMutations(context, eval, params));
-  RETURN_IF_ERROR(WriteMutations(context, *table_, mutations));
+  RETURN_IF_ERROR(WriteMutations(context, *table_, mutations, plan.get(), params));
   cql::ResultSet result = cql::ResultSet::Rows({cql::ColumnSpec{
       table_->table->keyspace, table_->table->name, "[applied]", CqlType::Boolean()}});
   result.AddCell(cql::SerializeBoolean(true));
   return result;
 }
-
-namespace {
-
-Result<bool> EvaluateCondition(const ModificationStatement::Condition& c, const TableSchema& table,
-                               const std::optional<RowData>& row, const EvalContext& eval) {
-  const schema::ColumnMetadata& column = table.column(c.column);
-  std::optional<Bytes> actual;
-  if (row) actual = row->cells[c.column].value;
-  const CqlType& type = column.type;
-  if (c.element && actual) {
-    ASSIGN_OR_RETURN(BoundValue key, c.element->Evaluate(eval));
-    std::optional<Bytes> element;
-    if (key.is_value()) {
-      if (type.kind() == TypeKind::kList) {
-        ASSIGN_OR_RETURN(int32_t index, cql::DeserializeInt(key.bytes));
-        ASSIGN_OR_RETURN(auto elements, cql::SplitListOrSet(type, *actual));
-        if (index >= 0 && static_cast<size_t>(index) < elements.size()) {
-          element = Bytes(elements[index]);
-        }
-      } else {
-        ASSIGN_OR_RETURN(auto entries, cql::SplitMap(*actual));
-        for (const auto& e : entries) {
-          if (cql::CompareValues(type.key(), e.key, key.bytes) == 0) element = Bytes(e.value);
-        }
-      }
-    }
-    actual = std::move(element);
-  } else if (c.field >= 0 && actual) {
-    ASSIGN_OR_RETURN(auto fields, cql::SplitTupleOrUdt(*actual, type.params().size()));
-    if (static_cast<size_t>(c.field) < fields.size() && fields[c.field]) {
-      actual = Bytes(*fields[c.field]);
-    } else {
-      actual.reset();
-    }
-  }
-  const CqlType& value_type = c.value_type;
-  // Expected values (null allowed for = and !=).
-  std::vector<std::optional<Bytes>> expected;
-  if (c.values.list) {
-    ASSIGN_OR_RETURN(BoundValue v, c.values.list->Evaluate(eval));
-    if (v.is_value()) {
-      ASSIGN_OR_RETURN(auto elements, cql::SplitListOrSet(CqlType::List(value_type), v.bytes));
-      for (std::string_view e : elements) expected.emplace_back(Bytes(e));
-    }
-  } else {
-    for (const ValueExpr& e : c.values.values) {
-      ASSIGN_OR_RETURN(BoundValue v, e.Evaluate(eval));
-      if (v.is_unset()) {
-        return Status::Invalid(fmt::format("Invalid 'unset' value in condition"));
-      }
-      expected.push_back(v.is_value() ? std::optional<Bytes>(std::move(v.bytes)) : std::nullopt);
-    }
-  }
-  auto equal = [&](const std::optional<Bytes>& a, const std::optional<Bytes>& b) {
-    if (!a || !b) return !a && !b;
-    return cql::CompareValues(value_type, *a, *b) == 0;
-  };
-  switch (c.op) {
-    case Operator::kEq:
-      return equal(actual, expected[0]);
-    case Operator::kNeq:
-      return !equal(actual, expected[0]);
-    case Operator::kIn:
-      return std::any_of(expected.begin(), expected.end(),
-                         [&](const std::optional<Bytes>& e) { return equal(actual, e); });
-    case Operator::kLt:
-    case Operator::kLte:
-    case Operator::kGt:
-    case Operator::kGte: {
-      if (!expected[0]) {
-        return Status::Invalid(fmt::format("Invalid comparison with null for operator \"{}\"",
-                                           cql::OperatorToCql(c.op)));
-      }
-      if (!actual) return false;
-      int cmp = cql::CompareValues(value_type, *actual, *expected[0]);
-      if (c.op == Operator::kLt) return cmp < 0;
-      if (c.op == Operator::kLte) return cmp <= 0;
-      if (c.op == Operator::kGt) return cmp > 0;
-      return cmp >= 0;
-    }
-    case Operator::kContains:
-    case Operator::kContainsKey: {
-      if (!actual || !expected[0]) return false;
-      std::vector<std::string_view> items;
-      if (type.kind() == TypeKind::kMap) {
-        ASSIGN_OR_RETURN(auto entries, cql::SplitMap(*actual));
-        for (const auto& e : entries) {
-          items.push_back(c.op == Operator::kContainsKey ? e.key : e.value);
-        }
-      } else {
-        ASSIGN_OR_RETURN(items, cql::SplitListOrSet(type, *actual));
-      }
-      return std::any_of(items.begin(), items.end(), [&](std::string_view item) {
-        return cql::CompareValues(value_type, item, *expected[0]) == 0;
-      });
-    }
-    default:
-      return Status::Invalid(
-          fmt::format("Unsupported operator {} in condition", cql::OperatorToCql(c.op)));
-  }
-}
-
-}  // namespace
 
 }  // namespace engine

@@ -6,13 +6,18 @@
 // storage::WriteBatch, so a plain write never reads. The exceptions read the current row under
 // the partition lock first: counter updates (read, add, write), list operations by index or
 // value, and conditional statements (lightweight transactions), which answer with `[applied]`
-// and the current values as Cassandra does.
+// and the current values as Cassandra does. Writes to a table with materialized views or
+// secondary indexes (in the current catalogue) also take the partition locks, capture the rows
+// they change and write the view and index mutations in the same batch (maintenance_plan.h).
 //
-// Thread-safety: immutable after Prepare; Execute is const and safe from many threads.
+// Thread-safety: immutable after Prepare (the maintenance plan of the statement's own
+// catalogue is built once, on first use, under a std::once_flag); Execute is const and safe
+// from many threads.
 
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -30,6 +35,8 @@
 #include "storage/store.h"
 
 namespace engine {
+
+class MaintenancePlan;
 
 // One storage entry to merge.
 struct Mutation {
@@ -76,9 +83,16 @@ class ModificationStatement {
   common::Result<bool> CheckConditions(const ExecutionContext& context,
                                        std::span<const cql::BoundValue> values,
                                        cql::ResultSet* report) const;
-  // The partitions the statement writes (for batch validation and locking).
+  // The partitions the statement writes (for batch validation and locking), sorted by prefix.
   common::Result<std::vector<PartitionKey>> Partitions(
       const ExecutionContext& context, std::span<const cql::BoundValue> values) const;
+
+  // What a write through this statement must maintain (views, indexes) under `current`, the
+  // catalogue the write runs against; nullptr when nothing. Built once for the statement's own
+  // catalogue, per call for any other. Errors: MaintenancePlan::Build's.
+  // REQUIRES: the caller holds the write gate shared until its Store::Write returns.
+  common::Result<std::shared_ptr<const MaintenancePlan>> Maintenance(
+      const ExecutionContext& context, const std::shared_ptr<const schema::Catalog>& current) const;
 
   Kind kind() const { return kind_; }
   bool has_conditions() const { return if_exists_ || if_not_exists_ || !conditions_.empty(); }
@@ -109,6 +123,8 @@ class ModificationStatement {
                                                     const EvalContext& eval) const;
   common::Result<bool> Check(const ExecutionContext& context, const EvalContext& eval,
                              cql::ResultSet* report) const;
+  common::Result<std::vector<PartitionKey>> PartitionsOf(const ExecutionContext& context,
+                                                         const EvalContext& eval) const;
 
   Kind kind_ = Kind::kInsert;
   std::shared_ptr<const schema::Catalog> catalog_;
@@ -129,6 +145,10 @@ class ModificationStatement {
   bool static_only_ = false;
   bool has_list_read_ = false;  // needs the current row (list index/discard)
   std::vector<uint16_t> pk_bind_indexes_;
+  // The maintenance plan under catalog_, built on first use.
+  mutable std::once_flag maintenance_once_;
+  mutable common::Status maintenance_status_;
+  mutable std::shared_ptr<const MaintenancePlan> maintenance_;
 };
 
 }  // namespace engine

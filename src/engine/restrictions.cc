@@ -11,6 +11,7 @@
 #include "cql/statement.h"
 #include "cql/value_codec.h"
 #include "cql/value_compare.h"
+#include "engine/index_schema.h"
 #include "storage/key_layout.h"
 
 namespace engine {
@@ -113,6 +114,72 @@ Status AddEquality(ColumnRestrictions* r, const Relation& relation, ValueSet val
   r->eq_or_in = std::move(values);
   r->is_in = relation.op == Operator::kIn;
   return Status::Ok();
+}
+
+// A restriction a secondary index can serve (Cassandra's "supporting index").
+struct IndexCandidate {
+  int column = -1;
+  const Relation* relation = nullptr;
+  const schema::IndexMetadata* index = nullptr;
+};
+
+// The single-column restrictions of `where` that an index of the table supports, in WHERE
+// order.
+std::vector<IndexCandidate> FindIndexCandidates(const TableSchema& table,
+                                                const std::vector<Relation>& where) {
+  std::vector<IndexCandidate> candidates;
+  if (table.table->indexes.empty()) return candidates;
+  for (const Relation& relation : where) {
+    if (relation.kind != Relation::Kind::kColumn) continue;
+    int column = table.IndexOfColumn(relation.columns[0]);
+    if (column < 0) continue;
+    for (const auto& [name, index] : table.table->indexes) {
+      if (IndexSupports(index, table.column(column), relation.op, relation.map_key.has_value())) {
+        candidates.push_back(IndexCandidate{column, &relation, &index});
+        break;
+      }
+    }
+  }
+  return candidates;
+}
+
+// The filter of `filters` that checks `candidate`'s relation, or -1.
+int FindCandidateFilter(const std::vector<Filter>& filters, const IndexCandidate& candidate) {
+  for (size_t i = 0; i < filters.size(); ++i) {
+    const Filter& f = filters[i];
+    if (f.kind != Filter::Kind::kColumn || f.columns[0] != candidate.column) continue;
+    if (f.op == candidate.relation->op &&
+        f.map_key.has_value() == candidate.relation->map_key.has_value()) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+// Picks the first candidate whose relation became a filter (one served by the clustering
+// prefix gets a filter too: the index needs its value) and records it in `out->index`. Leaves
+// `out->index` unset when no candidate is usable.
+void ChooseIndex(const TableSchema& table, const std::vector<IndexCandidate>& candidates,
+                 Restrictions* out) {
+  for (const IndexCandidate& candidate : candidates) {
+    int filter = FindCandidateFilter(out->filters, candidate);
+    if (filter < 0) {
+      const schema::ColumnMetadata& column = table.column(candidate.column);
+      size_t position = static_cast<size_t>(column.position);
+      if (column.kind != ColumnKind::kClustering || out->multi_column_prefix ||
+          position >= out->clustering_prefix.size() || candidate.relation->op != Operator::kEq) {
+        continue;
+      }
+      Filter copy;
+      copy.columns = {candidate.column};
+      copy.op = Operator::kEq;
+      copy.values = out->clustering_prefix[position];
+      out->filters.push_back(std::move(copy));
+      filter = static_cast<int>(out->filters.size()) - 1;
+    }
+    out->index = IndexQuery{candidate.index, static_cast<size_t>(filter)};
+    return;
+  }
 }
 
 }  // namespace
@@ -322,6 +389,37 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
     }
   }
 
+  // --- Secondary indexes (Cassandra 4.x StatementRestrictions) ---
+  // Restrictions an index supports ("hasQueriableIndex"), and what needFiltering() counts: the
+  // restricted columns of each kind, and whether one collection has several CONTAINS-like
+  // restrictions.
+  std::vector<IndexCandidate> candidates;
+  if (kind == StatementKind::kSelect) candidates = FindIndexCandidates(table, where);
+  const bool has_index = !candidates.empty();
+  bool has_clustering_index = false;
+  for (const IndexCandidate& c : candidates) {
+    if (columns[c.column].kind == ColumnKind::kClustering) has_clustering_index = true;
+  }
+  size_t pk_restricted = 0;
+  size_t ck_restricted = multi_columns.size();
+  size_t other_restricted = 0;
+  bool multiple_contains = false;
+  for (const auto& [index, r] : by_column) {
+    if (!r.any()) continue;
+    switch (columns[index].kind) {
+      case ColumnKind::kPartitionKey:
+        ++pk_restricted;
+        break;
+      case ColumnKind::kClustering:
+        ++ck_restricted;
+        break;
+      default:
+        ++other_restricted;
+        multiple_contains = multiple_contains || r.others.size() > 1;
+        break;
+    }
+  }
+
   // --- Partition key ---
   bool all_pk_eq = true;
   bool any_pk = false;
@@ -363,7 +461,7 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
     return Status::Invalid(
         fmt::format("Some partition key parts are missing: {}", fmt::join(missing, ", ")));
   } else if (any_pk) {
-    if (!allow_filtering) {
+    if (!allow_filtering && !has_index) {
       for (int index : table.partition_key) {
         auto it = by_column.find(index);
         if (it != by_column.end() && (it->second.start || it->second.end)) {
@@ -514,6 +612,20 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
       clustering_needs_filtering = true;
       continue;
     }
+    if (kind == StatementKind::kSelect && has_index) {
+      // Cassandra checks a restriction after a slice when it is added, unless its own column
+      // has a supporting index; a gap before it is fine once any index is queriable.
+      bool self_indexed = std::any_of(candidates.begin(), candidates.end(),
+                                      [&](const IndexCandidate& c) { return c.column == index; });
+      if (stop_was_slice && !self_indexed) {
+        return Status::Invalid(
+            fmt::format("Clustering column \"{}\" cannot be restricted (preceding column \"{}\" is "
+                        "restricted by a non-EQ relation)",
+                        columns[index].name, stop_column));
+      }
+      clustering_needs_filtering = true;
+      continue;
+    }
     if (stop_was_slice) {
       return Status::Invalid(fmt::format(
           "Clustering column \"{}\" cannot be restricted (preceding column \"{}\" is restricted "
@@ -606,6 +718,38 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
     };
     RETURN_IF_ERROR(add_tuple_filter(multi_slice_start));
     RETURN_IF_ERROR(add_tuple_filter(multi_slice_end));
+  }
+
+  if (kind == StatementKind::kSelect && has_index) {
+    // Cassandra's usesSecondaryIndexing, decided in its order: an unrestricted or filtered
+    // partition key, clustering restrictions beyond the prefix, a clustering index on a range
+    // query, or any restriction on other columns; then needFiltering() counts the restrictions
+    // handed to the index query.
+    const bool key_range = !partition_restricted;
+    const bool pk_unrestricted = !any_pk && !out.has_token_restriction;
+    bool uses_index = pk_unrestricted || pk_filtering;
+    size_t count = uses_index || pk_filtering ? pk_restricted : 0;
+    if (clustering_needs_filtering || (key_range && has_clustering_index)) uses_index = true;
+    if (uses_index || clustering_needs_filtering) count += ck_restricted;
+    if (other_restricted > 0) {
+      uses_index = true;
+      count += other_restricted;
+    }
+    if (uses_index) {
+      ChooseIndex(table, candidates, &out);
+      if (out.index) {
+        if (out.has_pk_in) {
+          return Status::Invalid(
+              "Select on indexed columns and with IN clause for the PRIMARY KEY are not "
+              "supported");
+        }
+        bool needs =
+            count > 1 || (count == 0 && ck_restricted > 0) || (count != 0 && multiple_contains);
+        if (needs && !allow_filtering) return Status::Invalid(std::string(kFilteringMessage));
+        out.needs_filtering = true;
+        return out;
+      }
+    }
   }
 
   bool has_real_filters = false;

@@ -52,6 +52,13 @@ struct Filter {
   ValueSet values;                   // EQ/IN/comparison right-hand side (one value unless IN)
 };
 
+// The secondary index a SELECT reads through (Cassandra's "usesSecondaryIndexing"), and which
+// of `Restrictions::filters` it serves; the filter is still checked on every row read.
+struct IndexQuery {
+  const schema::IndexMetadata* index = nullptr;  // lives in the statement's catalogue snapshot
+  size_t filter = 0;                             // index into Restrictions::filters
+};
+
 struct Restrictions {
   // Partition key: EQ/IN per partition key column (all restricted), or a token range, or
   // neither (a scan).
@@ -76,21 +83,32 @@ struct Restrictions {
   bool restricts_clustering = false;
   bool has_pk_in = false;  // an IN on the partition key (for ORDER BY/paging rules)
   bool has_clustering_in = false;
+  // Set when the query reads through a secondary index (SELECT only).
+  std::optional<IndexQuery> index;
 
   bool is_single_partitions() const { return !partition_values.empty(); }
 };
 
 enum class StatementKind : uint8_t { kSelect, kUpdate, kDelete };
 
-// Binds a WHERE clause. Errors: Cassandra 4.1's messages, e.g. "Undefined column name x in
+// Binds a WHERE clause. For a SELECT on a table with secondary indexes, a restriction an index
+// supports (index_schema.h `IndexSupports`) makes the query use that index as Cassandra 4.x
+// does: it then needs no ALLOW FILTERING unless it restricts anything else beyond a partition
+// key or clustering prefix (more than one "filter" restriction, StatementRestrictions
+// .needFiltering). Errors: Cassandra 4.1's messages, e.g. "Undefined column name x in
 // table ks.t", "PRIMARY KEY column "c2" cannot be restricted as preceding column "c1" is not
 // restricted", "Cannot execute this query as it might involve data filtering and thus may have
 // unpredictable performance. If you want to execute this query despite the performance
-// unpredictability, use ALLOW FILTERING", "Some partition key parts are missing: k" (updates).
+// unpredictability, use ALLOW FILTERING", "Some partition key parts are missing: k" (updates),
+// "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported".
 common::Result<Restrictions> PrepareRestrictions(const TableSchema& table,
                                                  const std::vector<cql::Relation>& where,
                                                  StatementKind kind, bool allow_filtering,
                                                  BindCollector* binds);
+
+// Whether a comparison result `cmp` (negative, zero, positive) satisfies `op`: one of =, !=,
+// <, <=, >, >=; false for any other operator.
+bool ComparisonHolds(cql::Operator op, int cmp);
 
 struct PartitionKey {
   common::Bytes prefix;  // storage::PartitionPrefix
@@ -121,6 +139,12 @@ common::Result<std::vector<std::vector<common::Bytes>>> EvaluateClusteringKeys(
 // Sets *empty when the range can hold nothing.
 common::Status EvaluateTokenRange(const Restrictions& restrictions, const EvalContext& context,
                                   common::Bytes* start, common::Bytes* end, bool* empty);
+
+// Checks, once per execution, the values of the filters on non-key columns as Cassandra 4's
+// RowFilter does: "Unsupported null value for column v", "Unsupported unset value for column
+// v", and for `m[k] = v` "Unsupported null map key for column m" / "... map value ...".
+common::Status ValidateFilterValues(const TableSchema& table, const std::vector<Filter>& filters,
+                                    const EvalContext& context);
 
 // Whether `row` passes every filter.
 common::Result<bool> MatchesFilters(const TableSchema& table, const std::vector<Filter>& filters,

@@ -315,26 +315,66 @@ namespace {
 
 Result<bool> Compare(const CqlType& type, std::string_view actual, Operator op,
                      std::string_view expected) {
-  int c = cql::CompareValues(type, actual, expected);
   switch (op) {
     case Operator::kEq:
-      return c == 0;
-    case Operator::kLt:
-      return c < 0;
-    case Operator::kLte:
-      return c <= 0;
-    case Operator::kGt:
-      return c > 0;
-    case Operator::kGte:
-      return c >= 0;
     case Operator::kNeq:
-      return c != 0;
+    case Operator::kLt:
+    case Operator::kLte:
+    case Operator::kGt:
+    case Operator::kGte:
+      return ComparisonHolds(op, cql::CompareValues(type, actual, expected));
     default:
       return Status::Invalid("unsupported comparison");
   }
 }
 
 }  // namespace
+
+bool ComparisonHolds(Operator op, int cmp) {
+  switch (op) {
+    case Operator::kEq:
+      return cmp == 0;
+    case Operator::kNeq:
+      return cmp != 0;
+    case Operator::kLt:
+      return cmp < 0;
+    case Operator::kLte:
+      return cmp <= 0;
+    case Operator::kGt:
+      return cmp > 0;
+    case Operator::kGte:
+      return cmp >= 0;
+    default:
+      return false;
+  }
+}
+
+Status ValidateFilterValues(const TableSchema& table, const std::vector<Filter>& filters,
+                            const EvalContext& context) {
+  for (const Filter& filter : filters) {
+    if (filter.kind != Filter::Kind::kColumn) continue;
+    const schema::ColumnMetadata& column = table.column(filter.columns[0]);
+    if (column.kind == ColumnKind::kPartitionKey || column.kind == ColumnKind::kClustering) {
+      continue;
+    }
+    auto check = [&](const ValueExpr& expr, std::string_view what) -> Status {
+      ASSIGN_OR_RETURN(cql::BoundValue v, expr.Evaluate(context));
+      if (v.is_null()) {
+        return Status::Invalid(fmt::format("Unsupported null {} for column {}", what, column.name));
+      }
+      if (v.is_unset()) {
+        return Status::Invalid(
+            fmt::format("Unsupported unset {} for column {}", what, column.name));
+      }
+      return Status::Ok();
+    };
+    if (filter.map_key) RETURN_IF_ERROR(check(*filter.map_key, "map key"));
+    for (const ValueExpr& expr : filter.values.values) {
+      RETURN_IF_ERROR(check(expr, filter.map_key ? "map value" : "value"));
+    }
+  }
+  return Status::Ok();
+}
 
 Result<bool> MatchesFilters(const TableSchema& table, const std::vector<Filter>& filters,
                             const RowData& row, const EvalContext& context) {
@@ -353,24 +393,9 @@ Result<bool> MatchesFilters(const TableSchema& table, const std::vector<Filter>&
         }
         c = cql::CompareValues(table.column(filter.columns[i]).type, *cell.value, *fields[i]);
       }
-      bool ok = false;
-      switch (filter.op) {
-        case Operator::kLt:
-          ok = c < 0;
-          break;
-        case Operator::kLte:
-          ok = c <= 0;
-          break;
-        case Operator::kGt:
-          ok = c > 0;
-          break;
-        case Operator::kGte:
-          ok = c >= 0;
-          break;
-        default:
-          ok = c == 0;
-      }
-      if (!ok) return false;
+      bool slice = filter.op == Operator::kLt || filter.op == Operator::kLte ||
+                   filter.op == Operator::kGt || filter.op == Operator::kGte;
+      if (!ComparisonHolds(slice ? filter.op : Operator::kEq, c)) return false;
       continue;
     }
     int index = filter.columns[0];

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cql/value_codec.h"
+#include "engine/index_scan.h"
 #include "engine/paging_state.h"
 #include "engine/schema_lookup.h"
 #include "schema/system_tables.h"
@@ -51,6 +52,10 @@ Result<std::unique_ptr<SelectStatement>> SelectStatement::Prepare(
                    PrepareRestrictions(table, select.where, StatementKind::kSelect,
                                        select.allow_filtering, binds));
   const Restrictions& r = stmt->restrictions_;
+  if (r.index) {
+    ASSIGN_OR_RETURN(IndexSchema index, IndexSchema::Make(table, *r.index->index));
+    stmt->index_ = std::make_unique<IndexSchema>(std::move(index));
+  }
 
   // Partition key bind indexes, for token-aware routing.
   stmt->pk_bind_indexes_ = PartitionKeyBindIndexes(stmt->restrictions_);
@@ -86,7 +91,14 @@ Result<std::unique_ptr<SelectStatement>> SelectStatement::Prepare(
             fmt::join(missing, ", ")));
       }
     }
-    if (r.restricts_clustering) {
+    bool other_columns = false;
+    for (const Filter& filter : r.filters) {
+      for (int index : filter.columns) {
+        ColumnKind kind = table.column(index).kind;
+        if (kind == ColumnKind::kClustering || kind == ColumnKind::kRegular) other_columns = true;
+      }
+    }
+    if (r.restricts_clustering || other_columns) {
       return Status::Invalid(
           "SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or "
           "static columns.");
@@ -96,6 +108,7 @@ Result<std::unique_ptr<SelectStatement>> SelectStatement::Prepare(
   // ORDER BY: clustering columns in declared order, all in the same direction relative to it.
   if (!select.order_by.empty()) {
     stmt->has_order_by_ = true;
+    if (r.index) return Status::Invalid("ORDER BY with 2ndary indexes is not supported.");
     if (!r.is_single_partitions()) {
       return Status::Invalid(
           "ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
@@ -329,6 +342,27 @@ class RowSink {
   bool limit_reached_ = false;
 };
 
+// The indexed value a query looks up: the value of the index's filter (`= v`, CONTAINS v,
+// CONTAINS KEY k), or a map key and value (`m[k] = v`).
+Result<std::vector<Bytes>> IndexedParts(const IndexSchema& index, const Filter& filter,
+                                        const EvalContext& context) {
+  const schema::ColumnMetadata& column = index.base().column(index.column());
+  std::vector<Bytes> parts;
+  if (index.part() == IndexedPart::kMapEntries) {
+    if (!filter.map_key) return Status::Internal("an entries index without a map key");
+    ASSIGN_OR_RETURN(cql::BoundValue key, filter.map_key->Evaluate(context));
+    if (!key.is_value()) {
+      return Status::Invalid(fmt::format("Invalid null value for map key of {}", column.name));
+    }
+    parts.push_back(std::move(key.bytes));
+  }
+  ASSIGN_OR_RETURN(std::vector<Bytes> values,
+                   filter.values.Evaluate(context, index.part_types().back(), column.name));
+  if (values.size() != 1) return Status::Internal("an index lookup without exactly one value");
+  parts.push_back(std::move(values[0]));
+  return parts;
+}
+
 // The whole-partition interval: every clustered row.
 KeyInterval AllRows(const TableSchema& table, std::string_view prefix) {
   return KeyInterval{storage::RowBoundKey(table.shape, prefix, {{}, storage::BoundSide::kBefore}),
@@ -360,6 +394,7 @@ Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
     if (limit && *limit <= 0) return result;
   }
 
+  RETURN_IF_ERROR(ValidateFilterValues(table, r.filters, context));
   RowSink sink(table, r, *selection_, context, &result);
   sink.limit = limit;
   sink.per_partition_limit = ppl;
@@ -441,14 +476,23 @@ Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
     }
   } else {
     RowReader reader(exec.store, &table, exec.NowSeconds());
-    auto read_partition = [&](const Bytes& prefix, std::span<const Bytes> pk) -> Result<bool> {
+    // The partition the sink counts rows of: an index may name one partition's rows in several
+    // consecutive hits.
+    Bytes started;
+    // Reads the partition's rows the restrictions select or, with `rows` (a row-level index
+    // hit), those of `rows` among them; false once the sink is done.
+    auto read_partition = [&](const Bytes& prefix, std::span<const Bytes> pk,
+                              const std::vector<Bytes>* rows) -> Result<bool> {
       int32_t already = 0;
       std::string_view resume_after;
       if (resume && resume->partition_prefix == prefix) {
         already = resume->partition_rows;
         resume_after = resume->last_key;
       }
-      sink.StartPartition(prefix, already);
+      if (rows == nullptr || prefix != started) {
+        sink.StartPartition(prefix, already);
+        started = prefix;
+      }
       if (sink.partition_full()) return true;
       std::vector<KeyInterval> intervals;
       if (r.restricts_clustering) {
@@ -456,18 +500,63 @@ Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
       } else {
         intervals.push_back(AllRows(table, prefix));
       }
-      read.intervals = intervals;
-      read.resume_after = resume_after;
+      PartitionReadOptions options = read;
+      if (rows != nullptr) {
+        std::vector<KeyInterval> selected;
+        for (const Bytes& row : *rows) {
+          bool inside = std::any_of(intervals.begin(), intervals.end(), [&](const KeyInterval& i) {
+            return i.start <= row && row < i.end;
+          });
+          if (!inside) continue;
+          Bytes end = row;
+          end.push_back('\0');  // the smallest key after `row`
+          selected.push_back(KeyInterval{row, std::move(end)});
+        }
+        if (selected.empty()) return true;
+        intervals = std::move(selected);
+        options.static_only_when_empty = false;
+      }
+      options.intervals = intervals;
+      options.resume_after = resume_after;
       RETURN_IF_ERROR(
-          reader.ReadPartition(prefix, pk, read, [&](RowData& row) { return sink.Consume(row); })
+          reader.ReadPartition(prefix, pk, options, [&](RowData& row) { return sink.Consume(row); })
               .status());
       return !sink.done();
     };
-    if (r.is_single_partitions()) {
+    if (index_) {
+      ASSIGN_OR_RETURN(std::vector<Bytes> parts,
+                       IndexedParts(*index_, r.filters[r.index->filter], context));
+      IndexScanOptions scan;
+      std::vector<PartitionKey> keys;
+      Bytes start;
+      Bytes end;
+      if (r.is_single_partitions()) {
+        ASSIGN_OR_RETURN(keys, EvaluatePartitionKeys(table, r, context));
+        scan.partitions = keys;
+        scan.single_partitions = true;
+      } else if (r.has_token_restriction) {
+        bool empty = false;
+        RETURN_IF_ERROR(EvaluateTokenRange(r, context, &start, &end, &empty));
+        if (empty) {
+          RETURN_IF_ERROR(sink.Finish());
+          return result;
+        }
+        scan.token_start = start;
+        scan.token_end = end;
+      }
+      if (resume) scan.resume_after = resume->last_key;
+      scan.per_partition = distinct_;
+      const bool whole_partitions = distinct_ || index_->partition_level();
+      IndexScan scanner(exec.store, index_.get(), exec.NowSeconds());
+      RETURN_IF_ERROR(scanner.Scan(parts, scan, [&](IndexHit& hit) -> Result<bool> {
+        return read_partition(hit.prefix, hit.partition_key,
+                              whole_partitions ? nullptr : &hit.rows);
+      }));
+    } else if (r.is_single_partitions()) {
       ASSIGN_OR_RETURN(std::vector<PartitionKey> keys, EvaluatePartitionKeys(table, r, context));
       for (const PartitionKey& key : keys) {
         if (resume && key.prefix < resume->partition_prefix) continue;
-        ASSIGN_OR_RETURN(bool more, read_partition(key.prefix, key.values));
+        ASSIGN_OR_RETURN(bool more, read_partition(key.prefix, key.values, nullptr));
         if (!more) break;
       }
     } else {
@@ -484,7 +573,7 @@ Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
       if (resume && resume->partition_prefix > start) start = resume->partition_prefix;
       RETURN_IF_ERROR(reader.ScanPartitions(
           start, end, [&](const Bytes& prefix, std::vector<Bytes>& pk) -> Result<bool> {
-            return read_partition(prefix, pk);
+            return read_partition(prefix, pk, nullptr);
           }));
     }
   }

@@ -4,8 +4,10 @@
 // WHERE restrictions (restrictions.h), the selection (selection.h), ORDER BY (which direction
 // to read), LIMIT and PER PARTITION LIMIT, DISTINCT and GROUP BY, with Cassandra 4.1's rules
 // and messages. Execution reads the selected partitions in token order (or the whole table),
-// filters, selects, aggregates, and pages: a page ends after `page_size` rows with a paging
-// state (paging_state.h) from which the next execution resumes exactly after the last row.
+// or, when the restrictions chose a secondary index, the partitions and rows its entries name
+// (index_scan.h), in the same order; then it filters, selects, aggregates, and pages: a page
+// ends after `page_size` rows with a paging state (paging_state.h) from which the next
+// execution resumes exactly after the last row.
 //
 // Thread-safety: immutable after Prepare; Execute is const and safe from many threads.
 
@@ -19,6 +21,7 @@
 #include "cql/session.h"
 #include "cql/statement_dml.h"
 #include "engine/execution_context.h"
+#include "engine/index_schema.h"
 #include "engine/restrictions.h"
 #include "engine/selection.h"
 #include "engine/table_schema.h"
@@ -60,6 +63,8 @@ class SelectStatement {
   std::optional<ValueExpr> limit_;
   std::optional<ValueExpr> per_partition_limit_;
   std::vector<uint16_t> pk_bind_indexes_;
+  // The layout of the index the query reads through (restrictions_.index), if any.
+  std::unique_ptr<IndexSchema> index_;
 };
 
 }  // namespace engine

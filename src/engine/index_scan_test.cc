@@ -1,0 +1,307 @@
+// Queries through secondary indexes against the same queries with ALLOW FILTERING on an
+// identical table without indexes, after random writes, at every page size.
+
+#include "engine/index_scan.h"
+
+#include <filesystem>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "cql/value_codec.h"
+#include "engine/database.h"
+
+namespace engine {
+namespace {
+
+using Rows = std::vector<std::vector<std::optional<std::string>>>;
+
+class IndexScanTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (std::filesystem::temp_directory_path() / "cqld-scan-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    directory_ = pattern;
+    auto db = Database::Open(directory_, DatabaseOptions());
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(db).value();
+    session_ = db_->NewSession();
+    Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+        "'replication_factor': 1}");
+  }
+  void TearDown() override {
+    session_.reset();
+    db_.reset();
+    std::filesystem::remove_all(directory_);
+  }
+  void Run(const std::string& query) {
+    auto result = session_->Execute(query);
+    ASSERT_TRUE(result.ok()) << query << ": " << result.status().ToString();
+  }
+  // `query` with every "{t}" replaced by `table`.
+  static std::string On(std::string query, std::string_view table) {
+    for (size_t at = query.find("{t}"); at != std::string::npos; at = query.find("{t}", at)) {
+      query.replace(at, 3, table);
+    }
+    return query;
+  }
+  // Runs `query` on both tables ("{t}" stands for the table name).
+  void RunBoth(const std::string& query) {
+    Run(On(query, "t"));
+    Run(On(query, "u"));
+  }
+  static void Append(const cql::ResultSet& result, Rows* rows) {
+    for (size_t r = 0; r < result.row_count(); ++r) {
+      std::vector<std::optional<std::string>> row;
+      for (size_t c = 0; c < result.column_count(); ++c) {
+        std::optional<std::string_view> value = result.Value(r, c);
+        row.push_back(value ? std::optional<std::string>(std::string(*value)) : std::nullopt);
+      }
+      rows->push_back(std::move(row));
+    }
+  }
+  // All rows of `query`, fetched in pages of `page_size` (0: unpaged).
+  Rows Fetch(const std::string& query, int page_size) {
+    cql::QueryOptions options;
+    options.page_size = page_size;
+    Rows rows;
+    for (int pages = 0; pages < 10000; ++pages) {
+      auto result = session_->Execute(query, options);
+      EXPECT_TRUE(result.ok()) << query << ": " << result.status().ToString();
+      if (!result.ok()) break;
+      if (page_size > 0) {
+        EXPECT_LE(static_cast<int>(result->row_count()), page_size) << query;
+      }
+      Append(*result, &rows);
+      if (!result->paging_state()) break;
+      options.paging_state = result->paging_state();
+    }
+    return rows;
+  }
+  // `query` on the indexed table `t`, at every page size, returns what the same query with
+  // ALLOW FILTERING returns on the unindexed twin `u`. With `filtering`, the indexed query
+  // needs ALLOW FILTERING too (it restricts more than the indexed column); it still reads
+  // through the index.
+  void ExpectSameAsFiltering(const std::string& query, bool filtering = false) {
+    std::string indexed = On(query, "t") + (filtering ? " ALLOW FILTERING" : "");
+    std::string filtered = On(query, "u") + " ALLOW FILTERING";
+    Rows expected = Fetch(filtered, 0);
+    ASSERT_EQ(Fetch(indexed, 0), expected) << indexed;
+    for (int page_size = 1; page_size <= static_cast<int>(expected.size()) + 1; ++page_size) {
+      ASSERT_EQ(Fetch(indexed, page_size), expected) << indexed << " page size " << page_size;
+    }
+  }
+
+  std::string directory_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<cql::Session> session_;
+};
+
+TEST_F(IndexScanTest, RandomWritesThenEveryQueryAtEveryPageSizeMatchesFiltering) {
+  RunBoth(
+      "CREATE TABLE ks.{t} (k int, c int, v int, w int, tags set<int>, m map<int, int>, "
+      "PRIMARY KEY (k, c))");
+  Run("CREATE INDEX ON ks.t (v)");
+  Run("CREATE INDEX ON ks.t (tags)");
+  Run("CREATE INDEX ON ks.t (c)");
+  Run("CREATE INDEX ON ks.t (ENTRIES(m))");
+  std::mt19937 random(20261121);
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(random); };
+  // Small domains and timestamps so that overwrites, ties, late writes and deletions of every
+  // kind happen often.
+  for (int op = 0; op < 300; ++op) {
+    int k = pick(5);
+    int c = pick(4);
+    int x = pick(3);
+    std::string using_ts = fmt::format("USING TIMESTAMP {}", 1 + pick(60));
+    switch (pick(9)) {
+      case 0:
+      case 1:
+        RunBoth(fmt::format("INSERT INTO ks.{{t}} (k, c, v, w) VALUES ({}, {}, {}, {}) {}", k, c, x,
+                            pick(3), using_ts));
+        break;
+      case 2:
+        RunBoth(fmt::format("UPDATE ks.{{t}} {} SET v = {} WHERE k = {} AND c = {}", using_ts, x, k,
+                            c));
+        break;
+      case 3:
+        RunBoth(
+            fmt::format("UPDATE ks.{{t}} {} SET tags = tags + {{{}}}, m[{}] = {} WHERE k = {} "
+                        "AND c = {}",
+                        using_ts, x, pick(2), x, k, c));
+        break;
+      case 4:
+        RunBoth(fmt::format("UPDATE ks.{{t}} {} SET tags = tags - {{{}}} WHERE k = {} AND c = {}",
+                            using_ts, x, k, c));
+        break;
+      case 5:
+        RunBoth(fmt::format("DELETE v FROM ks.{{t}} {} WHERE k = {} AND c = {}", using_ts, k, c));
+        break;
+      case 6:
+        RunBoth(fmt::format("DELETE FROM ks.{{t}} {} WHERE k = {} AND c = {}", using_ts, k, c));
+        break;
+      case 7:
+        RunBoth(fmt::format("DELETE FROM ks.{{t}} {} WHERE k = {} AND c >= {}", using_ts, k, c));
+        break;
+      default:
+        if (pick(3) == 0) RunBoth(fmt::format("DELETE FROM ks.{{t}} {} WHERE k = {}", using_ts, k));
+        break;
+    }
+    if (HasFatalFailure()) return;
+  }
+  for (int x = 0; x < 3; ++x) {
+    ExpectSameAsFiltering(fmt::format("SELECT k, c, v, w FROM ks.{{t}} WHERE v = {}", x));
+    ExpectSameAsFiltering(fmt::format("SELECT k, c FROM ks.{{t}} WHERE k = 2 AND v = {}", x));
+    ExpectSameAsFiltering(
+        fmt::format("SELECT k, c FROM ks.{{t}} WHERE k = 2 AND c > 0 AND v = {}", x));
+    ExpectSameAsFiltering(fmt::format("SELECT k, c FROM ks.{{t}} WHERE v = {} AND w = 1", x),
+                          /*filtering=*/true);
+    ExpectSameAsFiltering(fmt::format("SELECT k, c FROM ks.{{t}} WHERE v = {} LIMIT 3", x));
+    ExpectSameAsFiltering(
+        fmt::format("SELECT k, c FROM ks.{{t}} WHERE v = {} PER PARTITION LIMIT 1", x));
+    ExpectSameAsFiltering(
+        fmt::format("SELECT k, c FROM ks.{{t}} WHERE token(k) >= 0 AND v = {}", x));
+    ExpectSameAsFiltering(fmt::format("SELECT count(*) FROM ks.{{t}} WHERE v = {}", x));
+    ExpectSameAsFiltering(fmt::format("SELECT k, c, tags FROM ks.{{t}} WHERE tags CONTAINS {}", x));
+    ExpectSameAsFiltering(fmt::format("SELECT k, v FROM ks.{{t}} WHERE c = {}", x));
+    ExpectSameAsFiltering(fmt::format("SELECT k, c, m FROM ks.{{t}} WHERE m[1] = {}", x));
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_F(IndexScanTest, WidePartitionsSplitIntoSeveralHitsPageExactly) {
+  RunBoth("CREATE TABLE ks.{t} (k int, c int, v int, PRIMARY KEY (k, c))");
+  Run("CREATE INDEX ON ks.t (v)");
+  // Partition 1 holds more matching rows than one hit carries.
+  constexpr int kRows = static_cast<int>(IndexScan::kMaxRowsPerHit) * 2 + 10;
+  for (int c = 0; c < kRows; ++c) {
+    RunBoth(
+        fmt::format("INSERT INTO ks.{{t}} (k, c, v) VALUES (1, {}, {})", c, c % 3 == 0 ? 1 : 0));
+  }
+  for (int k = 2; k < 6; ++k)
+    RunBoth(fmt::format("INSERT INTO ks.{{t}} (k, c, v) VALUES ({}, 0, 1)", k));
+  for (const char* query :
+       {"SELECT k, c FROM ks.{t} WHERE v = 1", "SELECT k, c FROM ks.{t} WHERE v = 0",
+        "SELECT k, c FROM ks.{t} WHERE v = 0 PER PARTITION LIMIT 300",
+        "SELECT k, c FROM ks.{t} WHERE v = 0 LIMIT 400"}) {
+    std::string indexed = On(query, "t");
+    std::string filtered = On(query, "u") + " ALLOW FILTERING";
+    Rows expected = Fetch(filtered, 0);
+    EXPECT_EQ(Fetch(indexed, 0), expected) << indexed;
+    for (int page_size : {3, 100, 255, 256, 257, 1000}) {
+      EXPECT_EQ(Fetch(indexed, page_size), expected) << indexed << " page size " << page_size;
+    }
+  }
+}
+
+TEST_F(IndexScanTest, StaticColumnIndexesAndDistinctPage) {
+  RunBoth("CREATE TABLE ks.{t} (k int, c int, s int STATIC, v int, PRIMARY KEY (k, c))");
+  Run("CREATE INDEX ON ks.t (s)");
+  for (int k = 0; k < 8; ++k) {
+    for (int c = 0; c < 3; ++c) {
+      RunBoth(
+          fmt::format("INSERT INTO ks.{{t}} (k, c, s, v) VALUES ({}, {}, {}, {})", k, c, k % 2, c));
+    }
+  }
+  RunBoth("UPDATE ks.{t} SET s = 1 WHERE k = 2");
+  RunBoth("DELETE FROM ks.{t} WHERE k = 3 AND c = 1");
+  for (int s = 0; s < 2; ++s) {
+    ExpectSameAsFiltering(fmt::format("SELECT k, c, s, v FROM ks.{{t}} WHERE s = {}", s));
+    ExpectSameAsFiltering(fmt::format("SELECT DISTINCT k, s FROM ks.{{t}} WHERE s = {}", s));
+    ExpectSameAsFiltering(
+        fmt::format("SELECT k, c FROM ks.{{t}} WHERE s = {} PER PARTITION LIMIT 2", s));
+    ExpectSameAsFiltering(fmt::format("SELECT k, c FROM ks.{{t}} WHERE s = {} AND v = 1", s),
+                          /*filtering=*/true);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// A partition holding only static data (no rows) is a row of its own for SELECT. Change
+// capture (row_change.h) reports changes per clustered row only, so such a partition never
+// reaches a static column index: enable once static-only changes are captured.
+TEST_F(IndexScanTest, DISABLED_StaticOnlyPartitionsAreFound) {
+  RunBoth("CREATE TABLE ks.{t} (k int, c int, s int STATIC, v int, PRIMARY KEY (k, c))");
+  Run("CREATE INDEX ON ks.t (s)");
+  RunBoth("INSERT INTO ks.{t} (k, s) VALUES (1, 7)");
+  RunBoth("INSERT INTO ks.{t} (k, c, s) VALUES (2, 1, 7)");
+  RunBoth("DELETE FROM ks.{t} WHERE k = 2 AND c = 1");
+  ExpectSameAsFiltering("SELECT k, c, s FROM ks.{t} WHERE s = 7");
+}
+
+TEST_F(IndexScanTest, BoundValuesAndTheirNullAndUnsetErrors) {
+  Run("CREATE TABLE ks.t (k int PRIMARY KEY, v int, m map<int, int>)");
+  Run("CREATE INDEX ON ks.t (v)");
+  Run("CREATE INDEX ON ks.t (ENTRIES(m))");
+  Run("INSERT INTO ks.t (k, v, m) VALUES (1, 7, {1: 2})");
+  Run("INSERT INTO ks.t (k, v, m) VALUES (2, 8, {1: 3})");
+  auto query = [&](std::string_view text, std::vector<cql::BoundValue> values) {
+    cql::QueryOptions options;
+    options.values = std::move(values);
+    return session_->Execute(text, options);
+  };
+  auto v = query("SELECT k FROM ks.t WHERE v = ?", {cql::BoundValue::Of(cql::SerializeInt(8))});
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  ASSERT_EQ(v->row_count(), 1u);
+  EXPECT_EQ(*v->GetInteger(0, 0), 2);
+  auto entry =
+      query("SELECT k FROM ks.t WHERE m[?] = ?",
+            {cql::BoundValue::Of(cql::SerializeInt(1)), cql::BoundValue::Of(cql::SerializeInt(2))});
+  ASSERT_TRUE(entry.ok()) << entry.status().ToString();
+  ASSERT_EQ(entry->row_count(), 1u);
+  EXPECT_EQ(*entry->GetInteger(0, 0), 1);
+  struct Case {
+    std::string text;
+    std::vector<cql::BoundValue> values;
+    std::string message;
+  };
+  std::vector<Case> cases = {
+      {"SELECT k FROM ks.t WHERE v = ?",
+       {cql::BoundValue::Null()},
+       "Unsupported null value for column v"},
+      {"SELECT k FROM ks.t WHERE v = ?",
+       {cql::BoundValue::Unset()},
+       "Unsupported unset value for column v"},
+      {"SELECT k FROM ks.t WHERE m[?] = ?",
+       {cql::BoundValue::Null(), cql::BoundValue::Of(cql::SerializeInt(2))},
+       "Unsupported null map key for column m"},
+      {"SELECT k FROM ks.t WHERE m[?] = ?",
+       {cql::BoundValue::Of(cql::SerializeInt(1)), cql::BoundValue::Unset()},
+       "Unsupported unset map value for column m"},
+  };
+  for (const Case& c : cases) {
+    auto result = query(c.text, c.values);
+    ASSERT_FALSE(result.ok()) << c.text;
+    EXPECT_EQ(result.status().code(), common::StatusCode::kInvalid);
+    EXPECT_EQ(result.status().message(), c.message) << c.text;
+  }
+}
+
+TEST_F(IndexScanTest, TamperedPagingStateThroughAnIndexIsInvalid) {
+  Run("CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c))");
+  Run("CREATE INDEX ON ks.t (v)");
+  for (int k = 0; k < 3; ++k) Run(fmt::format("INSERT INTO ks.t (k, c, v) VALUES ({}, 0, 1)", k));
+  const std::string query = "SELECT k FROM ks.t WHERE v = 1";
+  cql::QueryOptions options;
+  options.page_size = 1;
+  auto first = session_->Execute(query, options);
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(first->paging_state());
+  common::Bytes state = *first->paging_state();
+  for (size_t i = 0; i < state.size(); ++i) {
+    common::Bytes bad = state;
+    bad[i] = static_cast<char>(bad[i] ^ 0x5A);
+    options.paging_state = bad;
+    auto result = session_->Execute(query, options);
+    ASSERT_FALSE(result.ok()) << "byte " << i;
+    EXPECT_EQ(result.status().code(), common::StatusCode::kInvalid);
+  }
+  options.paging_state = state.substr(0, state.size() / 2);
+  EXPECT_FALSE(session_->Execute(query, options).ok());
+}
+
+}  // namespace
+}  // namespace engine
