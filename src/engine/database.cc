@@ -190,8 +190,14 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   context.local_node = &db->options_.local_node;
   Database* self = db.get();
   context.catalog = [self]() { return self->catalog(); };
+  if (options.purge_interval.count() > 0) {
+    db->purge_scheduler_ =
+        std::make_unique<PurgeScheduler>(db->store_.get(), options.purge_interval);
+  }
   return db;
 }
+
+Status Database::Purge() { return PurgeScheduler::RunOnce(store_.get()); }
 
 void Database::AddSchemaListener(std::function<void(const cql::SchemaChangeEvent&)> listener) {
   std::lock_guard<std::mutex> lock(listeners_mutex_);

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -37,6 +38,7 @@
 #include "cql/session.h"
 #include "cql/statement.h"
 #include "engine/execution_context.h"
+#include "engine/purge_scheduler.h"
 #include "schema/catalog.h"
 #include "schema/system_tables.h"
 #include "storage/store.h"
@@ -56,6 +58,9 @@ struct DatabaseOptions {
   Durability durability = Durability::kPeriodic;
   // What system.local reports.
   schema::LocalNodeInfo local_node;
+  // How often a background thread compacts every table to purge what gc_grace_seconds allows
+  // (engine/purge_scheduler.h); zero: never (call Purge()).
+  std::chrono::seconds purge_interval = std::chrono::hours(24);
 };
 
 // A statement prepared against one catalogue snapshot.
@@ -108,6 +113,11 @@ class Database {
   // A new in-process session.
   std::unique_ptr<cql::Session> NewSession();
 
+  // Compacts every table now, purging tombstones and expired data older than their table's
+  // gc_grace_seconds together with what they shadow (what the background purge does; like
+  // `nodetool compact`). Safe to run alongside reads and writes.
+  common::Status Purge();
+
  private:
   Database() = default;
 
@@ -139,6 +149,7 @@ class Database {
   std::unique_ptr<common::SystemClock> system_clock_;
   const common::Clock* clock_ = nullptr;
   std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<PurgeScheduler> purge_scheduler_;  // destroyed before store_
   std::unique_ptr<common::TimeuuidGenerator> timeuuids_;
   std::unique_ptr<common::WriteTimestampGenerator> timestamps_;
   std::unique_ptr<ListPathAllocator> list_paths_;
