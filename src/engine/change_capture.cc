@@ -21,20 +21,6 @@ using storage::RowFragment;
 
 namespace {
 
-// A range tombstone as the row keys it covers: start <= key < end.
-struct RangeTombstone {
-  Bytes start;
-  Bytes end;
-  DeletionTime deletion;
-};
-
-// What applies to every row of a partition.
-struct PartitionLevel {
-  std::optional<DeletionTime> deletion;
-  std::optional<RowFragment> statics;
-  std::vector<RangeTombstone> ranges;
-};
-
 // The mutations of one partition, merged per key.
 struct PartitionMutations {
   std::vector<Bytes> values;
@@ -42,41 +28,15 @@ struct PartitionMutations {
   std::map<Bytes, RowFragment> rows;
 };
 
-void Strongest(std::optional<DeletionTime>* current, const DeletionTime& candidate) {
-  if (!*current || candidate.Supersedes(**current)) *current = candidate;
-}
-
 void MergeInto(std::optional<RowFragment>* target, const RowFragment& fragment) {
   *target = *target ? storage::MergeFragments(**target, fragment) : storage::Canonical(fragment);
 }
 
-Result<RangeTombstone> ParseRangeTombstone(const TableSchema& base, std::string_view prefix,
-                                           std::string_view key, const DeletionTime& deletion) {
+Result<RangeDeletion> ParseRangeDeletion(const TableSchema& base, std::string_view prefix,
+                                         std::string_view key, const DeletionTime& deletion) {
   ASSIGN_OR_RETURN(storage::ParsedKey parsed, storage::ParseKey(base.shape, key));
-  return RangeTombstone{storage::RowBoundKey(base.shape, prefix, parsed.range_start),
-                        storage::RowBoundKey(base.shape, prefix, parsed.range_end), deletion};
-}
-
-// Reads the partition-level entries (they sort before the rows).
-Status ReadPartitionLevel(storage::FragmentIterator* it, const TableSchema& base,
-                          std::string_view prefix, PartitionLevel* level) {
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    std::string_view key = it->key();
-    if (key.size() <= prefix.size()) continue;
-    auto section = static_cast<KeySection>(static_cast<uint8_t>(key[prefix.size()]));
-    if (section == KeySection::kRow) break;
-    ASSIGN_OR_RETURN(RowFragment fragment, it->fragment());
-    if (section == KeySection::kPartitionDeletion) {
-      if (fragment.deletion) Strongest(&level->deletion, *fragment.deletion);
-    } else if (section == KeySection::kStaticRow) {
-      level->statics = storage::Canonical(std::move(fragment));
-    } else if (section == KeySection::kRangeTombstone && fragment.deletion) {
-      ASSIGN_OR_RETURN(RangeTombstone range,
-                       ParseRangeTombstone(base, prefix, key, *fragment.deletion));
-      level->ranges.push_back(std::move(range));
-    }
-  }
-  return it->status();
+  return RangeDeletion{storage::RowBoundKey(base.shape, prefix, parsed.range_start),
+                       storage::RowBoundKey(base.shape, prefix, parsed.range_end), deletion};
 }
 
 // Reads the stored row entries with keys in [start, end) into `rows`.
@@ -104,10 +64,31 @@ class RowAssembler {
     }
     if (level.statics) {
       std::optional<DeletionTime> deletion = level.deletion;
-      if (level.statics->deletion) Strongest(&deletion, *level.statics->deletion);
+      if (level.statics->deletion) KeepStrongest(&deletion, *level.statics->deletion);
       bool static_live = false;
       reader_.AssembleCells(*level.statics, deletion, /*is_static=*/true, &template_, &static_live);
+      if (static_live) {
+        for (const storage::Cell& cell : level.statics->cells) {
+          if (IsLiveCell(cell, deletion, schema::ColumnKind::kStatic)) {
+            static_live_.cells.push_back(cell);
+          }
+        }
+      }
     }
+  }
+
+  // Whether the partition has live static cells.
+  bool has_live_statics() const { return !static_live_.cells.empty(); }
+  // The live static cells (row_change.h).
+  const RowFragment& static_live() const { return static_live_; }
+
+  // The partition's static-only row (row_change.h), with key `static_key`.
+  // REQUIRES: has_live_statics().
+  RowData StaticOnly(const Bytes& static_key) const {
+    RowData row = template_;
+    row.key = static_key;
+    row.static_only = true;
+    return row;
   }
 
   // The live row stored under `key` as `fragment` (nullopt when it is not live), and its live
@@ -116,10 +97,10 @@ class RowAssembler {
                                   const RowFragment& fragment, RowFragment* live) const {
     *live = RowFragment();
     std::optional<DeletionTime> deletion = level_.deletion;
-    for (const RangeTombstone& range : level_.ranges) {
-      if (range.start <= key && key < range.end) Strongest(&deletion, range.deletion);
+    for (const RangeDeletion& range : level_.ranges) {
+      if (range.start <= key && key < range.end) KeepStrongest(&deletion, range.deletion);
     }
-    if (fragment.deletion) Strongest(&deletion, *fragment.deletion);
+    if (fragment.deletion) KeepStrongest(&deletion, *fragment.deletion);
     RowData row = template_;
     bool live_cell = false;
     reader_.AssembleCells(fragment, deletion, /*is_static=*/false, &row, &live_cell);
@@ -129,7 +110,7 @@ class RowAssembler {
     }
     if (live_cell) {
       for (const storage::Cell& cell : fragment.cells) {
-        if (IsLiveRegularCell(cell, deletion)) live->cells.push_back(cell);
+        if (IsLiveCell(cell, deletion, schema::ColumnKind::kRegular)) live->cells.push_back(cell);
       }
     }
     if (!live->liveness && live->cells.empty()) return std::nullopt;
@@ -142,13 +123,14 @@ class RowAssembler {
   }
 
  private:
-  // The filter RowReader::AssembleCells applies to a clustered row's cells.
-  bool IsLiveRegularCell(const storage::Cell& cell,
-                         const std::optional<DeletionTime>& deletion) const {
+  // The filter RowReader::AssembleCells applies to the cells of a clustered row (`kind` =
+  // kRegular) or of the static row (kStatic).
+  bool IsLiveCell(const storage::Cell& cell, const std::optional<DeletionTime>& deletion,
+                  schema::ColumnKind kind) const {
     int index = base_.IndexOfColumnId(cell.column_id);
     if (index < 0) return false;
     const schema::ColumnMetadata& column = base_.column(index);
-    if (column.kind != schema::ColumnKind::kRegular) return false;
+    if (column.kind != kind) return false;
     if (deletion && deletion->Deletes(cell.timestamp)) return false;
     if (!cell.IsLive(now_seconds_)) return false;
     auto dropped = base_.table->dropped_columns.find(column.name);
@@ -161,18 +143,20 @@ class RowAssembler {
   int64_t now_seconds_;
   const PartitionLevel& level_;
   RowData template_;  // partition key and static values, shared by every row
+  RowFragment static_live_;
 };
 
-// The changes of one partition. `mutations` may be empty with `whole` set (backfill: every
-// row, unchanged).
+// The changes of one partition, appended to `out`. `mutations` may be empty with `whole` set
+// (backfill: every row, unchanged). With `statics_matter`, a static-only row is reported too
+// (row_change.h).
 Status CapturePartition(const storage::Store& store, const TableSchema& base, const Bytes& prefix,
-                        const PartitionMutations& mutations, bool whole, int64_t now_seconds,
-                        std::vector<RowChange>* out) {
+                        const PartitionMutations& mutations, bool whole, bool statics_matter,
+                        int64_t now_seconds, std::vector<RowChange>* out) {
   storage::KeyRange range{prefix, storage::PartitionEndKey(prefix)};
   ASSIGN_OR_RETURN(std::unique_ptr<storage::FragmentIterator> it,
                    store.NewIterator(base.storage_id, range));
   PartitionLevel before_level;
-  RETURN_IF_ERROR(ReadPartitionLevel(it.get(), base, prefix, &before_level));
+  RETURN_IF_ERROR(ReadPartitionLevel(it.get(), base.shape, prefix, &before_level));
 
   std::map<Bytes, RowFragment> stored;
   if (whole) {
@@ -180,7 +164,7 @@ Status CapturePartition(const storage::Store& store, const TableSchema& base, co
     rows_start.push_back(static_cast<char>(KeySection::kRow));
     RETURN_IF_ERROR(ReadRows(it.get(), rows_start, range.upper, &stored));
   } else {
-    for (const RangeTombstone& covered : mutations.level.ranges) {
+    for (const RangeDeletion& covered : mutations.level.ranges) {
       RETURN_IF_ERROR(ReadRows(it.get(), covered.start, covered.end, &stored));
     }
     for (const auto& [key, fragment] : mutations.rows) {
@@ -191,9 +175,9 @@ Status CapturePartition(const storage::Store& store, const TableSchema& base, co
   }
 
   PartitionLevel after_level = before_level;
-  if (mutations.level.deletion) Strongest(&after_level.deletion, *mutations.level.deletion);
+  if (mutations.level.deletion) KeepStrongest(&after_level.deletion, *mutations.level.deletion);
   if (mutations.level.statics) MergeInto(&after_level.statics, *mutations.level.statics);
-  for (const RangeTombstone& added : mutations.level.ranges) after_level.ranges.push_back(added);
+  for (const RangeDeletion& added : mutations.level.ranges) after_level.ranges.push_back(added);
 
   std::map<Bytes, std::pair<const RowFragment*, const RowFragment*>> keys;  // stored, mutation
   for (const auto& [key, fragment] : stored) keys[key].first = &fragment;
@@ -202,6 +186,9 @@ Status CapturePartition(const storage::Store& store, const TableSchema& base, co
   RowAssembler before(store, base, now_seconds, mutations.values, before_level);
   RowAssembler after(store, base, now_seconds, mutations.values, after_level);
   const RowFragment empty;
+  const size_t first = out->size();
+  bool live_row_before = false;
+  bool live_row_after = false;
   for (const auto& [key, fragments] : keys) {
     ASSIGN_OR_RETURN(storage::ParsedKey parsed, storage::ParseKey(base.shape, key));
     const RowFragment& stored_fragment = fragments.first ? *fragments.first : empty;
@@ -214,10 +201,54 @@ Status CapturePartition(const storage::Store& store, const TableSchema& base, co
       change.after = after.Assemble(key, parsed.clustering, stored_fragment, &change.after_live);
     }
     if (!change.before && !change.after) continue;
+    live_row_before = live_row_before || change.before.has_value();
+    live_row_after = live_row_after || change.after.has_value();
+    if (change.before) change.before_static_live = before.static_live();
+    if (change.after) change.after_static_live = after.static_live();
     change.partition = PartitionKey{prefix, mutations.values};
     change.clustering = std::move(parsed.clustering);
     out->push_back(std::move(change));
   }
+  if (!statics_matter || !(before.has_live_statics() || after.has_live_statics())) {
+    return Status::Ok();
+  }
+
+  // The static-only row, on each side where the partition has live statics and no live row.
+  // Rows that were not read are untouched: live on both sides or on neither (whatever could
+  // change their liveness — a range or partition tombstone — made them read), so one live
+  // untouched row settles both sides.
+  bool need_before = before.has_live_statics() && !live_row_before;
+  bool need_after = after.has_live_statics() && !live_row_after;
+  if (!whole && (need_before || need_after)) {
+    Bytes rows_start = prefix;
+    rows_start.push_back(static_cast<char>(KeySection::kRow));
+    bool live_untouched = false;
+    for (it->Seek(rows_start); it->Valid() && !live_untouched; it->Next()) {
+      std::string_view key = it->key();
+      if (keys.contains(Bytes(key))) continue;
+      ASSIGN_OR_RETURN(RowFragment fragment, it->fragment());
+      ASSIGN_OR_RETURN(storage::ParsedKey parsed, storage::ParseKey(base.shape, key));
+      RowFragment live;
+      live_untouched =
+          before.Assemble(key, parsed.clustering, storage::Canonical(std::move(fragment)), &live)
+              .has_value();
+    }
+    RETURN_IF_ERROR(it->status());
+    if (live_untouched) need_before = need_after = false;
+  }
+  if (!need_before && !need_after) return Status::Ok();
+  RowChange change;
+  Bytes static_key = storage::StaticRowKey(prefix);
+  if (need_before) {
+    change.before = before.StaticOnly(static_key);
+    change.before_static_live = before.static_live();
+  }
+  if (need_after) {
+    change.after = after.StaticOnly(static_key);
+    change.after_static_live = after.static_live();
+  }
+  change.partition = PartitionKey{prefix, mutations.values};
+  out->insert(out->begin() + static_cast<std::ptrdiff_t>(first), std::move(change));
   return Status::Ok();
 }
 
@@ -237,15 +268,15 @@ Result<std::vector<RowChange>> CaptureChanges(const storage::Store& store, const
     if (inserted) partition.values = m.partition_key;
     switch (static_cast<KeySection>(static_cast<uint8_t>(m.key[prefix.size()]))) {
       case KeySection::kPartitionDeletion:
-        if (m.fragment.deletion) Strongest(&partition.level.deletion, *m.fragment.deletion);
+        if (m.fragment.deletion) KeepStrongest(&partition.level.deletion, *m.fragment.deletion);
         break;
       case KeySection::kStaticRow:
         MergeInto(&partition.level.statics, m.fragment);
         break;
       case KeySection::kRangeTombstone:
         if (m.fragment.deletion) {
-          ASSIGN_OR_RETURN(RangeTombstone range,
-                           ParseRangeTombstone(base, prefix, m.key, *m.fragment.deletion));
+          ASSIGN_OR_RETURN(RangeDeletion range,
+                           ParseRangeDeletion(base, prefix, m.key, *m.fragment.deletion));
           partition.level.ranges.push_back(std::move(range));
         }
         break;
@@ -263,7 +294,8 @@ Result<std::vector<RowChange>> CaptureChanges(const storage::Store& store, const
     bool whole = partition.level.deletion.has_value() ||
                  (statics_matter && partition.level.statics.has_value());
     if (!whole && partition.level.ranges.empty() && partition.rows.empty()) continue;
-    RETURN_IF_ERROR(CapturePartition(store, base, prefix, partition, whole, now_seconds, &changes));
+    RETURN_IF_ERROR(CapturePartition(store, base, prefix, partition, whole, statics_matter,
+                                     now_seconds, &changes));
   }
   return changes;
 }
@@ -279,11 +311,12 @@ Status ForEachBaseRow(const ExecutionContext& context, const TableSchema& base,
         std::vector<RowChange> rows;
         int64_t now_seconds = context.NowSeconds();
         RETURN_IF_ERROR(CapturePartition(*context.store, base, prefix, none, /*whole=*/true,
-                                         now_seconds, &rows));
+                                         /*statics_matter=*/true, now_seconds, &rows));
         if (rows.empty()) return true;
         for (RowChange& row : rows) {
           row.before.reset();
           row.before_live = RowFragment();
+          row.before_static_live = RowFragment();
         }
         storage::WriteBatch batch;
         RETURN_IF_ERROR(fill(rows, now_seconds, &batch));

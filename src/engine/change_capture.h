@@ -13,14 +13,19 @@
 // covered slice for a range tombstone, every stored row for a partition tombstone (and for a
 // static-row change when `statics_matter`). The mutations' fragments are merged into those
 // entries in memory with the merge operator's own rules (storage/cell_merge.h), and both
-// versions are assembled exactly as RowReader assembles rows for SELECT.
+// versions are assembled exactly as RowReader assembles rows for SELECT. When statics matter
+// and a side has live static cells but none of the rows read is live on it, the rest of the
+// partition's rows are scanned up to the first live one, to tell whether the partition shows a
+// static-only row on that side (row_change.h).
 //
 // Invariants:
 //  1. The caller holds the partition locks of every partition of `mutations`, so nothing else
 //     writes those partitions between the read here and the caller's Store::Write, and
 //     "after" is what a SELECT will read once the batch is written (at the same "now").
 //  2. One RowChange per touched row key at most, ordered by partition then row key; a row
-//     that is absent both before and after is left out.
+//     that is absent both before and after is left out. With `statics_matter`, a partition
+//     that shows a static-only row before or after the write gets one RowChange for it, first
+//     among the partition's changes (the static row's key sorts first).
 //
 // Thread-safety: pure functions over a thread-safe Store.
 
@@ -42,7 +47,8 @@ namespace engine {
 
 // The rows `mutations` change. `now_seconds` decides TTL expiry for both versions.
 // `statics_matter`: whether a change to the static row alone must report every row of the
-// partition (true when something maintained depends on static columns).
+// partition, and static-only rows must be reported (true when something maintained depends on
+// static columns).
 // REQUIRES: every mutation is for `base`'s table (same key shape and storage id); the
 // partition locks of their partitions are held (invariant 1).
 // Errors: the store's (IOError, Corruption).
@@ -57,9 +63,9 @@ using BackfillFunction = std::function<common::Status(
     std::span<const RowChange> rows, int64_t now_seconds, storage::WriteBatch* batch)>;
 
 // Backfill: for each partition of `base` in token order, takes its partition lock, reads its
-// live rows, calls `fill`, writes the batch `fill` filled (when not empty) and releases the
-// lock. Stops at the first error.
-// REQUIRES: context.store, context.locks and context.clock set; `base` outlives the call.
+// live rows (or its static-only row), calls `fill`, writes the batch `fill` filled (when not empty)
+// and releases the lock. Stops at the first error. REQUIRES: context.store, context.locks and
+// context.clock set; `base` outlives the call.
 common::Status ForEachBaseRow(const ExecutionContext& context, const TableSchema& base,
                               const BackfillFunction& fill);
 

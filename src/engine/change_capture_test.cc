@@ -182,6 +182,50 @@ TEST_F(ChangeCaptureTest, StaticChangesReportEveryRowOnlyWhenStaticsMatter) {
   EXPECT_TRUE(Capture({Static(1, 6, 300)}, /*statics_matter=*/false).empty());
 }
 
+TEST_F(ChangeCaptureTest, StaticOnlyRowsAppearWhenThePartitionHasNoLiveRow) {
+  // INSERT (k, s): the partition shows a static-only row after the write.
+  std::vector<RowChange> changes = Capture({Static(1, 5, 100)});
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_FALSE(changes[0].before);
+  ASSERT_TRUE(changes[0].after);
+  EXPECT_TRUE(changes[0].after->static_only);
+  EXPECT_EQ(changes[0].after->key, storage::StaticRowKey(Prefix(1)));
+  EXPECT_TRUE(changes[0].clustering.empty());
+  EXPECT_EQ(Value(changes[0].after, 2), 5);
+  EXPECT_TRUE(changes[0].after_live.cells.empty());
+  ASSERT_EQ(changes[0].after_static_live.cells.size(), 1u);
+  EXPECT_EQ(changes[0].after_static_live.cells[0].timestamp, 100);
+  EXPECT_TRUE(Capture({Static(1, 5, 100)}, /*statics_matter=*/false).empty());
+  Write({Static(1, 5, 100)});
+
+  // The first row replaces it: the static-only row is listed first, before only.
+  changes = Capture({Insert(1, 1, 10, 200)});
+  ASSERT_EQ(changes.size(), 2u);
+  ASSERT_TRUE(changes[0].before);
+  EXPECT_TRUE(changes[0].before->static_only);
+  EXPECT_FALSE(changes[0].after);
+  EXPECT_EQ(Clustering(changes[1]), 1);
+  EXPECT_EQ(Value(changes[1].after, 2), 5);
+  EXPECT_EQ(changes[1].after_static_live.cells.size(), 1u);
+  Write({Insert(1, 1, 10, 200), Insert(1, 2, 20, 200)});
+
+  // Deleting one of two rows leaves a live row (found by scanning the untouched rows).
+  RowFragment deletion;
+  deletion.deletion = DeletionTime{300, kNow};
+  changes = Capture({At(1, Row(1, 2), deletion)});
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(Clustering(changes[0]), 2);
+  Write({At(1, Row(1, 2), deletion)});
+  // Deleting the last one brings the static-only row back.
+  changes = Capture({At(1, Row(1, 1), deletion)});
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_FALSE(changes[0].before);
+  ASSERT_TRUE(changes[0].after);
+  EXPECT_TRUE(changes[0].after->static_only);
+  EXPECT_EQ(Clustering(changes[1]), 1);
+  EXPECT_FALSE(changes[1].after);
+}
+
 TEST_F(ChangeCaptureTest, CellDeletionAndRowLiveness) {
   // A row made by UPDATE (no marker) disappears with its last cell.
   RowFragment update;

@@ -150,8 +150,18 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
     if (!wanted.contains(id)) RETURN_IF_ERROR(db->store_->DropTable(id));
   }
   for (const auto& [id, gc_grace] : wanted) {
+    storage::TableOptions implied = StorageOptions(*catalog, id, gc_grace);
     if (!db->store_->HasTable(id)) {
-      RETURN_IF_ERROR(db->store_->CreateTable(id, StorageOptions(*catalog, id, gc_grace)));
+      RETURN_IF_ERROR(db->store_->CreateTable(id, implied));
+      continue;
+    }
+    // Families created before key shapes were stored (options version 1) have no shape, so
+    // their partition and range tombstones are never purged; index families created then are
+    // not marked row-entries-only. Give them what the catalogue implies.
+    ASSIGN_OR_RETURN(storage::TableOptions stored, db->store_->TableOptionsOf(id));
+    if ((implied.shape && !stored.shape) ||
+        (implied.row_entries_only && !stored.row_entries_only)) {
+      RETURN_IF_ERROR(db->store_->AlterTable(id, implied));
     }
   }
   db->catalog_.store(catalog);

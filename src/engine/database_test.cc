@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include "common/clock.h"
 #include "cql/value_codec.h"
+#include "engine/table_schema.h"
+#include "storage/store.h"
 
 namespace engine {
 namespace {
@@ -65,6 +68,62 @@ TEST_F(DatabaseTest, SchemaAndDataSurviveRestart) {
   Run("DROP TABLE ks.t");
   Open();
   EXPECT_FALSE(session_->Execute("SELECT * FROM ks.t").ok());
+}
+
+TEST_F(DatabaseTest, OpenGivesOldFamiliesTheirKeyShape) {
+  Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+  Run("CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c)) WITH gc_grace_seconds = 50");
+  Run("CREATE INDEX v_idx ON ks.t (v)");
+  Run("CREATE MATERIALIZED VIEW ks.mv AS SELECT * FROM ks.t WHERE v IS NOT NULL AND k IS NOT "
+      "NULL AND c IS NOT NULL PRIMARY KEY (v, k, c)");
+  std::shared_ptr<const schema::Catalog> catalog = db_->catalog();
+  const schema::TableMetadata* table = catalog->FindTable("ks", "t");
+  ASSERT_NE(table, nullptr);
+  const schema::KeyspaceMetadata* keyspace = catalog->FindKeyspace("ks");
+  ASSERT_NE(keyspace, nullptr);
+  std::vector<const schema::TableMetadata*> views = keyspace->ViewsOf(table->id);
+  ASSERT_EQ(views.size(), 1u);
+  std::string table_id = StorageId(table->id);
+  std::string view_id = StorageId(views[0]->id);
+  std::string index_id = StorageId(table->indexes.at("v_idx").id);
+  session_.reset();
+  db_.reset();
+
+  // Rewrite the families' options as version 1 stored them: gc_grace only.
+  common::SystemClock clock;
+  auto open_store = [&]() {
+    auto store = storage::Store::Open(directory_, storage::StoreOptions{&clock});
+    EXPECT_TRUE(store.ok()) << store.status().ToString();
+    return store.ok() ? std::move(store).value() : nullptr;
+  };
+  {
+    std::unique_ptr<storage::Store> store = open_store();
+    ASSERT_NE(store, nullptr);
+    for (const std::string& id : {table_id, view_id, index_id}) {
+      ASSERT_TRUE(store->AlterTable(id, storage::TableOptions{.gc_grace_seconds = 50}).ok());
+      auto options = store->TableOptionsOf(id);
+      ASSERT_TRUE(options.ok());
+      EXPECT_FALSE(options->shape.has_value());
+    }
+  }
+  Open();
+  session_.reset();
+  db_.reset();
+  std::unique_ptr<storage::Store> store = open_store();
+  ASSERT_NE(store, nullptr);
+  auto stored = store->TableOptionsOf(table_id);
+  ASSERT_TRUE(stored.ok());
+  EXPECT_EQ(stored->gc_grace_seconds, 50);
+  ASSERT_TRUE(stored->shape.has_value());
+  EXPECT_EQ(*stored->shape, TableSchema(table).shape);
+  auto view = store->TableOptionsOf(view_id);
+  ASSERT_TRUE(view.ok());
+  ASSERT_TRUE(view->shape.has_value());
+  EXPECT_EQ(*view->shape, TableSchema(views[0]).shape);
+  auto index = store->TableOptionsOf(index_id);
+  ASSERT_TRUE(index.ok());
+  EXPECT_FALSE(index->shape.has_value());
+  EXPECT_TRUE(index->row_entries_only);
 }
 
 TEST_F(DatabaseTest, PagingResumesExactlyAtEveryPageSize) {

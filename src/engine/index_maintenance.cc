@@ -2,44 +2,51 @@
 //
 // Entry timestamps. An entry (value, row) is one RocksDB entry merged by last-write-wins: an add
 // writes a liveness marker, a removal a row deletion, and the entry is live while its newest
-// marker is newer than its newest deletion (a deletion wins ties, storage_format.md M4). Two
-// rules pick the timestamps, both so that a removal can never shadow a later re-add (I1):
+// marker is newer than its newest deletion (a deletion wins ties, storage_format.md M4). The
+// timestamps come from the base row's live storage state the RowChange carries (`*_live`,
+// `*_static_live`), never from the clock, so that a removal never shadows a later re-add (I1).
 //
-// Rule C (cell time): the indexed value is a simple cell of a regular or static column, whose
-// write time the RowChange carries. An add uses the cell's timestamp ta; a removal uses the
-// timestamp tb of the cell in `before` that held the value.
-//   C1. A base cell's live timestamp never decreases: a write only replaces it by winning
-//       last-write-wins, and a row/partition/range deletion at td shadows everything <= td, so
-//       a later live cell is > td >= tb.
-//   C2. If the value left the cell at tb and comes back at ta, then ta > tb. At ta == tb the
+// Rule C (single cell): the value is held by one cell that the value determines — a simple (or
+// frozen) cell of a regular or static column, a set element (its path is the element), a map
+// key (KEYS: the path), a map entry (ENTRIES: the path and the cell's value). An add uses the
+// timestamp ta of the cell holding the value after the write; a removal uses the timestamp tb
+// of the cell that held it before.
+//   C1. The live timestamp at one cell position never decreases: a write only replaces it by
+//       winning last-write-wins, and a cell, collection, row, range or partition deletion at td
+//       shadows everything <= td there, so a later live cell is > td >= tb.
+//   C2. If the value left its cell at tb and comes back at ta, then ta > tb. At ta == tb the
 //       returning cell would be identical to (or lose to) what it lost against: at one
-//       timestamp the cell order (tombstone > expiring > greater value) is a strict order, so
+//       timestamp the cell order (tombstone > expiring > greater value) is strict, so
 //       A@t -> B@t -> A@t is impossible; and a deletion at td >= tb shadows A@tb for good.
+//       Because the value determines the position, "came back" means "at the same position".
 //   C3. So the removal (deletion at tb) shadows every earlier add of the value (all <= tb by
 //       C1) and never a later one (> tb by C2). Example A@1 -> B@2 -> A@3: remove A at 1, add
 //       B at 2; remove B at 2, add A at 3: A live (3 > 1), B dead. Ties, A@1 -> X@2 (X < A) ->
 //       A@2 (A > X wins the tie): remove A at 1, add X at 2; remove X at 2, add A at 2: A live.
 //       (Removing at the *replacing* cell's timestamp instead would have removed A at 2 and
-//       shadowed the add at 2.) An expiring cell gives its entry the same TTL plus one second,
-//       so entries of expired values disappear with them.
+//       shadowed the add at 2.) A value written again (another timestamp or TTL) is added
+//       again. An expiring cell gives its entry the same TTL and one more second, so entries
+//       of expired values disappear with them.
 //
-// Rule W (write clock): other indexed values — collection elements, map keys and entries, and
-// partition key or clustering columns — have no per-value timestamp in a RowChange. Changes of
-// one row happen under its partition lock, in order, so the write's clock second S (=
-// params.now_seconds) orders them: an add writes a marker at S*10^6 + 999999 (the end of second
-// S), a removal a deletion at (S - kClockStepTolerance)*10^6 - 1.
-//   W1. A removal at second S shadows exactly the adds of seconds <= S - kClockStepTolerance - 1.
-//   W2. Every later re-add happens at a second >= S - kClockStepTolerance as long as the clock
-//       does not step back by more than kClockStepTolerance seconds between the two writes, so
-//       it is never shadowed. Adds and removals within the tolerance of each other leave the
-//       entry live: stale, which reads tolerate; a later removal cleans it up.
+// Rule R (read the entry): other values — list elements and map values (several cells, at
+// unrelated positions, may hold one value) and key columns (held by the row's liveness: its
+// marker or any live cell) — can leave at tb and come back at a lower timestamp (UPDATE ...
+// USING TIMESTAMP, client clocks behind), so no timestamp taken from the row alone is safe.
+// Their writes read the stored entry (all writes of one entry are serialized by the base
+// partition lock: the entry key holds the whole base key): an add writes its marker at the
+// newest holder's timestamp, or one microsecond above the stored deletion when that would
+// shadow it; a removal writes its deletion at the newest of the old holders' timestamp and the
+// stored marker's, so it shadows every add so far. These entries do not expire (a stale entry
+// only costs reads time; a later removal cleans it up).
 //
 // Which entries change, for a RowChange (before, after) of a row and an index:
-//   - add every value of `after` not in `before` (Rule C: or held there with another timestamp);
+//   - add every value of `after` not in `before` (Rule C: or held there with another timestamp
+//     or TTL);
 //   - remove every value of `before` not in `after`;
-//   - partition-level indexes (static columns) see each row of the partition: they add as
-//     above, but remove only when `after` is a live row (a row that disappears may leave the
-//     partition's static value in place).
+//   - partition-level indexes (static columns) see each row of the partition, and its
+//     static-only row when it has no live row: they add as above, but remove only when `after`
+//     is live (a row that disappears may leave the partition's static value in place);
+//   - row-level indexes ignore static-only rows.
 
 #include "engine/index_maintenance.h"
 
@@ -62,10 +69,6 @@ using common::Status;
 
 namespace {
 
-constexpr int64_t kMicrosPerSecond = 1'000'000;
-// How far back (seconds) the node's clock may step between two writes of a row without a
-// Rule W re-add being shadowed by an earlier removal.
-constexpr int64_t kClockStepTolerance = 5;
 // Cassandra's limit on an indexed value (FBUtilities.MAX_UNSIGNED_SHORT).
 constexpr size_t kMaxIndexedValueSize = 65535;
 
@@ -80,8 +83,9 @@ size_t IndexedSize(const IndexSchema& schema, const IndexedValue& value) {
 
 class EntryWriter {
  public:
-  EntryWriter(const IndexSchema& schema, const WriteParams& params, storage::WriteBatch* batch)
-      : schema_(schema), params_(params), batch_(batch) {}
+  EntryWriter(const storage::Store& store, const IndexSchema& schema, const WriteParams& params,
+              storage::WriteBatch* batch)
+      : store_(store), schema_(schema), params_(params), batch_(batch) {}
 
   Status Apply(const RowChange& change) {
     const TableSchema& base = schema_.base();
@@ -101,10 +105,12 @@ class EntryWriter {
     std::vector<IndexedValue> before;
     std::vector<IndexedValue> after;
     if (change.before) {
-      ASSIGN_OR_RETURN(before, schema_.ValuesOf(*change.before));
+      ASSIGN_OR_RETURN(
+          before, schema_.ValuesOf(*change.before, change.before_live, change.before_static_live));
     }
     if (change.after) {
-      ASSIGN_OR_RETURN(after, schema_.ValuesOf(*change.after));
+      ASSIGN_OR_RETURN(
+          after, schema_.ValuesOf(*change.after, change.after_live, change.after_static_live));
     }
     // ValuesOf sorts by parts: look values up by binary search (collections can be large).
     auto find = [](const std::vector<IndexedValue>& values,
@@ -116,15 +122,16 @@ class EntryWriter {
     };
     for (const IndexedValue& value : after) {
       const IndexedValue* old = find(before, value);
-      bool rewritten = schema_.cell_timestamps() && old != nullptr &&
-                       (old->timestamp != value.timestamp || old->ttl != value.ttl);
+      bool rewritten = value.single_cell && old != nullptr &&
+                       (old->timestamp != value.timestamp || old->ttl != value.ttl ||
+                        old->expiration != value.expiration);
       if (old == nullptr || rewritten) {
         RETURN_IF_ERROR(Add(value, token, change));
       }
     }
     if (!row_level && !change.after) return Status::Ok();
     for (const IndexedValue& value : before) {
-      if (find(after, value) == nullptr) Remove(value, token, change);
+      if (find(after, value) == nullptr) RETURN_IF_ERROR(Remove(value, token, change));
     }
     return Status::Ok();
   }
@@ -147,28 +154,42 @@ class EntryWriter {
           schema_.index().name, cql::QuoteIdentifierIfNeeded(table.keyspace),
           cql::QuoteIdentifierIfNeeded(table.name), column.name, kMaxIndexedValueSize));
     }
+    Bytes key = Key(value, token, change);
     storage::LivenessInfo liveness;
-    if (schema_.cell_timestamps()) {
-      liveness.timestamp = value.timestamp;
+    liveness.timestamp = value.timestamp;
+    if (value.single_cell) {
       if (value.ttl > 0) {
-        liveness.ttl = int64_t{value.ttl} + 1;
-        liveness.local_expiration_time = params_.now_seconds + liveness.ttl;
+        liveness.ttl = value.ttl + 1;
+        liveness.local_expiration_time = value.expiration + 1;
       }
     } else {
-      liveness.timestamp = params_.now_seconds * kMicrosPerSecond + (kMicrosPerSecond - 1);
+      // Rule R: above the stored deletion.
+      ASSIGN_OR_RETURN(std::optional<storage::RowFragment> stored,
+                       store_.Get(schema_.storage_id(), key));
+      if (stored && stored->deletion && stored->deletion->Deletes(liveness.timestamp)) {
+        liveness.timestamp = stored->deletion->timestamp + 1;
+      }
     }
-    Write(Key(value, token, change), /*add=*/true, liveness.timestamp,
+    Write(std::move(key), /*add=*/true, liveness.timestamp,
           [&](storage::RowFragment* f) { f->liveness = liveness; });
     return Status::Ok();
   }
 
-  void Remove(const IndexedValue& value, int64_t token, const RowChange& change) {
-    int64_t timestamp = schema_.cell_timestamps()
-                            ? value.timestamp
-                            : (params_.now_seconds - kClockStepTolerance) * kMicrosPerSecond - 1;
-    Write(Key(value, token, change), /*add=*/false, timestamp, [&](storage::RowFragment* f) {
+  Status Remove(const IndexedValue& value, int64_t token, const RowChange& change) {
+    Bytes key = Key(value, token, change);
+    int64_t timestamp = value.timestamp;
+    if (!value.single_cell) {
+      // Rule R: over every add so far.
+      ASSIGN_OR_RETURN(std::optional<storage::RowFragment> stored,
+                       store_.Get(schema_.storage_id(), key));
+      if (stored && stored->liveness) {
+        timestamp = std::max(timestamp, stored->liveness->timestamp);
+      }
+    }
+    Write(std::move(key), /*add=*/false, timestamp, [&](storage::RowFragment* f) {
       f->deletion = storage::DeletionTime{timestamp, params_.now_seconds};
     });
+    return Status::Ok();
   }
 
   // Writes one entry fragment, once per (key, kind, timestamp) within this call: a
@@ -182,6 +203,7 @@ class EntryWriter {
     batch_->Merge(schema_.storage_id(), std::get<0>(*it), fragment);
   }
 
+  const storage::Store& store_;
   const IndexSchema& schema_;
   const WriteParams& params_;
   storage::WriteBatch* batch_;
@@ -190,14 +212,14 @@ class EntryWriter {
 
 }  // namespace
 
-Status AddIndexMutations(const TableSchema& base,
+Status AddIndexMutations(const storage::Store& store, const TableSchema& base,
                          std::span<const schema::IndexMetadata* const> indexes,
                          std::span<const RowChange> changes, const WriteParams& params,
                          storage::WriteBatch* batch) {
   for (const schema::IndexMetadata* index : indexes) {
     if (index == nullptr || index->kind != "COMPOSITES") continue;
     ASSIGN_OR_RETURN(IndexSchema schema, IndexSchema::Make(base, *index));
-    EntryWriter writer(schema, params, batch);
+    EntryWriter writer(store, schema, params, batch);
     for (const RowChange& change : changes) RETURN_IF_ERROR(writer.Apply(change));
   }
   return Status::Ok();

@@ -30,13 +30,15 @@ namespace engine {
 // Adds to `batch` the entry changes of `indexes` (indexes of `base`) implied by `changes`.
 // Entries are added for values a row holds after the write that it did not hold before (or
 // that were written again), and removed for values it held before and no longer does; the
-// entry timestamps are chosen so that a removal never shadows a later re-add (I1).
+// entry timestamps come from the changes' live cells and liveness (and, for list elements, map
+// values and key columns, from the stored entry, read from `store`), so that a removal never
+// shadows a later re-add (I1; index_maintenance.cc).
 // Errors (the caller must then drop the whole batch): Invalid when an indexed value to add is
 // 65535 bytes or longer (Cassandra's "Cannot index value of size ..."); Corruption when a stored
-// collection value does not split.
+// collection element does not parse; the store's.
 // REQUIRES: the partition locks of the changes' partitions are held; `params.now_seconds` is the
-// node's clock at the write.
-common::Status AddIndexMutations(const TableSchema& base,
+// node's clock at the write (the local deletion time of removals).
+common::Status AddIndexMutations(const storage::Store& store, const TableSchema& base,
                                  std::span<const schema::IndexMetadata* const> indexes,
                                  std::span<const RowChange> changes, const WriteParams& params,
                                  storage::WriteBatch* batch);

@@ -60,28 +60,89 @@ class IndexMaintenanceTest : public ::testing::Test {
     std::filesystem::remove_all(directory_);
   }
 
-  // A live row (k, c) with the given columns: name -> (value, timestamp).
-  RowData Row(int k, int c, const std::map<std::string, std::pair<Bytes, int64_t>>& cells,
-              int32_t ttl = 0) const {
+  // One version of a row: as assembled, and its live cells (row_change.h).
+  struct Version {
     RowData row;
+    storage::RowFragment live;
+    storage::RowFragment static_live;
+  };
+
+  // A live row (k, c) with the given columns: name -> (value, timestamp); a non-frozen
+  // collection value gives one cell per element, all at that timestamp. `ttl` > 0 makes the
+  // simple cells expire at kNow + ttl. `marker` >= 0: the row's liveness marker timestamp.
+  Version Row(int k, int c, const std::map<std::string, std::pair<Bytes, int64_t>>& cells,
+              int32_t ttl = 0, int64_t marker = -1) const {
+    Version version;
+    RowData& row = version.row;
     row.cells.resize(table_->columns.size());
     row.cells[base_->IndexOfColumn("k")].value = cql::SerializeInt(k);
     row.cells[base_->IndexOfColumn("c")].value = cql::SerializeInt(c);
+    if (marker >= 0) version.live.liveness = storage::LivenessInfo{marker, 0, 0};
     for (const auto& [name, cell] : cells) {
+      const schema::ColumnMetadata& column = *table_->FindColumn(name);
       CellData& data = row.cells[base_->IndexOfColumn(name)];
       data.value = cell.first;
       data.timestamp = cell.second;
       data.ttl = ttl;
+      storage::RowFragment& fragment =
+          column.kind == schema::ColumnKind::kStatic ? version.static_live : version.live;
+      storage::Cell stored;
+      stored.column_id = column.column_id;
+      stored.timestamp = cell.second;
+      const cql::CqlType& type = column.type;
+      if (type.IsCollection() && type.IsMultiCell()) {
+        if (type.kind() == cql::TypeKind::kMap) {
+          auto entries = cql::SplitMap(cell.first);
+          EXPECT_TRUE(entries.ok());
+          for (const cql::MapEntryView& entry : *entries) {
+            stored.path = ElementPath(type.key(), entry.key);
+            stored.value = Bytes(entry.value);
+            fragment.cells.push_back(stored);
+          }
+        } else {
+          auto elements = cql::SplitListOrSet(type, cell.first);
+          EXPECT_TRUE(elements.ok());
+          char position = 0;
+          for (std::string_view element : *elements) {
+            if (type.kind() == cql::TypeKind::kSet) {
+              stored.path = ElementPath(type.element(), element);
+              stored.value.clear();
+            } else {
+              stored.path = Bytes(15, '\0') + Bytes(1, ++position);
+              stored.value = Bytes(element);
+            }
+            fragment.cells.push_back(stored);
+          }
+        }
+        continue;
+      }
+      stored.value = cell.first;
+      if (ttl > 0) {
+        stored.kind = storage::CellKind::kExpiring;
+        stored.ttl = ttl;
+        stored.local_deletion_time = kNow + ttl;
+      }
+      fragment.cells.push_back(stored);
     }
-    return row;
+    storage::SortCells(&version.live);
+    storage::SortCells(&version.static_live);
+    return version;
   }
-  RowChange Change(int k, int c, std::optional<RowData> before, std::optional<RowData> after) {
+  RowChange Change(int k, int c, std::optional<Version> before, std::optional<Version> after) {
     RowChange change;
     change.partition.values = {cql::SerializeInt(k)};
     change.partition.prefix = storage::PartitionPrefix(base_->shape, change.partition.values);
     change.clustering = {cql::SerializeInt(c)};
-    change.before = std::move(before);
-    change.after = std::move(after);
+    if (before) {
+      change.before = std::move(before->row);
+      change.before_live = std::move(before->live);
+      change.before_static_live = std::move(before->static_live);
+    }
+    if (after) {
+      change.after = std::move(after->row);
+      change.after_live = std::move(after->live);
+      change.after_static_live = std::move(after->static_live);
+    }
     return change;
   }
   common::Status Apply(std::vector<RowChange> changes, int64_t now = kNow) {
@@ -89,7 +150,7 @@ class IndexMaintenanceTest : public ::testing::Test {
     params.now_seconds = now;
     params.timestamp = now * 1'000'000;
     storage::WriteBatch batch;
-    RETURN_IF_ERROR(AddIndexMutations(*base_, indexes_, changes, params, &batch));
+    RETURN_IF_ERROR(AddIndexMutations(*store_, *base_, indexes_, changes, params, &batch));
     if (batch.empty()) return common::Status::Ok();
     return store_->Write(batch);
   }
@@ -238,42 +299,97 @@ TEST_F(IndexMaintenanceTest, StaticColumnEntriesArePerPartition) {
   EXPECT_TRUE(Live("s_idx", {Text("y")}, 1, 0));
 }
 
-TEST_F(IndexMaintenanceTest, CollectionElementsUseTheWriteClock) {
-  ASSERT_TRUE(
-      Apply({Change(1, 1, std::nullopt, Row(1, 1, {{"tags", {Set({1, 2}), 0}}}))}, 100).ok());
+TEST_F(IndexMaintenanceTest, SetElementsFollowTheirCells) {
+  ASSERT_TRUE(Apply({Change(1, 1, std::nullopt, Row(1, 1, {{"tags", {Set({1, 2}), 10}}}))}).ok());
   EXPECT_TRUE(Live("tags_idx", {Int(1)}, 1, 1));
   EXPECT_TRUE(Live("tags_idx", {Int(2)}, 1, 1));
-  // Removing 1 ten seconds later shadows the add.
-  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"tags", {Set({1, 2}), 0}}}),
-                            Row(1, 1, {{"tags", {Set({2, 3}), 0}}}))},
-                    110)
+  std::optional<storage::RowFragment> one = Entry("tags_idx", {Int(1)}, 1, 1);
+  ASSERT_TRUE(one && one->liveness);
+  EXPECT_EQ(one->liveness->timestamp, 10);  // the element's own timestamp, not the clock
+  // 1 removed, 3 added at 20: the removal is written at 1's timestamp (10).
+  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"tags", {Set({1, 2}), 10}}}),
+                            Row(1, 1, {{"tags", {Set({2, 3}), 20}}}))})
                   .ok());
   EXPECT_FALSE(Live("tags_idx", {Int(1)}, 1, 1));
   EXPECT_TRUE(Live("tags_idx", {Int(2)}, 1, 1));
   EXPECT_TRUE(Live("tags_idx", {Int(3)}, 1, 1));
-  // Re-added in the same second as the removal: live.
-  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"tags", {Set({2, 3}), 0}}}),
-                            Row(1, 1, {{"tags", {Set({1, 2, 3}), 0}}}))},
-                    110)
+  one = Entry("tags_idx", {Int(1)}, 1, 1);
+  ASSERT_TRUE(one && one->deletion);
+  EXPECT_EQ(one->deletion->timestamp, 10);
+  // Re-added right after (at 21, above the tombstone at 20 that removed it): live.
+  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"tags", {Set({2, 3}), 20}}}),
+                            Row(1, 1, {{"tags", {Set({1, 2, 3}), 21}}}))})
                   .ok());
   EXPECT_TRUE(Live("tags_idx", {Int(1)}, 1, 1));
-  // Removed at 120, re-added after the clock stepped back by the tolerated 5 seconds: live.
-  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"tags", {Set({1, 2, 3}), 0}}}),
-                            Row(1, 1, {{"tags", {Set({2, 3}), 0}}}))},
-                    120)
+}
+
+TEST_F(IndexMaintenanceTest, TheClockSteppingBackChangesNothing) {
+  // The write clock (the `now` of each write) jumps back by an hour between the removal and
+  // the re-add; entry timestamps come from the cells only.
+  ASSERT_TRUE(
+      Apply({Change(1, 1, std::nullopt, Row(1, 1, {{"tags", {Set({1}), 100}}}))}, kNow).ok());
+  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"tags", {Set({1}), 100}}}),
+                            Row(1, 1, {{"tags", {Set({}), 0}}}, 0, /*marker=*/100))},
+                    kNow)
                   .ok());
   EXPECT_FALSE(Live("tags_idx", {Int(1)}, 1, 1));
-  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"tags", {Set({2, 3}), 0}}}),
-                            Row(1, 1, {{"tags", {Set({1, 2, 3}), 0}}}))},
-                    115)
+  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {}, 0, 100), Row(1, 1, {{"tags", {Set({1}), 101}}}))},
+                    kNow - 3600)
                   .ok());
   EXPECT_TRUE(Live("tags_idx", {Int(1)}, 1, 1));
-  // A removal within the tolerance of the add leaves a stale (live) entry: allowed.
-  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"tags", {Set({1, 2, 3}), 0}}}),
-                            Row(1, 1, {{"tags", {Set({2, 3}), 0}}}))},
-                    116)
+  // And a removal in the same second as the add is not left stale.
+  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"tags", {Set({1}), 101}}}),
+                            Row(1, 1, {}, 0, /*marker=*/100))},
+                    kNow - 3600)
                   .ok());
-  EXPECT_TRUE(Live("tags_idx", {Int(1)}, 1, 1));
+  EXPECT_FALSE(Live("tags_idx", {Int(1)}, 1, 1));
+}
+
+TEST_F(IndexMaintenanceTest, MapEntriesAtoBtoAWithTies) {
+  // m['a'] = 1 @1, then 0 @2, then 1 @2 (1 > 0 wins the tie).
+  ASSERT_TRUE(Apply({Change(1, 1, std::nullopt, Row(1, 1, {{"m", {Map({{"a", 1}}), 1}}}))}).ok());
+  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"m", {Map({{"a", 1}}), 1}}}),
+                            Row(1, 1, {{"m", {Map({{"a", 0}}), 2}}}))})
+                  .ok());
+  EXPECT_FALSE(Live("m_entries", {Text("a"), Int(1)}, 1, 1));
+  EXPECT_TRUE(Live("m_entries", {Text("a"), Int(0)}, 1, 1));
+  // The key stayed: its entry was written again at 2 (its cell's new timestamp).
+  EXPECT_TRUE(Live("m_keys", {Text("a")}, 1, 1));
+  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"m", {Map({{"a", 0}}), 2}}}),
+                            Row(1, 1, {{"m", {Map({{"a", 1}}), 2}}}))})
+                  .ok());
+  EXPECT_TRUE(Live("m_entries", {Text("a"), Int(1)}, 1, 1));
+  EXPECT_FALSE(Live("m_entries", {Text("a"), Int(0)}, 1, 1));
+  EXPECT_TRUE(Live("m_values", {Int(1)}, 1, 1));
+  EXPECT_FALSE(Live("m_values", {Int(0)}, 1, 1));
+}
+
+TEST_F(IndexMaintenanceTest, ListAndMapValuesReturningAtALowerTimestampStayLive) {
+  // l = [5] @10; l = [] (5 removed, at 10); l = [5] USING TIMESTAMP 3: several positions can
+  // hold one value, so the re-add at 3 is written above the stored removal.
+  Bytes five = cql::SerializeCollection(table_->FindColumn("l")->type, {Int(5)});
+  ASSERT_TRUE(Apply({Change(1, 1, std::nullopt, Row(1, 1, {{"l", {five, 10}}}))}).ok());
+  EXPECT_TRUE(Live("l_idx", {Int(5)}, 1, 1));
+  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"l", {five, 10}}}), Row(1, 1, {}, 0, 1))}).ok());
+  EXPECT_FALSE(Live("l_idx", {Int(5)}, 1, 1));
+  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {}, 0, 1), Row(1, 1, {{"l", {five, 3}}}))}).ok());
+  EXPECT_TRUE(Live("l_idx", {Int(5)}, 1, 1));
+  std::optional<storage::RowFragment> entry = Entry("l_idx", {Int(5)}, 1, 1);
+  ASSERT_TRUE(entry && entry->liveness);
+  EXPECT_EQ(entry->liveness->timestamp, 11);
+  // Removed again (held at 3): the removal covers the marker at 11.
+  ASSERT_TRUE(Apply({Change(1, 1, Row(1, 1, {{"l", {five, 3}}}), Row(1, 1, {}, 0, 1))}).ok());
+  EXPECT_FALSE(Live("l_idx", {Int(5)}, 1, 1));
+  // The same for a map value moving to another key at a lower timestamp.
+  ASSERT_TRUE(Apply({Change(2, 1, std::nullopt, Row(2, 1, {{"m", {Map({{"a", 7}}), 10}}}))}).ok());
+  ASSERT_TRUE(Apply({Change(2, 1, Row(2, 1, {{"m", {Map({{"a", 7}}), 10}}}),
+                            Row(2, 1, {{"m", {Map({{"a", 8}}), 11}}}))})
+                  .ok());
+  EXPECT_FALSE(Live("m_values", {Int(7)}, 2, 1));
+  ASSERT_TRUE(Apply({Change(2, 1, Row(2, 1, {{"m", {Map({{"a", 8}}), 11}}}),
+                            Row(2, 1, {{"m", {Map({{"a", 8}, {"b", 7}}), 5}}}))})
+                  .ok());
+  EXPECT_TRUE(Live("m_values", {Int(7)}, 2, 1));
 }
 
 TEST_F(IndexMaintenanceTest, ListValuesAreIndexedOnce) {
@@ -306,14 +422,26 @@ TEST_F(IndexMaintenanceTest, MapKeysValuesAndEntries) {
 }
 
 TEST_F(IndexMaintenanceTest, KeyColumnsFollowTheRow) {
-  ASSERT_TRUE(Apply({Change(1, 4, std::nullopt, Row(1, 4, {}))}, 100).ok());
+  ASSERT_TRUE(Apply({Change(1, 4, std::nullopt, Row(1, 4, {}, 0, /*marker=*/100))}).ok());
   EXPECT_TRUE(Live("c_idx", {Int(4)}, 1, 4));
+  std::optional<storage::RowFragment> entry = Entry("c_idx", {Int(4)}, 1, 4);
+  ASSERT_TRUE(entry && entry->liveness);
+  EXPECT_EQ(entry->liveness->timestamp, 100);  // the row's marker
   // A change that keeps the row touches nothing.
-  ASSERT_TRUE(Apply({Change(1, 4, Row(1, 4, {}), Row(1, 4, {{"v", {Text("A"), 1}}}))}, 105).ok());
+  ASSERT_TRUE(
+      Apply({Change(1, 4, Row(1, 4, {}, 0, 100), Row(1, 4, {{"v", {Text("A"), 105}}}, 0, 100))})
+          .ok());
   EXPECT_TRUE(Live("c_idx", {Int(4)}, 1, 4));
-  ASSERT_TRUE(Apply({Change(1, 4, Row(1, 4, {{"v", {Text("A"), 1}}}), std::nullopt)}, 110).ok());
+  // The row disappears: removed at its newest timestamp (105).
+  ASSERT_TRUE(
+      Apply({Change(1, 4, Row(1, 4, {{"v", {Text("A"), 105}}}, 0, 100), std::nullopt)}).ok());
   EXPECT_FALSE(Live("c_idx", {Int(4)}, 1, 4));
-  ASSERT_TRUE(Apply({Change(1, 4, std::nullopt, Row(1, 4, {}))}, 110).ok());
+  entry = Entry("c_idx", {Int(4)}, 1, 4);
+  ASSERT_TRUE(entry && entry->deletion);
+  EXPECT_EQ(entry->deletion->timestamp, 105);
+  // Back through a cell written at a lower timestamp (the row was only a cell, deleted by a
+  // cell tombstone): the entry comes back above the removal.
+  ASSERT_TRUE(Apply({Change(1, 4, std::nullopt, Row(1, 4, {{"v", {Text("B"), 50}}}))}).ok());
   EXPECT_TRUE(Live("c_idx", {Int(4)}, 1, 4));
 }
 

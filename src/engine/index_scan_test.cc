@@ -223,7 +223,7 @@ TEST_F(IndexScanTest, StaticColumnIndexesAndDistinctPage) {
 // A partition holding only static data (no rows) is a row of its own for SELECT. Change
 // capture (row_change.h) reports changes per clustered row only, so such a partition never
 // reaches a static column index: enable once static-only changes are captured.
-TEST_F(IndexScanTest, DISABLED_StaticOnlyPartitionsAreFound) {
+TEST_F(IndexScanTest, StaticOnlyPartitionsAreFound) {
   RunBoth("CREATE TABLE ks.{t} (k int, c int, s int STATIC, v int, PRIMARY KEY (k, c))");
   Run("CREATE INDEX ON ks.t (s)");
   RunBoth("INSERT INTO ks.{t} (k, s) VALUES (1, 7)");

@@ -104,9 +104,6 @@ Result<IndexSchema> IndexSchema::Make(const TableSchema& base, const schema::Ind
       break;
   }
   schema.partition_level_ = metadata.kind == ColumnKind::kStatic;
-  schema.cell_timestamps_ =
-      schema.part_ == IndexedPart::kCell &&
-      (metadata.kind == ColumnKind::kRegular || metadata.kind == ColumnKind::kStatic);
   schema.shape_.clustering.push_back(storage::ClusteringColumn{CqlType::Bigint(), false});
   for (const CqlType& pk_type : base.shape.partition_key) {
     schema.shape_.clustering.push_back(storage::ClusteringColumn{pk_type, false});
@@ -119,53 +116,72 @@ Result<IndexSchema> IndexSchema::Make(const TableSchema& base, const schema::Ind
   return schema;
 }
 
-Result<std::vector<IndexedValue>> IndexSchema::ValuesOf(const RowData& row) const {
+Result<std::vector<IndexedValue>> IndexSchema::ValuesOf(
+    const RowData& row, const storage::RowFragment& live,
+    const storage::RowFragment& static_live) const {
   std::vector<IndexedValue> values;
   if (static_cast<size_t>(column_) >= row.cells.size()) return values;
-  const CellData& cell = row.cells[column_];
-  if (!cell.value) return values;
-  const CqlType& type = base_->column(column_).type;
-  switch (part_) {
-    case IndexedPart::kCell: {
-      IndexedValue value;
-      value.parts.push_back(*cell.value);
-      value.timestamp = cell.timestamp;
+  const schema::ColumnMetadata& column = base_->column(column_);
+  if (column.kind == ColumnKind::kPartitionKey || column.kind == ColumnKind::kClustering) {
+    const CellData& cell = row.cells[column_];
+    if (!cell.value) return values;
+    // The row's liveness: its marker or newest live cell.
+    IndexedValue value;
+    value.parts.push_back(*cell.value);
+    const storage::RowFragment& holder = row.static_only ? static_live : live;
+    if (holder.liveness) value.timestamp = holder.liveness->timestamp;
+    for (const storage::Cell& c : holder.cells)
+      value.timestamp = std::max(value.timestamp, c.timestamp);
+    values.push_back(std::move(value));
+    return values;
+  }
+  const storage::RowFragment& cells = column.kind == ColumnKind::kStatic ? static_live : live;
+  const CqlType& type = column.type;
+  // One value held by `cell`: exactly (single) or among others (newest timestamp wins).
+  auto add = [&](std::vector<Bytes> parts, const storage::Cell& cell, bool single) {
+    IndexedValue value;
+    value.parts = std::move(parts);
+    value.single_cell = single;
+    value.timestamp = cell.timestamp;
+    if (single && cell.is_expiring()) {
       value.ttl = cell.ttl;
-      values.push_back(std::move(value));
-      return values;
+      value.expiration = cell.local_deletion_time;
     }
-    case IndexedPart::kElements:
-      if (type.kind() == TypeKind::kMap) {
-        ASSIGN_OR_RETURN(std::vector<cql::MapEntryView> entries, cql::SplitMap(*cell.value));
-        for (const cql::MapEntryView& entry : entries) {
-          values.push_back(IndexedValue{{Bytes(entry.value)}, 0, 0});
-        }
-      } else {
-        ASSIGN_OR_RETURN(std::vector<std::string_view> elements,
-                         cql::SplitListOrSet(type, *cell.value));
-        for (std::string_view element : elements) {
-          values.push_back(IndexedValue{{Bytes(element)}, 0, 0});
-        }
-      }
-      break;
-    case IndexedPart::kMapKeys: {
-      ASSIGN_OR_RETURN(std::vector<cql::MapEntryView> entries, cql::SplitMap(*cell.value));
-      for (const cql::MapEntryView& entry : entries) {
-        values.push_back(IndexedValue{{Bytes(entry.key)}, 0, 0});
-      }
-      break;
+    values.push_back(std::move(value));
+  };
+  for (const storage::Cell& cell : cells.cells) {
+    if (cell.column_id != column.column_id) continue;
+    if (!cell.path) {
+      if (part_ == IndexedPart::kCell) add({cell.value}, cell, /*single=*/true);
+      continue;
     }
-    case IndexedPart::kMapEntries: {
-      ASSIGN_OR_RETURN(std::vector<cql::MapEntryView> entries, cql::SplitMap(*cell.value));
-      for (const cql::MapEntryView& entry : entries) {
-        values.push_back(IndexedValue{{Bytes(entry.key), Bytes(entry.value)}, 0, 0});
+    switch (part_) {
+      case IndexedPart::kCell:
+        break;  // not a multi-cell column
+      case IndexedPart::kElements:
+        if (type.kind() == TypeKind::kSet) {
+          ASSIGN_OR_RETURN(Bytes element, PathElement(type.element(), *cell.path));
+          add({std::move(element)}, cell, /*single=*/true);
+        } else {
+          add({cell.value}, cell, /*single=*/false);  // a list element or a map value
+        }
+        break;
+      case IndexedPart::kMapKeys: {
+        ASSIGN_OR_RETURN(Bytes key, PathElement(type.key(), *cell.path));
+        add({std::move(key)}, cell, /*single=*/true);
+        break;
       }
-      break;
+      case IndexedPart::kMapEntries: {
+        ASSIGN_OR_RETURN(Bytes key, PathElement(type.key(), *cell.path));
+        add({std::move(key), cell.value}, cell, /*single=*/true);
+        break;
+      }
     }
   }
-  // Lists may repeat values; an entry exists once.
-  std::sort(values.begin(), values.end(),
-            [](const IndexedValue& a, const IndexedValue& b) { return a.parts < b.parts; });
+  // Lists and maps may repeat values; an entry exists once, with the newest timestamp.
+  std::sort(values.begin(), values.end(), [](const IndexedValue& a, const IndexedValue& b) {
+    return a.parts != b.parts ? a.parts < b.parts : a.timestamp > b.timestamp;
+  });
   values.erase(
       std::unique(values.begin(), values.end(),
                   [](const IndexedValue& a, const IndexedValue& b) { return a.parts == b.parts; }),

@@ -36,6 +36,7 @@
 #include "engine/table_schema.h"
 #include "schema/catalog.h"
 #include "storage/key_layout.h"
+#include "storage/row_fragment.h"
 
 namespace engine {
 
@@ -47,13 +48,19 @@ enum class IndexedPart : uint8_t {
   kMapEntries,  // each key with its value (ENTRIES)
 };
 
-// One value an index holds for a row.
+// One value an index holds for a row, with the write time of what holds it there.
 struct IndexedValue {
   // The value's parts in protocol bytes: one, or a map key and its value for entries.
   std::vector<common::Bytes> parts;
-  // For kCell on a regular or static column: the cell's write time and remaining TTL (0: none).
+  // Whether one cell, determined by the value, holds it: the cell of a simple (or frozen)
+  // column, a set element, a map key (KEYS) or a map entry (ENTRIES). Then `timestamp`, `ttl`
+  // and `expiration` are that cell's. Otherwise several cells may hold it (a list element, a
+  // map value) or the row's liveness does (a key column): `timestamp` is the newest of them and
+  // the value does not expire.
+  bool single_cell = false;
   int64_t timestamp = 0;
-  int32_t ttl = 0;
+  int64_t ttl = 0;         // seconds; > 0 only for an expiring single cell
+  int64_t expiration = 0;  // seconds since the epoch, when ttl > 0
 };
 
 // Where an entry points in the base table.
@@ -90,13 +97,15 @@ class IndexSchema {
   const std::vector<cql::CqlType>& part_types() const { return part_types_; }
   // One entry per base partition rather than per row: indexes on static columns.
   bool partition_level() const { return partition_level_; }
-  // Entries carry the indexed cell's own write time (a simple cell of a regular or static
-  // column); otherwise maintenance uses the write's clock (index_maintenance.cc explains both).
-  bool cell_timestamps() const { return cell_timestamps_; }
-
-  // The values of `row` the index holds, sorted by parts (bytewise) without duplicates; empty
-  // when the column is null. Corruption when a stored collection does not split.
-  common::Result<std::vector<IndexedValue>> ValuesOf(const RowData& row) const;
+  // The values the index holds for a row, sorted by parts (bytewise) without duplicates; empty
+  // when the column is null. `row` is the row as assembled, `live` and `static_live` its live
+  // regular and static cells and liveness (row_change.h): values of regular and static
+  // columns come from the cells, key column values from `row` with the row's liveness (its
+  // marker or newest live regular cell; for a static-only row the newest live static cell).
+  // Corruption when a stored collection element does not parse.
+  common::Result<std::vector<IndexedValue>> ValuesOf(const RowData& row,
+                                                     const storage::RowFragment& live,
+                                                     const storage::RowFragment& static_live) const;
 
   // The key prefix shared by all entries of the value `parts`.
   // REQUIRES: parts.size() == part_types().size().
@@ -135,7 +144,6 @@ class IndexSchema {
   IndexedPart part_ = IndexedPart::kCell;
   std::vector<cql::CqlType> part_types_;
   bool partition_level_ = false;
-  bool cell_timestamps_ = false;
   // The synthetic key shape: clustering = token (bigint), base pk, base ck (row-level only).
   // Its partition_key is unused: keys start with the indexed part instead of a token.
   storage::KeyShape shape_;

@@ -62,7 +62,7 @@ Status MaintenancePlan::AddChangeMutations(const storage::Store& store,
     RETURN_IF_ERROR(view->AddMutations(store, changes, params.now_seconds, batch));
   }
   if (!indexes_.empty()) {
-    RETURN_IF_ERROR(AddIndexMutations(*base_, indexes_, changes, params, batch));
+    RETURN_IF_ERROR(AddIndexMutations(store, *base_, indexes_, changes, params, batch));
   }
   return Status::Ok();
 }

@@ -29,8 +29,13 @@ struct RowChange {
   // The clustering values of the row (empty for a table without clustering columns).
   std::vector<common::Bytes> clustering;
   // The live row before and after the write, as a SELECT would assemble it now (statics
-  // included); nullopt when there is no live row. Static-only rows never appear here: a
-  // change to a partition's static columns shows as a change of each of its rows.
+  // included); nullopt when there is no live row. A change to a partition's static columns
+  // shows as a change of each of its rows (when the capture was asked for it). A partition
+  // with live static cells and no live row has a static-only row, as SELECT shows it
+  // (RowData::static_only, key = the static row's key, null clustering values, `clustering`
+  // empty): it appears in the RowChange of that partition (listed before its rows) on the side
+  // where the partition is in that state, e.g. before = static-only and after = nullopt when
+  // the write adds the partition's first row.
   std::optional<RowData> before;
   std::optional<RowData> after;
   // The live part of the row's storage state before and after the write, cell by cell: the
@@ -38,11 +43,17 @@ struct RowChange {
   // cells and the per-element cells of non-frozen collections and UDTs — with its timestamp,
   // TTL and expiry, once partition, range and row deletions, TTL expiry (at the capture's
   // "now") and dropped columns are applied. Column ids are the base table's; cells are sorted
-  // by position. Empty (no marker, no cells) exactly when `before` / `after` is nullopt.
+  // by position. Empty (no marker, no cells) exactly when `before` / `after` is nullopt or a
+  // static-only row.
   // Materialized views copy these so view rows carry the base cells' timestamps and expire
   // with them.
   storage::RowFragment before_live;
   storage::RowFragment after_live;
+  // The live static cells of the partition (same filtering, per element for collections),
+  // before and after; empty when `before` / `after` is nullopt or the partition has none.
+  // Index maintenance takes the timestamps of indexed static values from them.
+  storage::RowFragment before_static_live;
+  storage::RowFragment after_static_live;
 };
 
 }  // namespace engine

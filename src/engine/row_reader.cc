@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "cql/value_codec.h"
+#include "storage/cell_merge.h"
 #include "storage/key_layout.h"
 
 namespace engine {
@@ -16,19 +17,31 @@ using storage::DeletionTime;
 using storage::KeySection;
 using storage::RowFragment;
 
-namespace {
-
-struct RangeTombstone {
-  Bytes start;  // row keys k with start <= k < end are covered
-  Bytes end;
-  DeletionTime deletion;
-};
-
-void Strongest(std::optional<DeletionTime>* current, const DeletionTime& candidate) {
+void KeepStrongest(std::optional<DeletionTime>* current, const DeletionTime& candidate) {
   if (!*current || candidate.Supersedes(**current)) *current = candidate;
 }
 
-}  // namespace
+Status ReadPartitionLevel(storage::FragmentIterator* it, const storage::KeyShape& shape,
+                          std::string_view prefix, PartitionLevel* level) {
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    std::string_view key = it->key();
+    if (key.size() <= prefix.size()) continue;
+    auto section = static_cast<KeySection>(static_cast<uint8_t>(key[prefix.size()]));
+    if (section == KeySection::kRow) break;
+    ASSIGN_OR_RETURN(RowFragment fragment, it->fragment());
+    if (section == KeySection::kPartitionDeletion) {
+      if (fragment.deletion) KeepStrongest(&level->deletion, *fragment.deletion);
+    } else if (section == KeySection::kStaticRow) {
+      level->statics = storage::Canonical(std::move(fragment));
+    } else if (section == KeySection::kRangeTombstone && fragment.deletion) {
+      ASSIGN_OR_RETURN(storage::ParsedKey parsed, storage::ParseKey(shape, key));
+      level->ranges.push_back(RangeDeletion{storage::RowBoundKey(shape, prefix, parsed.range_start),
+                                            storage::RowBoundKey(shape, prefix, parsed.range_end),
+                                            *fragment.deletion});
+    }
+  }
+  return it->status();
+}
 
 void RowReader::AssembleCells(const RowFragment& fragment,
                               const std::optional<DeletionTime>& deletion, bool is_static,
@@ -149,29 +162,13 @@ Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const B
                    store_->NewIterator(table_->storage_id, range));
 
   // Partition-level entries sort first: partition tombstone, static row, range tombstones.
-  std::optional<DeletionTime> partition_deletion;
-  std::optional<RowFragment> static_fragment;
-  std::vector<RangeTombstone> range_tombstones;
+  PartitionLevel level;
+  RETURN_IF_ERROR(ReadPartitionLevel(it.get(), shape, prefix, &level));
+  const std::optional<DeletionTime>& partition_deletion = level.deletion;
+  const std::optional<RowFragment>& static_fragment = level.statics;
+  const std::vector<RangeDeletion>& range_tombstones = level.ranges;
   Bytes row_section_start(prefix);
   row_section_start.push_back(static_cast<char>(KeySection::kRow));
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    std::string_view key = it->key();
-    if (key.size() <= prefix.size()) continue;
-    auto section = static_cast<KeySection>(static_cast<uint8_t>(key[prefix.size()]));
-    if (section == KeySection::kRow) break;
-    ASSIGN_OR_RETURN(RowFragment fragment, it->fragment());
-    if (section == KeySection::kPartitionDeletion) {
-      if (fragment.deletion) partition_deletion = fragment.deletion;
-    } else if (section == KeySection::kStaticRow) {
-      static_fragment = std::move(fragment);
-    } else if (section == KeySection::kRangeTombstone && fragment.deletion) {
-      ASSIGN_OR_RETURN(storage::ParsedKey parsed, storage::ParseKey(shape, key));
-      range_tombstones.push_back(RangeTombstone{
-          storage::RowBoundKey(shape, prefix, parsed.range_start),
-          storage::RowBoundKey(shape, prefix, parsed.range_end), *fragment.deletion});
-    }
-  }
-  RETURN_IF_ERROR(it->status());
 
   const size_t column_count = table_->table->columns.size();
   RowData row;
@@ -184,7 +181,7 @@ Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const B
   bool static_live = false;
   if (static_fragment) {
     std::optional<DeletionTime> deletion = partition_deletion;
-    if (static_fragment->deletion) Strongest(&deletion, *static_fragment->deletion);
+    if (static_fragment->deletion) KeepStrongest(&deletion, *static_fragment->deletion);
     AssembleCells(*static_fragment, deletion, /*is_static=*/true, &row, &static_live);
     for (int index : table_->statics) static_cells.push_back(row.cells[index]);
   }
@@ -200,10 +197,10 @@ Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const B
   auto load_row = [&](std::string_view key) -> Result<bool> {
     ASSIGN_OR_RETURN(RowFragment fragment, it->fragment());
     std::optional<DeletionTime> deletion = partition_deletion;
-    for (const RangeTombstone& rt : range_tombstones) {
-      if (rt.start <= key && key < rt.end) Strongest(&deletion, rt.deletion);
+    for (const RangeDeletion& rt : range_tombstones) {
+      if (rt.start <= key && key < rt.end) KeepStrongest(&deletion, rt.deletion);
     }
-    if (fragment.deletion) Strongest(&deletion, *fragment.deletion);
+    if (fragment.deletion) KeepStrongest(&deletion, *fragment.deletion);
     reset_row();
     bool live_cell = false;
     AssembleCells(fragment, deletion, /*is_static=*/false, &row, &live_cell);

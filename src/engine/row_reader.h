@@ -46,6 +46,31 @@ struct RowData {
   std::vector<CellData> cells;
 };
 
+// A range tombstone as the row keys it covers: start <= key < end.
+struct RangeDeletion {
+  common::Bytes start;
+  common::Bytes end;
+  storage::DeletionTime deletion;
+};
+
+// What a partition's partition-level entries (they sort before its rows) say about every row.
+struct PartitionLevel {
+  std::optional<storage::DeletionTime> deletion;  // the partition tombstone
+  std::optional<storage::RowFragment> statics;    // the static row, canonical (cell_merge.h)
+  std::vector<RangeDeletion> ranges;              // in key order
+};
+
+// Reads the partition-level entries of the partition `prefix` of a table with key shape
+// `shape` from `it` (an iterator over that partition), leaving it on the first row entry (or
+// invalid). Shared by reads (RowReader) and change capture (change_capture.h).
+// Errors: the iterator's, Corruption for an unparsable range tombstone key.
+common::Status ReadPartitionLevel(storage::FragmentIterator* it, const storage::KeyShape& shape,
+                                  std::string_view prefix, PartitionLevel* level);
+
+// The strongest of `*current` and `candidate` (DeletionTime::Supersedes) into `*current`.
+void KeepStrongest(std::optional<storage::DeletionTime>* current,
+                   const storage::DeletionTime& candidate);
+
 // A clustering interval as storage keys within one partition: [start, end).
 struct KeyInterval {
   common::Bytes start;

@@ -245,7 +245,7 @@ bool ViewMaintainer::Matches(const RowData& row) const {
 
 std::optional<ViewRow> ViewMaintainer::DesiredRow(const std::optional<RowData>& row,
                                                   const RowFragment& live) const {
-  if (!row || !Matches(*row)) return std::nullopt;
+  if (!row || row->static_only || !Matches(*row)) return std::nullopt;
   std::vector<Bytes> partition_key;
   std::vector<Bytes> clustering;
   for (int index : partition_key_) {

@@ -85,13 +85,14 @@ class ViewMaintainer {
                               int64_t now_seconds, storage::WriteBatch* batch) const;
 
   // The view row of a base row (`row` as assembled, `live` its live storage state, see
-  // row_change.h), or nullopt when there is none (invariant 1).
+  // row_change.h), or nullopt when there is none (invariant 1). A static-only row has none: a
+  // view's key holds every base clustering column, and views select no static column.
   std::optional<ViewRow> DesiredRow(const std::optional<RowData>& row,
                                     const storage::RowFragment& live) const;
 
   const TableSchema& view() const { return view_; }
-  // Whether the view's WHERE clause restricts a static column (then static-only changes
-  // matter to it).
+  // Whether the view's WHERE clause restricts a static column (then a change to the static
+  // row alone changes the view rows of every row of the partition).
   bool depends_on_statics() const { return depends_on_statics_; }
 
  private:

@@ -38,6 +38,17 @@ common::Status FromRocks(const rocksdb::Status& s) {
   return common::Status::Internal(s.ToString());
 }
 
+// Whether `s` is RocksDB failing to take the database's LOCK file: "While lock file:
+// <dir>/LOCK: Resource temporarily unavailable" when another process holds it, "lock hold by
+// current process, ...: <dir>/LOCK: No locks available" when this one does.
+bool IsLockHeld(const rocksdb::Status& s) {
+  if (!s.IsIOError()) return false;
+  std::string message = s.ToString();
+  return message.find("/LOCK") != std::string::npos &&
+         (message.find("While lock file") != std::string::npos ||
+          message.find("lock hold by current process") != std::string::npos);
+}
+
 rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 
 rocksdb::ColumnFamilyOptions TableFamilyOptions(
@@ -161,6 +172,10 @@ common::Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw_db = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(db_options, path, descriptors, &handles, &raw_db);
+  if (IsLockHeld(s)) {
+    return common::Status::IOError("Data directory " + path +
+                                   " is in use by another process (RocksDB lock held)");
+  }
   if (!s.ok()) return FromRocks(s);
   store->db_.reset(raw_db);
   // The default family is unused; release its handle.
@@ -238,6 +253,14 @@ common::Status Store::AlterTable(std::string_view table_id, const TableOptions& 
   it->second->options = options;
   it->second->filter_factory->set_options(options);
   return common::Status::Ok();
+}
+
+common::Result<TableOptions> Store::TableOptionsOf(std::string_view table_id) const {
+  std::shared_lock lock(mutex_);
+  auto it = tables_.find(table_id);
+  if (it == tables_.end())
+    return common::Status::NotFound("Unknown table " + std::string(table_id));
+  return it->second->options;
 }
 
 common::Status Store::DropTable(std::string_view table_id) {

@@ -141,8 +141,10 @@ class Store {
   // Use Open.
   Store(StoreKey key, const StoreOptions& options);
   // Opens (or creates, with `options.create_if_missing`) the database at `path`, reopening
-  // every table column family found there. Fails with Invalid when options.clock is null,
-  // IOError/Corruption from RocksDB otherwise.
+  // every table column family found there. Fails with Invalid when options.clock is null;
+  // IOError "Data directory <path> is in use by another process (RocksDB lock held)" when
+  // another Store (in this or another process) has the directory open; IOError/Corruption
+  // from RocksDB otherwise.
   static common::Result<std::unique_ptr<Store>> Open(const std::string& path,
                                                      const StoreOptions& options);
   // Closes the database (flushing nothing extra: the WAL makes writes durable).
@@ -158,6 +160,9 @@ class Store {
   // Replaces a table's options (all of them: pass the shape again). Later compactions use
   // them. NotFound if the table does not exist; Invalid for a shape that cannot be encoded.
   common::Status AlterTable(std::string_view table_id, const TableOptions& options);
+  // The table's options as stored (a table whose options were saved in version 1, or never,
+  // has the defaults for the rest: no shape). NotFound if the table does not exist.
+  common::Result<TableOptions> TableOptionsOf(std::string_view table_id) const;
   // Drops the column family and all its data, and deletes its options. The meta family is
   // flushed afterwards, so the write-ahead logs that held only the dropped data are released
   // now rather than kept (and replayed) until some other flush. NotFound if the table does

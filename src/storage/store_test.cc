@@ -84,6 +84,21 @@ TEST_F(StoreTest, OpenRequiresClock) {
             common::StatusCode::kInvalid);
 }
 
+TEST_F(StoreTest, DirectoryInUseIsAClearError) {
+  // RocksDB refuses a second open of a directory whose LOCK this process holds the same way it
+  // refuses another process's.
+  StoreOptions options;
+  options.clock = &clock_;
+  auto second = Store::Open(dir_.string(), options);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), common::StatusCode::kIOError);
+  EXPECT_EQ(second.status().message(), "Data directory " + dir_.string() +
+                                           " is in use by another process (RocksDB lock held)");
+  // Once the first store is closed, the directory opens again.
+  store_.reset();
+  EXPECT_TRUE(Store::Open(dir_.string(), options).ok());
+}
+
 TEST_F(StoreTest, CreateTableErrors) {
   ASSERT_TRUE(store_->CreateTable("t1", {}).ok());
   EXPECT_EQ(store_->CreateTable("t1", {}).code(), common::StatusCode::kAlreadyExists);
@@ -525,6 +540,21 @@ TEST_F(PurgeStoreTest, ShapeSurvivesReopenAndAlter) {
     EXPECT_EQ(Count(table).entries, 12) << table;
     EXPECT_EQ(Read(table), ExpectedVisible()) << table;
   }
+}
+
+TEST_F(PurgeStoreTest, TableOptionsOfReturnsTheStoredOptions) {
+  TableOptions shaped{.gc_grace_seconds = 1000, .shape = shape_};
+  ASSERT_TRUE(store_->CreateTable("t", shaped).ok());
+  ASSERT_TRUE(store_->CreateTable("old", TableOptions{.gc_grace_seconds = 7}).ok());
+  Reopen();
+  auto t = store_->TableOptionsOf("t");
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ(*t, shaped);
+  auto old = store_->TableOptionsOf("old");
+  ASSERT_TRUE(old.ok());
+  EXPECT_EQ(old->gc_grace_seconds, 7);
+  EXPECT_FALSE(old->shape.has_value());
+  EXPECT_EQ(store_->TableOptionsOf("missing").status().code(), common::StatusCode::kNotFound);
 }
 
 TEST_F(PurgeStoreTest, UnencodableShapeIsInvalid) {
