@@ -199,6 +199,23 @@ namespace {
 
 // Consumes assembled rows: filters, selects or aggregates, counts, and decides where the
 // page ends.
+//
+// Paging design. A page holds up to `page_size` result rows; LIMIT and PER PARTITION LIMIT
+// count result rows too. Without GROUP BY a result row is a table row. With GROUP BY a result
+// row is a group (Cassandra's GroupByQueryPager semantics); an aggregate without GROUP BY is
+// one row over the whole range and is never paged.
+//   G1. A group is a maximal run of consecutive rows (in read order, after filtering) with
+//       equal values of the GROUP BY columns; it is counted when it opens (its first row).
+//   G2. A group is complete only when a row of another group arrives or the data ends, so a
+//       page ends at the first row of group `page_size + 1` (that row is left unread) or when
+//       the LIMIT is reached.
+//   G3. The paging state then names the last row of the last complete group (and its
+//       partition, and how many groups that partition gave): the next page resumes right
+//       after it, at the first row of the next group, however many rows a group holds.
+//   G4. When the data ends, the last group is emitted by Finish and no paging state is
+//       returned.
+//   G5. PER PARTITION LIMIT n keeps the first n groups of each partition: the group that would
+//       be the (n+1)th ends the partition.
 class RowSink {
  public:
   RowSink(const TableSchema& table, const Restrictions& restrictions, const Selection& selection,
@@ -218,21 +235,27 @@ class RowSink {
   bool collect_only = false;
 
   Status Init() {
-    if (aggregate) {
+    if (aggregate && group_by_size == 0) {
       ASSIGN_OR_RETURN(state_, selection_.NewState());
     }
     return Status::Ok();
   }
 
-  // Called when a new partition starts.
+  // Called when a new partition starts; `rows_already` result rows of it were returned by
+  // earlier pages.
   void StartPartition(const Bytes& prefix, int32_t rows_already) {
     partition_prefix_ = prefix;
     partition_rows_ = rows_already;
   }
 
   bool done() const { return done_; }
+  // True when the current partition may give no more result rows (PER PARTITION LIMIT). The
+  // group still open in it (G5) does not count: its remaining rows must still be read.
   bool partition_full() const {
-    return per_partition_limit && partition_rows_ >= *per_partition_limit;
+    if (!per_partition_limit) return false;
+    int32_t complete = partition_rows_;
+    if (group_by_size > 0 && has_group_ && group_prefix_ == partition_prefix_) --complete;
+    return complete >= *per_partition_limit;
   }
 
   // Returns false when the current partition must stop (its limit or the page is reached).
@@ -241,31 +264,10 @@ class RowSink {
       ASSIGN_OR_RETURN(bool match, MatchesFilters(table_, restrictions_.filters, row, context_));
       if (!match) return true;
     }
+    if (group_by_size > 0) return ConsumeGrouped(row);
     if (aggregate) {
-      if (group_by_size > 0) {
-        std::vector<std::optional<Bytes>> key = GroupKey(row);
-        if (has_group_ && key != group_key_) {
-          RETURN_IF_ERROR(selection_.Emit(context_, &state_, false, out_));
-          ASSIGN_OR_RETURN(state_, selection_.NewState());
-          ++rows_;
-          if (limit && rows_ >= *limit) {
-            done_ = true;
-            has_group_ = false;
-            return false;
-          }
-        }
-        group_key_ = std::move(key);
-        has_group_ = true;
-      }
       RETURN_IF_ERROR(selection_.Accumulate(row, context_, &state_));
       return true;
-    }
-    if (group_by_size > 0) {
-      // GROUP BY without aggregates: the first row of each group.
-      std::vector<std::optional<Bytes>> key = GroupKey(row);
-      if (has_group_ && key == group_key_) return true;
-      group_key_ = std::move(key);
-      has_group_ = true;
     }
     if (collect_only) {
       collected_.push_back(row);
@@ -277,7 +279,6 @@ class RowSink {
     last_key_ = row.key;
     if (limit && rows_ >= *limit) {
       done_ = true;
-      limit_reached_ = true;
       return false;
     }
     if (page_size > 0 && rows_ >= page_size) {
@@ -290,9 +291,8 @@ class RowSink {
   }
 
   Status Finish() {
-    if (aggregate && (group_by_size == 0 || has_group_)) {
-      RETURN_IF_ERROR(selection_.Emit(context_, &state_, group_by_size == 0, out_));
-    }
+    if (group_by_size > 0) return CloseGroup();
+    if (aggregate) RETURN_IF_ERROR(selection_.Emit(context_, &state_, true, out_));
     return Status::Ok();
   }
 
@@ -303,14 +303,83 @@ class RowSink {
   std::optional<PagingState> NextPage() const {
     if (!page_full_) return std::nullopt;
     PagingState state;
-    state.partition_prefix = partition_prefix_;
-    state.last_key = last_key_;
+    if (group_by_size > 0) {  // G3
+      state.partition_prefix = group_prefix_;
+      state.last_key = group_last_key_;
+      state.partition_rows = group_partition_rows_;
+    } else {
+      state.partition_prefix = partition_prefix_;
+      state.last_key = last_key_;
+      state.partition_rows = partition_rows_;
+    }
     state.remaining = limit ? *limit - rows_ : -1;
-    state.partition_rows = partition_rows_;
     return state;
   }
 
  private:
+  // GROUP BY: folds `row` into the open group, or closes that group and opens one for `row`.
+  Result<bool> ConsumeGrouped(RowData& row) {
+    std::vector<std::optional<Bytes>> key = GroupKey(row);
+    if (has_group_ && key == group_key_) {
+      // A group over a partition key prefix may span partitions: count it in each (G5).
+      if (group_prefix_ != partition_prefix_) ++partition_rows_;
+      NoteGroupRow(row);
+      if (aggregate) RETURN_IF_ERROR(selection_.Accumulate(row, context_, &state_));
+      return true;
+    }
+    if (has_group_) {
+      RETURN_IF_ERROR(CloseGroup());
+      if (limit && rows_ >= *limit) {
+        done_ = true;
+        return false;
+      }
+      if (page_size > 0 && rows_ >= page_size) {  // G2
+        done_ = true;
+        page_full_ = true;
+        return false;
+      }
+    }
+    if (partition_full()) return false;  // G5
+    has_group_ = true;
+    group_key_ = std::move(key);
+    ++rows_;
+    ++partition_rows_;
+    NoteGroupRow(row);
+    if (aggregate) {
+      ASSIGN_OR_RETURN(state_, selection_.NewState());
+      RETURN_IF_ERROR(selection_.Accumulate(row, context_, &state_));
+      return true;
+    }
+    // Without aggregates a group's result row is its first row.
+    if (collect_only) {
+      collected_.push_back(row);
+    } else {
+      RETURN_IF_ERROR(selection_.AddRow(row, context_, out_));
+    }
+    if (limit && rows_ >= *limit) {
+      // Nothing more to emit, and no page to resume: the rest of the group is irrelevant.
+      has_group_ = false;
+      done_ = true;
+      return false;
+    }
+    return true;
+  }
+
+  void NoteGroupRow(const RowData& row) {
+    group_prefix_ = partition_prefix_;
+    group_last_key_ = row.key;
+    group_partition_rows_ = partition_rows_;
+  }
+
+  // Emits the open group's result row (aggregates; the first row was already emitted
+  // otherwise) and closes it. No-op without an open group.
+  Status CloseGroup() {
+    if (!has_group_) return Status::Ok();
+    has_group_ = false;
+    if (aggregate) return selection_.Emit(context_, &state_, false, out_);
+    return Status::Ok();
+  }
+
   std::vector<std::optional<Bytes>> GroupKey(const RowData& row) const {
     std::vector<std::optional<Bytes>> key;
     for (size_t i = 0; i < group_by_size; ++i) {
@@ -329,17 +398,21 @@ class RowSink {
   cql::ResultSet* out_;
 
   SelectionState state_;
-  std::vector<std::optional<Bytes>> group_key_;
-  bool has_group_ = false;
   std::vector<RowData> collected_;
 
-  int32_t rows_ = 0;
-  int32_t partition_rows_ = 0;
+  // GROUP BY: the open group, and where its last row so far lies (G3).
+  std::vector<std::optional<Bytes>> group_key_;
+  bool has_group_ = false;
+  Bytes group_prefix_;
+  Bytes group_last_key_;
+  int32_t group_partition_rows_ = 0;
+
+  int32_t rows_ = 0;            // result rows (groups, with GROUP BY) of this page
+  int32_t partition_rows_ = 0;  // result rows of the current partition, earlier pages included
   Bytes partition_prefix_;
   Bytes last_key_;
   bool done_ = false;
   bool page_full_ = false;
-  bool limit_reached_ = false;
 };
 
 // The indexed value a query looks up: the value of the index's filter (`= v`, CONTAINS v,
@@ -384,10 +457,12 @@ Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
   ASSIGN_OR_RETURN(std::optional<int32_t> ppl,
                    EvaluateLimit(per_partition_limit_, context, "PER PARTITION LIMIT"));
 
+  // An aggregate without GROUP BY is one row over the whole range: never paged.
   bool aggregate = selection_->is_aggregate();
-  int32_t page_size = options.page_size > 0 && !aggregate ? options.page_size : 0;
+  bool paged = !aggregate || group_by_size_ > 0;
+  int32_t page_size = options.page_size > 0 && paged ? options.page_size : 0;
   std::optional<PagingState> resume;
-  if (options.paging_state && !options.paging_state->empty() && !aggregate) {
+  if (options.paging_state && !options.paging_state->empty() && paged) {
     ASSIGN_OR_RETURN(PagingState state, DecodePagingState(*options.paging_state));
     resume = std::move(state);
     if (resume->remaining >= 0) limit = resume->remaining;
@@ -460,7 +535,8 @@ Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
       if (resume && (k.row.key <= resume->last_key)) continue;
       if (k.prefix != current_prefix) {
         current_prefix = k.prefix;
-        sink.StartPartition(k.prefix, 0);
+        sink.StartPartition(
+            k.prefix, resume && resume->partition_prefix == k.prefix ? resume->partition_rows : 0);
         ASSIGN_OR_RETURN(intervals, EvaluateClusteringIntervals(table, r, k.prefix, context));
       }
       if (!table.clustering.empty()) {

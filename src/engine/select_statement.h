@@ -6,8 +6,10 @@
 // and messages. Execution reads the selected partitions in token order (or the whole table),
 // or, when the restrictions chose a secondary index, the partitions and rows its entries name
 // (index_scan.h), in the same order; then it filters, selects, aggregates, and pages: a page
-// ends after `page_size` rows with a paging state (paging_state.h) from which the next
-// execution resumes exactly after the last row.
+// ends after `page_size` rows (groups, with GROUP BY; an aggregate without GROUP BY is never
+// paged) with a paging state (paging_state.h) from which the next execution resumes exactly
+// after the last row (the last group). The design block of `RowSink` in select_statement.cc
+// states the invariants.
 //
 // Thread-safety: immutable after Prepare; Execute is const and safe from many threads.
 
