@@ -1,0 +1,240 @@
+// The seeds' hotel.available_rooms_by_hotel_date: Q4 (the available rooms of one hotel over a
+// 7-night range: 700 rows) and the bulk load of the table, each beside raw RocksDB reading or
+// writing the same bytes (issue "Benchmark": Q4 in tens of microseconds; bulk load above 300k
+// rows/s on 2 cores).
+
+#include <atomic>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
+
+#include "bench/engine_benchmarks.h"
+#include "common/clock.h"
+#include "cql/value_codec.h"
+#include "storage/key_layout.h"
+
+namespace bench {
+
+namespace {
+
+using common::Bytes;
+using Durability = engine::DatabaseOptions::Durability;
+
+constexpr int64_t kNights = 7;
+constexpr int64_t kQ4Rows = kNights * kRoomsPerHotel;
+// Distinct Q4 queries cycled through (fixed seed).
+constexpr size_t kQueries = 256;
+constexpr char kQ4[] =
+    "SELECT * FROM hotel.available_rooms_by_hotel_date WHERE hotel_id = ? AND date > ? AND "
+    "date < ?";
+// Rows per bulk-load batch: one hotel, one date, every room (one partition).
+constexpr int64_t kBatchRows = kRoomsPerHotel;
+
+struct Q4Query {
+  int64_t hotel = 0;
+  int64_t first_night = 0;  // day index; nights first_night .. first_night + 6
+};
+
+// Cold: random hotels and nights over the whole table (larger than RocksDB's block cache).
+// Hot: hotel 0, four fixed weeks, so every block read is cached.
+std::vector<Q4Query> Queries(int seed, bool hot) {
+  if (hot) return {{0, 10}, {0, 100}, {0, 200}, {0, 300}};
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<int64_t> hotels(0, BenchEnvironment::kHotels - 1);
+  std::uniform_int_distribution<int64_t> days(1, kDaysPerHotel - kNights - 1);
+  std::vector<Q4Query> queries;
+  for (size_t i = 0; i < kQueries; ++i) queries.push_back({hotels(random), days(random)});
+  return queries;
+}
+
+void EngineQ4(benchmark::State& state, BenchEnvironment* environment, bool hot) {
+  Dataset* dataset = Unwrap(state, environment->Availability());
+  if (dataset == nullptr) return;
+  auto select = dataset->session->Prepare(kQ4);
+  if (!Check(state, select.status())) return;
+  std::vector<cql::QueryOptions> options;
+  for (const Q4Query& q : Queries(7 + state.thread_index(), hot)) {
+    cql::QueryOptions o;
+    o.values = {cql::BoundValue::Of(AvailabilityRow(q.hotel, 0, 0)[0]),
+                cql::BoundValue::Of(cql::SerializeDate(AvailabilityDate(q.first_night - 1))),
+                cql::BoundValue::Of(cql::SerializeDate(AvailabilityDate(q.first_night + kNights)))};
+    options.push_back(std::move(o));
+  }
+  size_t position = 0;
+  for (auto _ : state) {
+    auto result = dataset->session->ExecutePrepared(**select, options[position]);
+    if (!Check(state, result.status())) break;
+    if (result->row_count() != kQ4Rows) {
+      state.SkipWithError("Q4 did not return 700 rows");
+      break;
+    }
+    position = (position + 1) % options.size();
+  }
+  state.counters["rows"] = kQ4Rows;
+}
+
+// A bounded iterator over the same key range as the engine's, appending every value to a
+// buffer (the bytes a result would copy).
+void RawQ4(benchmark::State& state, BenchEnvironment* environment, bool hot) {
+  Dataset* dataset = Unwrap(state, environment->Availability());
+  if (dataset == nullptr) return;
+  const storage::KeyShape& shape = dataset->encoder->schema().shape;
+  struct Range {
+    Bytes lower;
+    Bytes upper;
+  };
+  std::vector<Range> ranges;
+  for (const Q4Query& q : Queries(7 + state.thread_index(), hot)) {
+    std::vector<Bytes> pk = {AvailabilityRow(q.hotel, 0, 0)[0]};
+    Bytes prefix = dataset->encoder->PartitionPrefix(pk);
+    storage::ClusteringBound after{{cql::SerializeDate(AvailabilityDate(q.first_night - 1))},
+                                   storage::BoundSide::kAfter};
+    storage::ClusteringBound before{{cql::SerializeDate(AvailabilityDate(q.first_night + kNights))},
+                                    storage::BoundSide::kBefore};
+    ranges.push_back(
+        {storage::RowBoundKey(shape, prefix, after), storage::RowBoundKey(shape, prefix, before)});
+  }
+  size_t position = 0;
+  std::string buffer;
+  for (auto _ : state) {
+    const Range& range = ranges[position];
+    rocksdb::Slice lower(range.lower);
+    rocksdb::Slice upper(range.upper);
+    rocksdb::ReadOptions options;
+    options.total_order_seek = true;
+    options.iterate_lower_bound = &lower;
+    options.iterate_upper_bound = &upper;
+    std::unique_ptr<rocksdb::Iterator> it(
+        dataset->raw->db()->NewIterator(options, dataset->raw->table()));
+    buffer.clear();
+    int64_t rows = 0;
+    for (it->Seek(lower); it->Valid(); it->Next()) {
+      buffer.append(it->key().data(), it->key().size());
+      buffer.append(it->value().data(), it->value().size());
+      ++rows;
+    }
+    if (rows != kQ4Rows) {
+      state.SkipWithError("raw Q4 range did not hold 700 rows");
+      break;
+    }
+    benchmark::DoNotOptimize(buffer);
+    position = (position + 1) % ranges.size();
+  }
+  state.counters["rows"] = kQ4Rows;
+}
+
+// Per registered bulk-load benchmark: its own empty data set and batch counter.
+struct BulkLoad {
+  explicit BulkLoad(BenchEnvironment* environment)
+      : dataset([environment]() {
+          return environment->NewDataset(BenchTable::kAvailability, Durability::kPeriodic);
+        }) {}
+  SharedDataset dataset;
+  std::atomic<int64_t> next_batch{0};
+};
+
+// Batch n: hotel n / 365, day n % 365, every room.
+std::vector<Bytes> BatchRow(int64_t batch, int64_t room) {
+  return AvailabilityRow(batch / kDaysPerHotel, batch % kDaysPerHotel, room);
+}
+
+void EngineBulkLoad(benchmark::State& state, BulkLoad* load) {
+  Dataset* dataset = Unwrap(state, load->dataset.Get());
+  if (dataset == nullptr) return;
+  cql::BatchRequest batch;
+  batch.type = cql::BatchType::kUnlogged;
+  for (auto _ : state) {
+    state.PauseTiming();
+    int64_t n = load->next_batch.fetch_add(1);
+    batch.entries.clear();
+    for (int64_t room = 0; room < kBatchRows; ++room) {
+      cql::BatchEntry entry;
+      entry.prepared = dataset->insert;
+      for (Bytes& value : BatchRow(n, room)) {
+        entry.values.push_back(cql::BoundValue::Of(std::move(value)));
+      }
+      batch.entries.push_back(std::move(entry));
+    }
+    state.ResumeTiming();
+    auto result = dataset->session->ExecuteBatch(batch);
+    if (!Check(state, result.status())) break;
+  }
+  state.counters["rows/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * kBatchRows), benchmark::Counter::kIsRate);
+}
+
+void RawBulkLoad(benchmark::State& state, BulkLoad* load) {
+  Dataset* dataset = Unwrap(state, load->dataset.Get());
+  if (dataset == nullptr) return;
+  common::SystemClock clock;
+  rocksdb::WriteOptions options;
+  std::vector<EncodedRow> rows;
+  for (auto _ : state) {
+    state.PauseTiming();
+    int64_t n = load->next_batch.fetch_add(1);
+    int64_t timestamp = clock.NowMicros();
+    rows.clear();
+    for (int64_t room = 0; room < kBatchRows; ++room) {
+      rows.push_back(dataset->encoder->Encode(BatchRow(n, room), timestamp));
+    }
+    state.ResumeTiming();
+    rocksdb::WriteBatch batch;
+    for (const EncodedRow& row : rows) {
+      rocksdb::Status s = batch.Put(dataset->raw->table(), row.key, row.value);
+      benchmark::DoNotOptimize(s);
+    }
+    rocksdb::Status s = dataset->raw->db()->Write(options, &batch);
+    if (!s.ok()) {
+      state.SkipWithError(s.ToString().c_str());
+      break;
+    }
+  }
+  state.counters["rows/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * kBatchRows), benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+void RegisterAvailabilityBenchmarks(BenchEnvironment* environment) {
+  for (bool hot : {false, true}) {
+    std::string suffix = hot ? "Hot" : "";
+    benchmark::RegisterBenchmark(
+        ("BM_EngineQ4" + suffix).c_str(),
+        [environment, hot](benchmark::State& state) { EngineQ4(state, environment, hot); })
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime()
+        ->MeasureProcessCPUTime();
+    benchmark::RegisterBenchmark(
+        ("BM_RawQ4" + suffix).c_str(),
+        [environment, hot](benchmark::State& state) { RawQ4(state, environment, hot); })
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime()
+        ->MeasureProcessCPUTime();
+  }
+  // One data set for the engine's runs and one for the raw ones.
+  auto engine_load = std::make_shared<BulkLoad>(environment);
+  auto raw_load = std::make_shared<BulkLoad>(environment);
+  // Engine and raw side by side for each thread count.
+  for (int threads : {1, 2}) {
+    benchmark::RegisterBenchmark(
+        "BM_EngineBulkLoad",
+        [engine_load](benchmark::State& state) { EngineBulkLoad(state, engine_load.get()); })
+        ->Unit(benchmark::kMicrosecond)
+        ->Threads(threads)
+        ->UseRealTime()
+        ->MeasureProcessCPUTime();
+    benchmark::RegisterBenchmark(
+        "BM_RawBulkLoad",
+        [raw_load](benchmark::State& state) { RawBulkLoad(state, raw_load.get()); })
+        ->Unit(benchmark::kMicrosecond)
+        ->Threads(threads)
+        ->UseRealTime()
+        ->MeasureProcessCPUTime();
+  }
+}
+
+}  // namespace bench
