@@ -162,10 +162,17 @@ Result<std::unique_ptr<SelectStatement>> SelectStatement::Prepare(
                                            cql::QuoteIdentifierIfNeeded(name),
                                            table.table->keyspace, table.table->name));
       }
-      // Columns restricted by EQ may be skipped.
+      // Key columns restricted by EQ (one value: they are constant) may be skipped.
+      auto restricted_by_eq = [&](size_t p) {
+        const std::vector<ValueSet>& sets =
+            p < table.partition_key.size() ? r.partition_values : r.clustering_prefix;
+        size_t i = p < table.partition_key.size() ? p : p - table.partition_key.size();
+        if (i >= sets.size()) return false;
+        if (p >= table.partition_key.size() && r.multi_column_prefix) return true;
+        return !sets[i].list && sets[i].values.size() == 1;
+      };
       while (position < key_columns.size() && key_columns[position] != index &&
-             position >= table.partition_key.size() &&
-             position - table.partition_key.size() < r.clustering_prefix.size()) {
+             restricted_by_eq(position)) {
         ++position;
       }
       if (position >= key_columns.size() || key_columns[position] != index) {
