@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
@@ -9,6 +10,7 @@
 
 #include "storage/key_layout.h"
 #include "storage/merge_operator.h"
+#include "storage/store.h"
 
 namespace bench {
 
@@ -23,7 +25,8 @@ common::Status FromRocks(const rocksdb::Status& s) {
 
 // The options store.cc gives a table's column family (kept in step by hand: they are private
 // to the storage layer), but for the purge compaction filter: the benchmarks delete nothing,
-// and raw RocksDB has none.
+// and raw RocksDB has none. The block cache has the Store's default size (the Store shares one
+// among its tables; each benchmark reads one table, so that is the same).
 rocksdb::ColumnFamilyOptions TableFamilyOptions() {
   rocksdb::ColumnFamilyOptions cf;
   cf.merge_operator = storage::MakeRowFragmentMergeOperator();
@@ -31,6 +34,7 @@ rocksdb::ColumnFamilyOptions TableFamilyOptions() {
   cf.compaction_style = rocksdb::kCompactionStyleUniversal;
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  table.block_cache = rocksdb::NewLRUCache(storage::StoreOptions().block_cache_bytes);
   cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   return cf;
 }

@@ -61,6 +61,9 @@ struct DatabaseOptions {
   // How often a background thread compacts every table to purge what gc_grace_seconds allows
   // (engine/purge_scheduler.h); zero: never (call Purge()).
   std::chrono::seconds purge_interval = std::chrono::hours(24);
+  // Capacity of the block cache shared by all tables (storage::StoreOptions::block_cache_bytes);
+  // 0: RocksDB's default small cache per table.
+  size_t block_cache_bytes = storage::StoreOptions().block_cache_bytes;
 };
 
 // A statement prepared against one catalogue snapshot.

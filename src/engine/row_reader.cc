@@ -193,6 +193,7 @@ Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const B
     }
   };
 
+  std::vector<Bytes> clustering;  // reused by load_row across rows
   // Whether the row entry at the iterator is live; fills `row` when it is.
   auto load_row = [&](std::string_view key) -> Result<bool> {
     ASSIGN_OR_RETURN(RowFragment fragment, it->fragment());
@@ -207,9 +208,10 @@ Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const B
     bool marker_live = fragment.liveness && fragment.liveness->IsLive(now_seconds_) &&
                        !(deletion && deletion->Deletes(fragment.liveness->timestamp));
     if (!marker_live && !live_cell) return false;
-    ASSIGN_OR_RETURN(storage::ParsedKey parsed, storage::ParseKey(shape, key));
-    for (size_t i = 0; i < table_->clustering.size() && i < parsed.clustering.size(); ++i) {
-      row.cells[table_->clustering[i]].value = std::move(parsed.clustering[i]);
+    // Only the clustering values follow the known prefix; no need to re-parse the whole key.
+    RETURN_IF_ERROR(storage::ParseRowClustering(shape, prefix.size(), key, &clustering));
+    for (size_t i = 0; i < table_->clustering.size() && i < clustering.size(); ++i) {
+      row.cells[table_->clustering[i]].value = std::move(clustering[i]);
     }
     row.key.assign(key);
     row.static_only = false;
@@ -242,7 +244,14 @@ Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const B
       if (!options.resume_after.empty() && options.resume_after >= start) {
         start = options.resume_after;
       }
-      for (it->Seek(start); it->Valid(); it->Next()) {
+      // The iterator is usually already at or past `start`: the partition-level scan leaves
+      // it on the first row, an earlier interval at the first key past that interval's end.
+      // Then no key lies between `start` and it, so skip the seek (it costs as much as the rest
+      // of a single-row read). Only when this interval starts at or after the previous one's
+      // end, as PartitionReadOptions requires; otherwise seek as before.
+      bool after_previous = step == 0 || options.intervals[step - 1].end <= interval.start;
+      if (!after_previous || !it->Valid() || it->key() < start) it->Seek(start);
+      for (; it->Valid(); it->Next()) {
         std::string_view key = it->key();
         if (key >= std::string_view(interval.end)) break;
         if (!options.resume_after.empty() && key <= options.resume_after) continue;

@@ -189,6 +189,23 @@ common::Result<ParsedKey> ParseKey(const KeyShape& shape, std::string_view key) 
   return parsed;
 }
 
+common::Status ParseRowClustering(const KeyShape& shape, size_t prefix_size, std::string_view key,
+                                  std::vector<common::Bytes>* clustering) {
+  clustering->clear();
+  if (key.size() <= prefix_size) return Corrupt("no section byte");
+  if (static_cast<uint8_t>(key[prefix_size]) != static_cast<uint8_t>(KeySection::kRow)) {
+    return Corrupt("not a row key");
+  }
+  std::string_view in = key.substr(prefix_size + 1);
+  for (const ClusteringColumn& column : shape.clustering) {
+    ASSIGN_OR_RETURN(common::Bytes value,
+                     cql::ReadKeyComponent(column.type, column.descending, &in));
+    clustering->push_back(std::move(value));
+  }
+  if (!in.empty()) return Corrupt("trailing bytes");
+  return common::Status::Ok();
+}
+
 common::Result<size_t> PartitionPrefixSize(const KeyShape& shape, std::string_view key) {
   if (key.size() < kTokenSize) return Corrupt("shorter than a token");
   std::string_view in = key.substr(kTokenSize);

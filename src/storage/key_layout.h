@@ -120,6 +120,16 @@ struct ParsedKey {
 // Parses a key built by the functions above for `shape`. Any other bytes give Corruption.
 common::Result<ParsedKey> ParseKey(const KeyShape& shape, std::string_view key);
 
+// The clustering values of the row key `key`, whose first `prefix_size` bytes are its
+// partition prefix (already known to the caller, e.g. from PartitionPrefix or
+// PartitionPrefixSize; not re-parsed or checked here). Replaces the contents of `*clustering`
+// (its capacity is reused, so a caller reading many rows may pass the same vector). The same
+// values as ParseKey(shape, key)->clustering at a fraction of the cost. Corruption when the
+// bytes after the prefix are not `0x40 ‖ ck-component...` for `shape` with nothing after
+// them, or when `key` is not longer than `prefix_size`.
+common::Status ParseRowClustering(const KeyShape& shape, size_t prefix_size, std::string_view key,
+                                  std::vector<common::Bytes>* clustering);
+
 // The length of the partition prefix (`token ‖ pk-components`) that `key` starts with, without
 // parsing the rest. Corruption when `key` does not start with such a prefix for `shape`.
 common::Result<size_t> PartitionPrefixSize(const KeyShape& shape, std::string_view key);

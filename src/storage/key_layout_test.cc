@@ -128,6 +128,52 @@ TEST(KeyLayoutTest, ParseRejectsGarbage) {
   }
 }
 
+TEST(KeyLayoutTest, ParseRowClusteringMatchesParseKey) {
+  KeyShape shape = Shape();
+  std::vector<common::Bytes> pk = {"a partition"};
+  common::Bytes prefix = PartitionPrefix(shape, pk);
+  std::vector<common::Bytes> clustering = {Int(99)};  // stale contents are replaced
+  for (int32_t a : {-5, 0, 1, 1 << 20}) {
+    for (int32_t b : {-3, 0, 42}) {
+      std::vector<common::Bytes> ck = {Int(a), Int(b)};
+      common::Bytes key = RowKey(shape, prefix, ck);
+      ASSERT_TRUE(ParseRowClustering(shape, prefix.size(), key, &clustering).ok());
+      EXPECT_EQ(clustering, ck);
+      auto parsed = ParseKey(shape, key);
+      ASSERT_TRUE(parsed.ok());
+      EXPECT_EQ(clustering, parsed->clustering);
+    }
+  }
+  // No clustering columns: the row key is the prefix and the section byte.
+  KeyShape no_ck;
+  no_ck.partition_key = {cql::CqlType::Int()};
+  common::Bytes no_ck_prefix = PartitionPrefix(no_ck, std::vector<common::Bytes>{Int(3)});
+  common::Bytes no_ck_key = RowKey(no_ck, no_ck_prefix, std::vector<common::Bytes>{});
+  ASSERT_TRUE(ParseRowClustering(no_ck, no_ck_prefix.size(), no_ck_key, &clustering).ok());
+  EXPECT_TRUE(clustering.empty());
+}
+
+TEST(KeyLayoutTest, ParseRowClusteringRejectsGarbage) {
+  KeyShape shape = Shape();
+  common::Bytes prefix = PartitionPrefix(shape, std::vector<common::Bytes>{"p"});
+  common::Bytes row = RowKey(shape, prefix, std::vector<common::Bytes>{Int(1), Int(2)});
+  std::vector<common::Bytes> clustering;
+  auto parse = [&](std::string_view key) {
+    return ParseRowClustering(shape, prefix.size(), key, &clustering);
+  };
+  EXPECT_EQ(parse(prefix).code(), common::StatusCode::kCorruption);  // no section
+  EXPECT_EQ(parse(StaticRowKey(prefix)).code(), common::StatusCode::kCorruption);
+  EXPECT_EQ(parse(PartitionDeletionKey(prefix)).code(), common::StatusCode::kCorruption);
+  EXPECT_EQ(parse(row + "x").code(), common::StatusCode::kCorruption);  // trailing bytes
+  for (size_t n = prefix.size() + 1; n < row.size(); ++n) {
+    EXPECT_EQ(parse(std::string_view(row).substr(0, n)).code(), common::StatusCode::kCorruption)
+        << n;
+  }
+  // A prefix size past the key's end is an error, not an out-of-bounds read.
+  EXPECT_EQ(ParseRowClustering(shape, row.size() + 10, row, &clustering).code(),
+            common::StatusCode::kCorruption);
+}
+
 TEST(KeyLayoutTest, PrefixExtractorTakesTheToken) {
   auto extractor = NewTokenPrefixExtractor();
   common::Bytes key =

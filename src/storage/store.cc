@@ -3,6 +3,7 @@
 #include <mutex>
 #include <utility>
 
+#include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
@@ -51,8 +52,10 @@ bool IsLockHeld(const rocksdb::Status& s) {
 
 rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 
+// `block_cache`: the Store's shared block cache, or null for RocksDB's default.
 rocksdb::ColumnFamilyOptions TableFamilyOptions(
-    std::shared_ptr<RowFragmentCompactionFilterFactory> factory) {
+    std::shared_ptr<RowFragmentCompactionFilterFactory> factory,
+    const std::shared_ptr<rocksdb::Cache>& block_cache) {
   rocksdb::ColumnFamilyOptions cf;
   cf.merge_operator = MakeRowFragmentMergeOperator();
   cf.compaction_filter_factory = std::move(factory);
@@ -62,6 +65,7 @@ rocksdb::ColumnFamilyOptions TableFamilyOptions(
   cf.compaction_style = rocksdb::kCompactionStyleUniversal;
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  if (block_cache) table.block_cache = block_cache;
   cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   return cf;
 }
@@ -142,6 +146,9 @@ common::Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
                                                    const StoreOptions& options) {
   if (options.clock == nullptr) return common::Status::Invalid("StoreOptions.clock is null");
   auto store = std::make_unique<Store>(StoreKey(), options);
+  if (options.block_cache_bytes > 0) {
+    store->block_cache_ = rocksdb::NewLRUCache(options.block_cache_bytes);
+  }
 
   rocksdb::DBOptions db_options;
   db_options.create_if_missing = options.create_if_missing;
@@ -165,7 +172,7 @@ common::Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
     // The saved options are read once the database is open (set_options below).
     table->filter_factory =
         std::make_shared<RowFragmentCompactionFilterFactory>(options.clock, table->options);
-    descriptors.emplace_back(name, TableFamilyOptions(table->filter_factory));
+    descriptors.emplace_back(name, TableFamilyOptions(table->filter_factory, store->block_cache_));
     tables.push_back(std::move(table));
   }
 
@@ -211,8 +218,8 @@ common::Result<std::shared_ptr<StoreTable>> Store::CreateColumnFamily(const std:
   table->filter_factory =
       std::make_shared<RowFragmentCompactionFilterFactory>(options_.clock, options);
   rocksdb::ColumnFamilyHandle* handle = nullptr;
-  rocksdb::Status s =
-      db_->CreateColumnFamily(TableFamilyOptions(table->filter_factory), table_id, &handle);
+  rocksdb::Status s = db_->CreateColumnFamily(
+      TableFamilyOptions(table->filter_factory, block_cache_), table_id, &handle);
   if (!s.ok()) return FromRocks(s);
   table->handle.reset(handle);
   return table;

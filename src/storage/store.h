@@ -19,6 +19,7 @@
 
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -35,6 +36,7 @@
 #include "storage/table_options.h"
 
 namespace rocksdb {
+class Cache;
 class DB;
 class ColumnFamilyHandle;
 class Iterator;
@@ -52,6 +54,10 @@ struct StoreOptions {
   // may lose the last writes.
   bool sync_writes = false;
   bool create_if_missing = true;
+  // Capacity of the one LRU block cache (uncompressed SST blocks) shared by every table's
+  // column family. 0: no shared cache; each family then gets RocksDB's default cache of its
+  // own (8 MiB in RocksDB 7.x).
+  size_t block_cache_bytes = size_t{256} << 20;
 };
 
 // Mutations for one atomic Store::Write, across any tables and the meta family.
@@ -213,6 +219,9 @@ class Store {
   common::Status FlushMeta();
 
   StoreOptions options_;
+  // Shared by every table family (StoreOptions::block_cache_bytes); null when that is 0.
+  // Declared before db_ so that it outlives the database.
+  std::shared_ptr<rocksdb::Cache> block_cache_;
   std::unique_ptr<rocksdb::DB> db_;
   std::unique_ptr<rocksdb::ColumnFamilyHandle> meta_;
   mutable std::shared_mutex mutex_;
