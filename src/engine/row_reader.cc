@@ -153,10 +153,46 @@ void RowReader::AssembleCells(const RowFragment& fragment,
   flush();
 }
 
+Result<bool> RowReader::ReadSingleRowPartition(std::string_view prefix,
+                                               std::span<const Bytes> partition_key,
+                                               const KeyInterval& interval,
+                                               const RowCallback& callback) {
+  // Without clustering columns a partition holds at most its partition tombstone and its one
+  // row (no static columns, no range tombstones), so two point reads replace an iterator. The
+  // tombstone is read first: a deletion that lands between the reads is then missed only as a
+  // read ordered before it would miss it.
+  Bytes row_key = storage::RowKey(table_->shape, prefix, std::span<const Bytes>());
+  if (row_key < interval.start || !(row_key < interval.end)) return true;
+  ASSIGN_OR_RETURN(std::optional<RowFragment> tombstone,
+                   store_->Get(table_->storage_id, storage::PartitionDeletionKey(prefix)));
+  ASSIGN_OR_RETURN(std::optional<RowFragment> fragment, store_->Get(table_->storage_id, row_key));
+  if (!fragment) return true;
+  std::optional<DeletionTime> deletion;
+  if (tombstone && tombstone->deletion) deletion = *tombstone->deletion;
+  if (fragment->deletion) KeepStrongest(&deletion, *fragment->deletion);
+  RowData row;
+  row.cells.resize(table_->table->columns.size());
+  for (size_t i = 0; i < table_->partition_key.size() && i < partition_key.size(); ++i) {
+    row.cells[table_->partition_key[i]].value = partition_key[i];
+  }
+  bool live_cell = false;
+  AssembleCells(*fragment, deletion, /*is_static=*/false, &row, &live_cell);
+  bool marker_live = fragment->liveness && fragment->liveness->IsLive(now_seconds_) &&
+                     !(deletion && deletion->Deletes(fragment->liveness->timestamp));
+  if (!marker_live && !live_cell) return true;
+  row.key = std::move(row_key);
+  row.static_only = false;
+  return callback(row);
+}
+
 Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const Bytes> partition_key,
                                       const PartitionReadOptions& options,
                                       const RowCallback& callback) {
   const storage::KeyShape& shape = table_->shape;
+  if (table_->clustering.empty() && !options.distinct && options.resume_after.empty() &&
+      options.intervals.size() == 1) {
+    return ReadSingleRowPartition(prefix, partition_key, options.intervals[0], callback);
+  }
   storage::KeyRange range{Bytes(prefix), storage::PartitionEndKey(prefix)};
   ASSIGN_OR_RETURN(std::unique_ptr<storage::FragmentIterator> it,
                    store_->NewIterator(table_->storage_id, range));

@@ -8,7 +8,9 @@
 // and it rebuilds non-frozen collections and UDTs from their per-element cells.
 //
 // Clustering ranges are given as storage-key intervals [start, end) inside the partition (see
-// storage::RowBoundKey); the reader visits them in order, forwards or in reverse.
+// storage::RowBoundKey); the reader visits them in order, forwards or in reverse. A partition
+// of a table without clustering columns (at most a partition tombstone and one row) is read
+// with two point reads instead of an iterator, unless paging, DISTINCT or several intervals.
 //
 // Thread-safety: a RowReader is used by one thread; the Store it reads is thread-safe.
 
@@ -124,6 +126,13 @@ class RowReader {
                      RowData* row, bool* has_live_cell) const;
 
  private:
+  // ReadPartition for a table without clustering columns, reading `interval` of the partition
+  // with point reads instead of an iterator.
+  common::Result<bool> ReadSingleRowPartition(std::string_view prefix,
+                                              std::span<const common::Bytes> partition_key,
+                                              const KeyInterval& interval,
+                                              const RowCallback& callback);
+
   const storage::Store* store_;
   const TableSchema* table_;
   int64_t now_seconds_;
