@@ -19,72 +19,18 @@
 #include <gtest/gtest.h>
 
 #include "engine/database.h"
+#include "engine/session_testing.h"
 
 namespace engine {
 namespace {
 
-using Rows = std::vector<std::vector<std::optional<std::string>>>;
+using testing::Rows;
 
-class GroupPagingTest : public ::testing::Test {
+class GroupPagingTest : public testing::SessionTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (std::filesystem::temp_directory_path() / "cqld-group-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    directory_ = pattern;
-    auto db = Database::Open(directory_, DatabaseOptions());
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
-    session_ = db_->NewSession();
-    Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 1}");
-  }
-  void TearDown() override {
-    session_.reset();
-    db_.reset();
-    std::filesystem::remove_all(directory_);
-  }
-  void Run(const std::string& query) {
-    auto result = session_->Execute(query);
-    ASSERT_TRUE(result.ok()) << query << ": " << result.status().ToString();
-  }
-  cql::ResultSet Query(const std::string& query, const cql::QueryOptions& options = {}) {
-    auto result = session_->Execute(query, options);
-    EXPECT_TRUE(result.ok()) << query << ": " << result.status().ToString();
-    return result.ok() ? std::move(result).value() : cql::ResultSet();
-  }
-  static void Append(const cql::ResultSet& result, Rows* rows) {
-    for (size_t r = 0; r < result.row_count(); ++r) {
-      std::vector<std::optional<std::string>> row;
-      for (size_t c = 0; c < result.column_count(); ++c) {
-        std::optional<std::string_view> value = result.Value(r, c);
-        row.push_back(value ? std::optional<std::string>(std::string(*value)) : std::nullopt);
-      }
-      rows->push_back(std::move(row));
-    }
-  }
-  // All rows of `query`, fetched in pages of `page_size` (0: unpaged). Every page but the
-  // last must be full.
+  // Every page that returns a paging state must be full.
   Rows Fetch(const std::string& query, int page_size) {
-    cql::QueryOptions options;
-    options.page_size = page_size;
-    Rows rows;
-    for (int pages = 0; pages < 10000; ++pages) {
-      auto result = session_->Execute(query, options);
-      EXPECT_TRUE(result.ok()) << query << ": " << result.status().ToString();
-      if (!result.ok()) break;
-      if (page_size > 0) {
-        EXPECT_LE(static_cast<int>(result->row_count()), page_size) << query;
-        if (result->paging_state()) {
-          EXPECT_EQ(static_cast<int>(result->row_count()), page_size) << query;
-        }
-      } else {
-        EXPECT_FALSE(result->paging_state()) << query;
-      }
-      Append(*result, &rows);
-      if (!result->paging_state()) break;
-      options.paging_state = result->paging_state();
-    }
-    return rows;
+    return SessionTest::Fetch(query, page_size, /*full_pages=*/true);
   }
   // `query` paged at every page size from 1 to groups + 1 equals `query` unpaged, which has
   // `expected_groups` rows when that is not -1. Returns the unpaged rows.
@@ -170,9 +116,6 @@ class GroupPagingTest : public ::testing::Test {
   static constexpr int kStaticOnly = 5;
   static constexpr int kWideRows = 300;
 
-  std::string directory_;
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<cql::Session> session_;
   std::vector<ModelRow> model_;
 };
 

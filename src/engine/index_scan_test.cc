@@ -14,34 +14,15 @@
 
 #include "cql/value_codec.h"
 #include "engine/database.h"
+#include "engine/session_testing.h"
 
 namespace engine {
 namespace {
 
-using Rows = std::vector<std::vector<std::optional<std::string>>>;
+using testing::Rows;
 
-class IndexScanTest : public ::testing::Test {
+class IndexScanTest : public testing::SessionTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (std::filesystem::temp_directory_path() / "cqld-scan-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    directory_ = pattern;
-    auto db = Database::Open(directory_, DatabaseOptions());
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
-    session_ = db_->NewSession();
-    Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 1}");
-  }
-  void TearDown() override {
-    session_.reset();
-    db_.reset();
-    std::filesystem::remove_all(directory_);
-  }
-  void Run(const std::string& query) {
-    auto result = session_->Execute(query);
-    ASSERT_TRUE(result.ok()) << query << ": " << result.status().ToString();
-  }
   // `query` with every "{t}" replaced by `table`.
   static std::string On(std::string query, std::string_view table) {
     for (size_t at = query.find("{t}"); at != std::string::npos; at = query.find("{t}", at)) {
@@ -53,34 +34,6 @@ class IndexScanTest : public ::testing::Test {
   void RunBoth(const std::string& query) {
     Run(On(query, "t"));
     Run(On(query, "u"));
-  }
-  static void Append(const cql::ResultSet& result, Rows* rows) {
-    for (size_t r = 0; r < result.row_count(); ++r) {
-      std::vector<std::optional<std::string>> row;
-      for (size_t c = 0; c < result.column_count(); ++c) {
-        std::optional<std::string_view> value = result.Value(r, c);
-        row.push_back(value ? std::optional<std::string>(std::string(*value)) : std::nullopt);
-      }
-      rows->push_back(std::move(row));
-    }
-  }
-  // All rows of `query`, fetched in pages of `page_size` (0: unpaged).
-  Rows Fetch(const std::string& query, int page_size) {
-    cql::QueryOptions options;
-    options.page_size = page_size;
-    Rows rows;
-    for (int pages = 0; pages < 10000; ++pages) {
-      auto result = session_->Execute(query, options);
-      EXPECT_TRUE(result.ok()) << query << ": " << result.status().ToString();
-      if (!result.ok()) break;
-      if (page_size > 0) {
-        EXPECT_LE(static_cast<int>(result->row_count()), page_size) << query;
-      }
-      Append(*result, &rows);
-      if (!result->paging_state()) break;
-      options.paging_state = result->paging_state();
-    }
-    return rows;
   }
   // `query` on the indexed table `t`, at every page size, returns what the same query with
   // ALLOW FILTERING returns on the unindexed twin `u`. With `filtering`, the indexed query
@@ -95,10 +48,6 @@ class IndexScanTest : public ::testing::Test {
       ASSERT_EQ(Fetch(indexed, page_size), expected) << indexed << " page size " << page_size;
     }
   }
-
-  std::string directory_;
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<cql::Session> session_;
 };
 
 TEST_F(IndexScanTest, RandomWritesThenEveryQueryAtEveryPageSizeMatchesFiltering) {
