@@ -30,7 +30,7 @@ class SessionTest : public ::testing::Test {
     std::string pattern = (std::filesystem::temp_directory_path() / "cqld-session-XXXXXX").string();
     ASSERT_NE(mkdtemp(pattern.data()), nullptr);
     directory_ = pattern;
-    auto db = Database::Open(directory_, DatabaseOptions());
+    auto db = Database::Open(directory_, options_);
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     db_ = std::move(db).value();
     session_ = db_->NewSession();
@@ -43,7 +43,7 @@ class SessionTest : public ::testing::Test {
     if (!directory_.empty()) std::filesystem::remove_all(directory_);
   }
 
-  void Run(const std::string& query) {
+  void Run(std::string_view query) {
     auto result = session_->Execute(query);
     ASSERT_TRUE(result.ok()) << query << ": " << result.status().ToString();
   }
@@ -90,6 +90,7 @@ class SessionTest : public ::testing::Test {
     return rows;
   }
 
+  DatabaseOptions options_;  // a derived fixture's constructor may change them (e.g. the clock)
   std::string directory_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<cql::Session> session_;

@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "cql/value_format.h"
 #include "engine/database.h"
+#include "engine/session_testing.h"
 #include "storage/cell_merge.h"
 
 namespace engine {
@@ -190,30 +191,10 @@ TEST(ReconcileViewRowTest, RandomHistoriesAlwaysReadAsDesired) {
 
 constexpr int64_t kStartMicros = int64_t{1'700'000'000} * 1'000'000;
 
-class ViewEngineTest : public ::testing::Test {
+class ViewEngineTest : public testing::SessionTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (std::filesystem::temp_directory_path() / "cqld-views-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    directory_ = pattern;
-    DatabaseOptions options;
-    options.clock = &clock_;
-    auto db = Database::Open(directory_, options);
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
-    session_ = db_->NewSession();
-    Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 1}");
-  }
-  void TearDown() override {
-    session_.reset();
-    db_.reset();
-    std::filesystem::remove_all(directory_);
-  }
-  void Run(std::string_view query) {
-    auto result = session_->Execute(query);
-    ASSERT_TRUE(result.ok()) << query << ": " << result.status().ToString();
-  }
+  ViewEngineTest() { options_.clock = &clock_; }
+
   // The rows of `query`, formatted and sorted.
   std::vector<std::string> Rows(std::string_view query) {
     auto result = session_->Execute(query);
@@ -270,9 +251,6 @@ class ViewEngineTest : public ::testing::Test {
   }
 
   common::ManualClock clock_{kStartMicros};
-  std::string directory_;
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<cql::Session> session_;
 };
 
 // One random write to ks.base.
