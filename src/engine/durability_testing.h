@@ -174,6 +174,23 @@ class DatabaseFixture : public ::testing::Test {
     return store.ok() ? std::move(store).value() : nullptr;
   }
 
+  // Raw entry statistics of the table family `storage_id`, without compacting: the database
+  // is closed, the raw store read, and the database reopened.
+  RawTableStats RawStats(const std::string& storage_id) {
+    Close();
+    RawTableStats stats;
+    {
+      std::unique_ptr<storage::Store> store = OpenRawStore();
+      if (store != nullptr) {
+        auto scanned = ScanRawTable(*store, storage_id);
+        EXPECT_TRUE(scanned.ok()) << scanned.status().ToString();
+        if (scanned.ok()) stats = *scanned;
+      }
+    }
+    Open();
+    return stats;
+  }
+
   void Run(std::string_view query) {
     auto result = session_->Execute(query);
     ASSERT_TRUE(result.ok()) << query << ": " << result.status().ToString();

@@ -233,23 +233,7 @@ TEST_F(IndexScanTest, TamperedPagingStateThroughAnIndexIsInvalid) {
   Run("CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c))");
   Run("CREATE INDEX ON ks.t (v)");
   for (int k = 0; k < 3; ++k) Run(fmt::format("INSERT INTO ks.t (k, c, v) VALUES ({}, 0, 1)", k));
-  const std::string query = "SELECT k FROM ks.t WHERE v = 1";
-  cql::QueryOptions options;
-  options.page_size = 1;
-  auto first = session_->Execute(query, options);
-  ASSERT_TRUE(first.ok());
-  ASSERT_TRUE(first->paging_state());
-  common::Bytes state = *first->paging_state();
-  for (size_t i = 0; i < state.size(); ++i) {
-    common::Bytes bad = state;
-    bad[i] = static_cast<char>(bad[i] ^ 0x5A);
-    options.paging_state = bad;
-    auto result = session_->Execute(query, options);
-    ASSERT_FALSE(result.ok()) << "byte " << i;
-    EXPECT_EQ(result.status().code(), common::StatusCode::kInvalid);
-  }
-  options.paging_state = state.substr(0, state.size() / 2);
-  EXPECT_FALSE(session_->Execute(query, options).ok());
+  ExpectTamperedPagingStatesRejected("SELECT k FROM ks.t WHERE v = 1", 1);
 }
 
 }  // namespace

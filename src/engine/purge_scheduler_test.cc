@@ -17,20 +17,7 @@ using testing::ScanRawTable;
 class PurgeTest : public testing::DatabaseFixture {
  protected:
   // Raw entry statistics of ks.t, read after closing the database.
-  testing::RawTableStats Stats() {
-    std::string id = testing::TableStorageId(*db_, "ks", "t");
-    Close();
-    std::unique_ptr<storage::Store> store = OpenRawStore();
-    testing::RawTableStats stats;
-    if (store) {
-      auto scanned = ScanRawTable(*store, id);
-      EXPECT_TRUE(scanned.ok()) << scanned.status().ToString();
-      if (scanned.ok()) stats = *scanned;
-    }
-    store.reset();
-    Open();
-    return stats;
-  }
+  testing::RawTableStats Stats() { return RawStats(testing::TableStorageId(*db_, "ks", "t")); }
 };
 
 TEST_F(PurgeTest, PurgeRemovesPartitionAndRangeTombstonesWithTheRowsTheyShadow) {

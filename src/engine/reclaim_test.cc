@@ -81,20 +81,6 @@ class ReclaimTest : public DatabaseFixture {
     Open();
     return ids;
   }
-  RawTableStats RawStats(const std::string& id) {
-    Close();
-    RawTableStats stats;
-    {
-      std::unique_ptr<storage::Store> store = OpenRawStore();
-      if (store != nullptr) {
-        auto scanned = ScanRawTable(*store, id);
-        EXPECT_TRUE(scanned.ok()) << scanned.status().ToString();
-        if (scanned.ok()) stats = *scanned;
-      }
-    }
-    Open();
-    return stats;
-  }
   // Fills ks.t (k int PRIMARY KEY, v blob) without flushing, runs `statement` (which removes
   // ks.t's data), restarts, and expects the directory back near its size before the data.
   void ExpectUnflushedDataReclaimedAfter(std::string_view statement) {

@@ -24,6 +24,30 @@ namespace engine::testing {
 // Result rows as raw cell bytes (nullopt for null), in result order.
 using Rows = std::vector<std::vector<std::optional<std::string>>>;
 
+// `query` paged with `page_size` returns a paging state, and every single-byte corruption
+// of it, and its first half alone, make the next page fail with Invalid.
+inline void ExpectTamperedPagingStatesRejected(cql::Session* session, const std::string& query,
+                                               int page_size) {
+  cql::QueryOptions options;
+  options.page_size = page_size;
+  auto first = session->Execute(query, options);
+  ASSERT_TRUE(first.ok()) << query << ": " << first.status().ToString();
+  ASSERT_TRUE(first->paging_state()) << query;
+  common::Bytes state = *first->paging_state();
+  for (size_t i = 0; i < state.size(); ++i) {
+    common::Bytes bad = state;
+    bad[i] = static_cast<char>(bad[i] ^ 0x5A);
+    options.paging_state = bad;
+    auto result = session->Execute(query, options);
+    ASSERT_FALSE(result.ok()) << query << " byte " << i;
+    EXPECT_EQ(result.status().code(), common::StatusCode::kInvalid);
+  }
+  options.paging_state = state.substr(0, state.size() / 2);
+  auto truncated = session->Execute(query, options);
+  ASSERT_FALSE(truncated.ok()) << query;
+  EXPECT_EQ(truncated.status().code(), common::StatusCode::kInvalid);
+}
+
 class SessionTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -88,6 +112,10 @@ class SessionTest : public ::testing::Test {
       options.paging_state = result->paging_state();
     }
     return rows;
+  }
+
+  void ExpectTamperedPagingStatesRejected(const std::string& query, int page_size) {
+    testing::ExpectTamperedPagingStatesRejected(session_.get(), query, page_size);
   }
 
   DatabaseOptions options_;  // a derived fixture's constructor may change them (e.g. the clock)

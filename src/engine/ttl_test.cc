@@ -97,21 +97,7 @@ class TtlTest : public DatabaseFixture {
     EXPECT_EQ(Count("SELECT k, v, w FROM ks.t"), 15u);
   }
   // Raw entries of `table` without compacting (the database is closed and reopened).
-  RawTableStats Scan(std::string_view table) {
-    std::string id = TableStorageId(*db_, "ks", table);
-    Close();
-    RawTableStats stats;
-    {
-      std::unique_ptr<storage::Store> store = OpenRawStore();
-      if (store != nullptr) {
-        auto scanned = ScanRawTable(*store, id);
-        EXPECT_TRUE(scanned.ok()) << scanned.status().ToString();
-        if (scanned.ok()) stats = *scanned;
-      }
-    }
-    Open();
-    return stats;
-  }
+  RawTableStats Scan(std::string_view table) { return RawStats(TableStorageId(*db_, "ks", table)); }
 };
 
 TEST_F(TtlTest, InsertUsingTtlExpiresTheWholeRowAndTtlCountsDown) {
