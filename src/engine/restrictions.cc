@@ -39,6 +39,11 @@ std::string QualifiedTableName(const TableSchema& table) {
   return fmt::format("{}.{}", table.table->keyspace, table.table->name);
 }
 
+Status UnsupportedRelation(const Relation& relation) {
+  return Status::Invalid(fmt::format("Unsupported \"{}\" relation: {}",
+                                     cql::OperatorToCql(relation.op), cql::ToCql(relation)));
+}
+
 Status UndefinedColumn(const TableSchema& table, std::string_view name) {
   return Status::Invalid(fmt::format("Undefined column name {} in table {}",
                                      cql::QuoteIdentifierIfNeeded(name),
@@ -284,9 +289,7 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
           }
           out.token_end = SliceBound{std::move(value), relation.op == Operator::kLte};
         } else {
-          return Status::Invalid(fmt::format("Unsupported \"{}\" relation: {}",
-                                             cql::OperatorToCql(relation.op),
-                                             cql::ToCql(relation)));
+          return UnsupportedRelation(relation);
         }
         break;
       }
@@ -330,9 +333,7 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
           slot = &relation;
           if (multi_columns.empty() || multi == nullptr) multi_columns = indexes;
         } else {
-          return Status::Invalid(fmt::format("Unsupported \"{}\" relation: {}",
-                                             cql::OperatorToCql(relation.op),
-                                             cql::ToCql(relation)));
+          return UnsupportedRelation(relation);
         }
         break;
       }

@@ -445,15 +445,7 @@ common::Result<DescribeResult> Describe(const Catalog& catalog, const cql::Descr
       }
       return result;
     case Kind::kKeyspace: {
-      std::string name = statement.name.keyspace;
-      if (name.empty()) {
-        if (session_keyspace.empty()) {
-          return common::Status::Invalid("No keyspace specified and no current keyspace");
-        }
-        name = std::string(session_keyspace);
-      }
-      const KeyspaceMetadata* keyspace = FindKeyspace(keyspaces, name);
-      if (keyspace == nullptr) return NotFound(fmt::format("'{}' not found in keyspaces", name));
+      ASSIGN_OR_RETURN(const KeyspaceMetadata* keyspace, element_keyspace());
       AppendKeyspaceElements(*keyspace, statement.only, internals, &result.rows);
       return result;
     }
