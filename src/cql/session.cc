@@ -40,10 +40,19 @@ std::string_view ConsistencyName(Consistency consistency) {
 }
 
 ResultSet ResultSet::Rows(std::vector<ColumnSpec> columns) {
+  return Rows(std::make_shared<const std::vector<ColumnSpec>>(std::move(columns)));
+}
+
+ResultSet ResultSet::Rows(std::shared_ptr<const std::vector<ColumnSpec>> columns) {
   ResultSet result;
   result.kind_ = Kind::kRows;
   result.columns_ = std::move(columns);
   return result;
+}
+
+const std::vector<ColumnSpec>& ResultSet::NoColumns() {
+  static const std::vector<ColumnSpec> kNone;
+  return kNone;
 }
 
 ResultSet ResultSet::SetKeyspace(std::string keyspace) {
@@ -61,8 +70,8 @@ ResultSet ResultSet::SchemaChange(SchemaChangeEvent event) {
 }
 
 int ResultSet::ColumnIndex(std::string_view name) const {
-  for (size_t i = 0; i < columns_.size(); ++i) {
-    if (columns_[i].name == name) return static_cast<int>(i);
+  for (size_t i = 0; i < column_count(); ++i) {
+    if (columns()[i].name == name) return static_cast<int>(i);
   }
   return -1;
 }
@@ -89,7 +98,7 @@ Status WrongType(const ColumnSpec& spec, std::string_view wanted) {
 }  // namespace
 
 Result<std::string> ResultSet::GetText(size_t row, size_t column) const {
-  const ColumnSpec& spec = columns_[column];
+  const ColumnSpec& spec = columns()[column];
   TypeKind kind = spec.type.kind();
   if (kind != TypeKind::kText && kind != TypeKind::kAscii) return WrongType(spec, "text");
   ASSIGN_OR_RETURN(std::string_view value, NonNull(*this, row, column));
@@ -97,7 +106,7 @@ Result<std::string> ResultSet::GetText(size_t row, size_t column) const {
 }
 
 Result<int64_t> ResultSet::GetInteger(size_t row, size_t column) const {
-  const ColumnSpec& spec = columns_[column];
+  const ColumnSpec& spec = columns()[column];
   ASSIGN_OR_RETURN(std::string_view value, NonNull(*this, row, column));
   switch (spec.type.kind()) {
     case TypeKind::kTinyint: {
@@ -122,14 +131,14 @@ Result<int64_t> ResultSet::GetInteger(size_t row, size_t column) const {
 }
 
 Result<bool> ResultSet::GetBoolean(size_t row, size_t column) const {
-  const ColumnSpec& spec = columns_[column];
+  const ColumnSpec& spec = columns()[column];
   if (spec.type.kind() != TypeKind::kBoolean) return WrongType(spec, "boolean");
   ASSIGN_OR_RETURN(std::string_view value, NonNull(*this, row, column));
   return DeserializeBoolean(value);
 }
 
 Result<double> ResultSet::GetDouble(size_t row, size_t column) const {
-  const ColumnSpec& spec = columns_[column];
+  const ColumnSpec& spec = columns()[column];
   ASSIGN_OR_RETURN(std::string_view value, NonNull(*this, row, column));
   if (spec.type.kind() == TypeKind::kDouble) return DeserializeDouble(value);
   if (spec.type.kind() == TypeKind::kFloat) {

@@ -108,12 +108,15 @@ class ResultSet {
   ResultSet() = default;
   static ResultSet Void() { return ResultSet(); }
   static ResultSet Rows(std::vector<ColumnSpec> columns);
+  // Rows described by shared, immutable column metadata (a prepared statement's): no copy per
+  // execution.
+  static ResultSet Rows(std::shared_ptr<const std::vector<ColumnSpec>> columns);
   static ResultSet SetKeyspace(std::string keyspace);
   static ResultSet SchemaChange(SchemaChangeEvent event);
 
   Kind kind() const { return kind_; }
-  const std::vector<ColumnSpec>& columns() const { return columns_; }
-  size_t column_count() const { return columns_.size(); }
+  const std::vector<ColumnSpec>& columns() const { return columns_ ? *columns_ : NoColumns(); }
+  size_t column_count() const { return columns_ ? columns_->size() : 0; }
   size_t row_count() const { return column_count() == 0 ? 0 : cells_.size() / column_count(); }
   bool empty() const { return row_count() == 0; }
   // Index of the column named `name`, or -1.
@@ -121,7 +124,7 @@ class ResultSet {
 
   // The value of a cell; nullopt for null. REQUIRES: row < row_count(), column < column_count().
   std::optional<std::string_view> Value(size_t row, size_t column) const {
-    const std::optional<common::Bytes>& cell = cells_[row * columns_.size() + column];
+    const std::optional<common::Bytes>& cell = cells_[row * columns_->size() + column];
     if (!cell) return std::nullopt;
     return std::string_view(*cell);
   }
@@ -149,8 +152,10 @@ class ResultSet {
   void AddWarning(std::string warning) { warnings_.push_back(std::move(warning)); }
 
  private:
+  static const std::vector<ColumnSpec>& NoColumns();
+
   Kind kind_ = Kind::kVoid;
-  std::vector<ColumnSpec> columns_;
+  std::shared_ptr<const std::vector<ColumnSpec>> columns_;  // null: no columns
   std::vector<std::optional<common::Bytes>> cells_;  // row-major
   std::optional<common::Bytes> paging_state_;
   std::string keyspace_;

@@ -61,13 +61,17 @@ std::map<std::string, int64_t> StorageIds(const schema::Catalog& catalog) {
 
 // The storage options of storage id `id` of `catalog` (storage/table_options.h): `gc_grace`
 // and, for a table or view, its key shape, so compaction can apply and purge partition and
-// range tombstones; an index family (keys that are not table keys) holds row entries only.
+// range tombstones; an index family (keys that are not table keys) holds row entries only. A
+// table or view without clustering columns gets `single_row_partitions`: its partition
+// deletions are written as row deletions (modification_statement.cc), so a read by partition
+// key reads one entry. Only new families may get that flag (see KeepSingleRowFlag).
 storage::TableOptions StorageOptions(const schema::Catalog& catalog, const std::string& id,
                                      int64_t gc_grace) {
   storage::TableOptions options{.gc_grace_seconds = gc_grace};
   auto find = [&](const schema::TableMetadata& table) {
     if (StorageId(table.id) == id) {
       options.shape = TableSchema(&table).shape;
+      options.single_row_partitions = options.shape->clustering.empty();
       return true;
     }
     for (const auto& [name, index] : table.indexes) {
@@ -87,6 +91,14 @@ storage::TableOptions StorageOptions(const schema::Catalog& catalog, const std::
     }
   }
   return options;
+}
+
+// `implied` for an existing family: it keeps its stored `single_row_partitions`, since a
+// family created without the flag may hold partition deletion entries.
+storage::TableOptions KeepSingleRowFlag(storage::TableOptions implied,
+                                        const storage::TableOptions& stored) {
+  implied.single_row_partitions = stored.single_row_partitions;
+  return implied;
 }
 
 cql::SchemaChangeEvent ToEvent(const schema::SchemaChange& change) {
@@ -162,7 +174,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
     ASSIGN_OR_RETURN(storage::TableOptions stored, db->store_->TableOptionsOf(id));
     if ((implied.shape && !stored.shape) ||
         (implied.row_entries_only && !stored.row_entries_only)) {
-      RETURN_IF_ERROR(db->store_->AlterTable(id, implied));
+      RETURN_IF_ERROR(db->store_->AlterTable(id, KeepSingleRowFlag(implied, stored)));
     }
   }
   db->catalog_.store(catalog);
@@ -484,7 +496,9 @@ Status Database::SyncStorage(const schema::Catalog& old_catalog,
         RETURN_IF_ERROR(store_->CreateTable(id, StorageOptions(new_catalog, id, gc_grace)));
       }
     } else if (it->second != gc_grace) {
-      RETURN_IF_ERROR(store_->AlterTable(id, StorageOptions(new_catalog, id, gc_grace)));
+      ASSIGN_OR_RETURN(storage::TableOptions stored, store_->TableOptionsOf(id));
+      RETURN_IF_ERROR(store_->AlterTable(
+          id, KeepSingleRowFlag(StorageOptions(new_catalog, id, gc_grace), stored)));
     }
   }
   return Status::Ok();

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <thread>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "common/clock.h"
@@ -125,6 +126,62 @@ TEST_F(DatabaseTest, OpenGivesOldFamiliesTheirKeyShape) {
   ASSERT_TRUE(index.ok());
   EXPECT_FALSE(index->shape.has_value());
   EXPECT_TRUE(index->row_entries_only);
+}
+
+TEST_F(DatabaseTest, PartitionDeletionsOfTablesWithoutClustering) {
+  Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+  Run("CREATE TABLE ks.t (k int PRIMARY KEY, v int) WITH gc_grace_seconds = 50");
+  Run("CREATE TABLE ks.legacy (k int PRIMARY KEY, v int)");
+  for (const char* table : {"t", "legacy"}) {
+    for (int k = 1; k <= 3; ++k) {
+      Run(fmt::format("INSERT INTO ks.{} (k, v) VALUES ({}, {}) USING TIMESTAMP 10", table, k, k));
+    }
+  }
+  Run("DELETE FROM ks.t USING TIMESTAMP 20 WHERE k = 1");
+  std::string t_id = StorageId(db_->catalog()->FindTable("ks", "t")->id);
+  const schema::TableMetadata* legacy = db_->catalog()->FindTable("ks", "legacy");
+  std::string legacy_id = StorageId(legacy->id);
+  TableSchema legacy_schema(legacy);
+  session_.reset();
+  db_.reset();
+  {
+    // `t` is a new family: single_row_partitions, and its DELETE wrote no partition entry.
+    // Make `legacy` a family from before that flag, holding a partition deletion entry.
+    common::SystemClock clock;
+    auto store = storage::Store::Open(directory_, storage::StoreOptions{&clock});
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    auto options = (*store)->TableOptionsOf(t_id);
+    ASSERT_TRUE(options.ok());
+    EXPECT_TRUE(options->single_row_partitions);
+    auto scan = (*store)->NewIterator(t_id, storage::KeyRange{"", ""});
+    ASSERT_TRUE(scan.ok());
+    int entries = 0;
+    for ((*scan)->SeekToFirst(); (*scan)->Valid(); (*scan)->Next()) ++entries;
+    EXPECT_EQ(entries, 3);  // three row entries, one of them deleted
+    auto legacy_options = (*store)->TableOptionsOf(legacy_id);
+    ASSERT_TRUE(legacy_options.ok());
+    legacy_options->single_row_partitions = false;
+    ASSERT_TRUE((*store)->AlterTable(legacy_id, *legacy_options).ok());
+    std::vector<common::Bytes> pk = {cql::SerializeInt(2)};
+    storage::RowFragment deletion;
+    deletion.deletion = storage::DeletionTime{20, 0};
+    storage::WriteBatch batch;
+    batch.Merge(legacy_id,
+                storage::PartitionDeletionKey(storage::PartitionPrefix(legacy_schema.shape, pk)),
+                deletion);
+    ASSERT_TRUE((*store)->Write(batch).ok());
+  }
+  Open();
+  EXPECT_EQ(Query("SELECT k FROM ks.t WHERE k = 1").row_count(), 0u);
+  EXPECT_EQ(Query("SELECT k FROM ks.t").row_count(), 2u);
+  // The legacy family's partition deletion still applies to point reads and scans, and the
+  // flag is not added when the gc_grace of the table changes.
+  EXPECT_EQ(Query("SELECT k FROM ks.legacy WHERE k = 2").row_count(), 0u);
+  EXPECT_EQ(Query("SELECT k FROM ks.legacy WHERE k = 3").row_count(), 1u);
+  EXPECT_EQ(Query("SELECT k FROM ks.legacy").row_count(), 2u);
+  Run("ALTER TABLE ks.legacy WITH gc_grace_seconds = 60");
+  Open();
+  EXPECT_EQ(Query("SELECT k FROM ks.legacy WHERE k = 2").row_count(), 0u);
 }
 
 TEST_F(DatabaseTest, PagingResumesExactlyAtEveryPageSize) {

@@ -251,8 +251,16 @@ Result<std::vector<Mutation>> ModificationStatement::BuildMutations(
       DeletionTime deletion{params.timestamp, params.now_seconds};
       bool full = restrictions_.slice_columns == 0 &&
                   restrictions_.clustering_prefix.size() == table.clustering.size();
-      if (table.clustering.empty() ||
-          (restrictions_.clustering_prefix.empty() && restrictions_.slice_columns == 0)) {
+      if (table.clustering.empty()) {
+        // The partition is its one row: delete the row, so reads need not look for a
+        // partition deletion entry (storage::TableOptions::single_row_partitions).
+        Mutation m{partition.prefix,
+                   partition.values,
+                   storage::RowKey(table.shape, partition.prefix, std::span<const Bytes>()),
+                   {}};
+        m.fragment.deletion = deletion;
+        out.push_back(std::move(m));
+      } else if (restrictions_.clustering_prefix.empty() && restrictions_.slice_columns == 0) {
         Mutation m{partition.prefix,
                    partition.values,
                    storage::PartitionDeletionKey(partition.prefix),

@@ -157,18 +157,18 @@ Result<bool> RowReader::ReadSingleRowPartition(std::string_view prefix,
                                                std::span<const Bytes> partition_key,
                                                const KeyInterval& interval,
                                                const RowCallback& callback) {
-  // Without clustering columns a partition holds at most its partition tombstone and its one
-  // row (no static columns, no range tombstones), so two point reads replace an iterator. The
-  // tombstone is read first: a deletion that lands between the reads is then missed only as a
-  // read ordered before it would miss it.
+  // Without clustering columns a partition holds at most its one row and, in a family from
+  // before single_row_partitions, a partition tombstone (no static columns, no range
+  // tombstones), so point reads replace an iterator.
   Bytes row_key = storage::RowKey(table_->shape, prefix, std::span<const Bytes>());
   if (row_key < interval.start || !(row_key < interval.end)) return true;
-  ASSIGN_OR_RETURN(std::optional<RowFragment> tombstone,
-                   store_->Get(table_->storage_id, storage::PartitionDeletionKey(prefix)));
-  ASSIGN_OR_RETURN(std::optional<RowFragment> fragment, store_->Get(table_->storage_id, row_key));
+  ASSIGN_OR_RETURN(
+      storage::Store::PartitionRow read,
+      store_->GetPartitionRow(table_->storage_id, storage::PartitionDeletionKey(prefix), row_key));
+  std::optional<RowFragment>& fragment = read.row;
   if (!fragment) return true;
   std::optional<DeletionTime> deletion;
-  if (tombstone && tombstone->deletion) deletion = *tombstone->deletion;
+  if (read.deletion && read.deletion->deletion) deletion = *read.deletion->deletion;
   if (fragment->deletion) KeepStrongest(&deletion, *fragment->deletion);
   RowData row;
   row.cells.resize(table_->table->columns.size());

@@ -459,7 +459,7 @@ Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
   const TableSchema& table = *table_;
   const Restrictions& r = restrictions_;
 
-  cql::ResultSet result = cql::ResultSet::Rows(selection_->result_columns());
+  cql::ResultSet result = cql::ResultSet::Rows(selection_->shared_result_columns());
   ASSIGN_OR_RETURN(std::optional<int32_t> limit, EvaluateLimit(limit_, context, "LIMIT"));
   ASSIGN_OR_RETURN(std::optional<int32_t> ppl,
                    EvaluateLimit(per_partition_limit_, context, "PER PARTITION LIMIT"));

@@ -522,9 +522,11 @@ Result<std::unique_ptr<Selection>> Selection::Prepare(const TableSchema& table,
     if (expr == nullptr) return Status::Internal("aggregate slot without aggregate");
   }
   if (json) {
-    selection->result_columns_.push_back(cql::ColumnSpec{ks, tn, "[json]", CqlType::Text()});
+    selection->result_columns_ = std::make_shared<const std::vector<cql::ColumnSpec>>(
+        std::vector<cql::ColumnSpec>{cql::ColumnSpec{ks, tn, "[json]", CqlType::Text()}});
   } else {
-    selection->result_columns_ = selection->selector_specs_;
+    selection->result_columns_ =
+        std::make_shared<const std::vector<cql::ColumnSpec>>(selection->selector_specs_);
   }
   return selection;
 }

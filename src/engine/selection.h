@@ -60,7 +60,11 @@ class Selection {
       BindCollector* binds);
   ~Selection();
 
-  const std::vector<cql::ColumnSpec>& result_columns() const { return result_columns_; }
+  const std::vector<cql::ColumnSpec>& result_columns() const { return *result_columns_; }
+  // The same, shared: results point to it instead of copying it per execution.
+  const std::shared_ptr<const std::vector<cql::ColumnSpec>>& shared_result_columns() const {
+    return result_columns_;
+  }
   bool is_aggregate() const { return is_aggregate_; }
   bool is_wildcard() const { return wildcard_; }
 
@@ -86,7 +90,7 @@ class Selection {
   const TableSchema* table_ = nullptr;
   std::vector<std::unique_ptr<SelectorExpr>> selectors_;
   std::vector<cql::ColumnSpec> selector_specs_;  // one per selector (before JSON wrapping)
-  std::vector<cql::ColumnSpec> result_columns_;
+  std::shared_ptr<const std::vector<cql::ColumnSpec>> result_columns_;  // never null
   bool is_aggregate_ = false;
   bool wildcard_ = false;
   bool json_ = false;

@@ -334,15 +334,48 @@ common::Status Store::Write(const WriteBatch& batch) {
   return FromRocks(db_->Write(write_options, &rocks_batch));
 }
 
-common::Result<std::optional<RowFragment>> Store::Get(std::string_view table_id,
-                                                      std::string_view key) const {
-  ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
+namespace {
+
+common::Result<std::optional<RowFragment>> GetFragment(rocksdb::DB* db,
+                                                       rocksdb::ColumnFamilyHandle* family,
+                                                       std::string_view key) {
   std::string value;
-  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), table->handle.get(), ToSlice(key), &value);
+  rocksdb::Status s = db->Get(rocksdb::ReadOptions(), family, ToSlice(key), &value);
   if (s.IsNotFound()) return std::optional<RowFragment>();
   RETURN_IF_ERROR(FromRocks(s));
   ASSIGN_OR_RETURN(RowFragment fragment, DecodeRowFragment(value));
   return std::optional<RowFragment>(std::move(fragment));
+}
+
+}  // namespace
+
+common::Result<std::optional<RowFragment>> Store::Get(std::string_view table_id,
+                                                      std::string_view key) const {
+  ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
+  return GetFragment(db_.get(), table->handle.get(), key);
+}
+
+common::Result<Store::PartitionRow> Store::GetPartitionRow(std::string_view table_id,
+                                                           std::string_view partition_deletion_key,
+                                                           std::string_view row_key) const {
+  std::shared_ptr<StoreTable> table;
+  bool single_row_partitions = false;
+  {
+    std::shared_lock lock(mutex_);
+    auto it = tables_.find(table_id);
+    if (it == tables_.end()) {
+      return common::Status::NotFound("Unknown table " + std::string(table_id));
+    }
+    table = it->second;
+    single_row_partitions = table->options.single_row_partitions;
+  }
+  PartitionRow result;
+  if (!single_row_partitions) {
+    ASSIGN_OR_RETURN(result.deletion,
+                     GetFragment(db_.get(), table->handle.get(), partition_deletion_key));
+  }
+  ASSIGN_OR_RETURN(result.row, GetFragment(db_.get(), table->handle.get(), row_key));
+  return result;
 }
 
 common::Result<std::optional<common::Bytes>> Store::GetMeta(std::string_view key) const {

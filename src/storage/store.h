@@ -191,6 +191,19 @@ class Store {
                                                  std::string_view key) const;
   common::Result<std::optional<common::Bytes>> GetMeta(std::string_view key) const;
 
+  // A partition of a table without clustering columns: its row (the fragment under `row_key`)
+  // and its partition deletion (under `partition_deletion_key`; not read, and nullopt, when the
+  // table has `single_row_partitions`), with one table lookup. The deletion is read first, so
+  // a deletion racing with the read is missed only as a read ordered before it would miss it.
+  // Errors as Get.
+  struct PartitionRow {
+    std::optional<RowFragment> deletion;
+    std::optional<RowFragment> row;
+  };
+  common::Result<PartitionRow> GetPartitionRow(std::string_view table_id,
+                                               std::string_view partition_deletion_key,
+                                               std::string_view row_key) const;
+
   // An iterator over `range` of the table, positioned nowhere (call a Seek first).
   // NotFound if the table does not exist.
   common::Result<std::unique_ptr<FragmentIterator>> NewIterator(std::string_view table_id,

@@ -247,6 +247,41 @@ TEST_F(StoreTest, GcGraceSurvivesReopenAndAlter) {
   EXPECT_FALSE(GetOrDie("t", key).has_value());  // 5 s from the saved options
 }
 
+TEST_F(StoreTest, GetPartitionRowReadsTheDeletionOnlyWithoutSingleRowPartitions) {
+  KeyShape shape{{cql::CqlType::Int()}, {}};
+  std::vector<common::Bytes> pk = {Int(7)};
+  common::Bytes prefix = PartitionPrefix(shape, pk);
+  common::Bytes row_key = RowKey(shape, prefix, std::span<const common::Bytes>());
+  common::Bytes deletion_key = PartitionDeletionKey(prefix);
+  RowFragment deletion;
+  deletion.deletion = DeletionTime{5, kStart};
+  for (bool single_row : {false, true}) {
+    std::string table = single_row ? "single" : "legacy";
+    ASSERT_TRUE(store_
+                    ->CreateTable(table, TableOptions{.shape = shape,
+                                                      .single_row_partitions = single_row})
+                    .ok());
+    MergeOne(table, row_key, Cells({LiveCell(0, 1, "v")}));
+    MergeOne(table, deletion_key, deletion);
+    auto read = store_->GetPartitionRow(table, deletion_key, row_key);
+    ASSERT_TRUE(read.ok()) << read.status().ToString();
+    ASSERT_TRUE(read->row.has_value()) << table;
+    EXPECT_EQ(read->row->cells.size(), 1u) << table;
+    // A family flagged single_row_partitions never holds a deletion entry, so it is not read.
+    EXPECT_EQ(read->deletion.has_value(), !single_row) << table;
+    if (!single_row) {
+      EXPECT_EQ(read->deletion->deletion, deletion.deletion);
+    }
+  }
+  Reopen();  // the flag persists
+  auto single = store_->TableOptionsOf("single");
+  ASSERT_TRUE(single.ok());
+  EXPECT_TRUE(single->single_row_partitions);
+  EXPECT_FALSE(store_->TableOptionsOf("legacy")->single_row_partitions);
+  EXPECT_EQ(store_->GetPartitionRow("missing", deletion_key, row_key).status().code(),
+            common::StatusCode::kNotFound);
+}
+
 TEST_F(StoreTest, DropAndTruncate) {
   ASSERT_TRUE(store_->CreateTable("t", TableOptions{.gc_grace_seconds = 7}).ok());
   MergeOne("t", Key(1, 1), Cells({LiveCell(1, 1, "a")}));

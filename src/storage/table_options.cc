@@ -10,7 +10,8 @@ namespace {
 
 constexpr uint8_t kHasShape = 0x01;
 constexpr uint8_t kRowEntriesOnly = 0x02;
-constexpr uint8_t kKnownFlags = kHasShape | kRowEntriesOnly;
+constexpr uint8_t kSingleRowPartitions = 0x04;
+constexpr uint8_t kKnownFlags = kHasShape | kRowEntriesOnly | kSingleRowPartitions;
 constexpr uint8_t kAscending = 0;
 constexpr uint8_t kDescending = 1;
 
@@ -40,6 +41,7 @@ common::Result<common::Bytes> EncodeTableOptions(const TableOptions& options) {
   uint8_t flags = 0;
   if (options.shape) flags |= kHasShape;
   if (options.row_entries_only) flags |= kRowEntriesOnly;
+  if (options.single_row_partitions) flags |= kSingleRowPartitions;
   out.PutU8(flags);
   if (!options.shape) return out.Release();
   const KeyShape& shape = *options.shape;
@@ -77,6 +79,7 @@ common::Result<TableOptions> DecodeTableOptions(std::string_view bytes) {
   common::Result<uint8_t> flags = in.ReadU8();
   if (!flags.ok() || (*flags & ~kKnownFlags) != 0) return Corrupt("bad flags");
   options.row_entries_only = (*flags & kRowEntriesOnly) != 0;
+  options.single_row_partitions = (*flags & kSingleRowPartitions) != 0;
   if ((*flags & kHasShape) != 0) {
     KeyShape shape;
     ASSIGN_OR_RETURN(uint64_t partition_columns, ReadCount(&in));

@@ -33,6 +33,12 @@ struct TableOptions {
   // secondary index): every deletion is a row's own and purges after gc_grace like a cell
   // tombstone. Only meaningful without `shape`.
   bool row_entries_only = false;
+  // Every partition is at most one row entry and has no partition-level entries: the table has
+  // no clustering columns (so no static row and no range tombstones) and its partition
+  // deletions are written as the row's own deletion. A read by partition key then needs only
+  // the row's entry (Store::GetPartitionRow). Set when the family is created; a family created
+  // before this flag existed may hold partition deletion entries and never gets it.
+  bool single_row_partitions = false;
 
   bool operator==(const TableOptions&) const = default;
 };

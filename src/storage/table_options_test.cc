@@ -55,6 +55,16 @@ TEST(TableOptionsTest, VersionTwoBytesWithoutShape) {
   EXPECT_EQ(DecodeTableOptions(*encoded).value(), options);
 }
 
+TEST(TableOptionsTest, SingleRowPartitionsFlag) {
+  TableOptions options{.gc_grace_seconds = 0,
+                       .shape = KeyShape{{cql::CqlType::Int()}, {}},
+                       .single_row_partitions = true};
+  auto encoded = EncodeTableOptions(options);
+  ASSERT_TRUE(encoded.ok()) << encoded.status().ToString();
+  EXPECT_EQ((*encoded)[2], '\x05');  // kHasShape | kSingleRowPartitions
+  EXPECT_EQ(DecodeTableOptions(*encoded).value(), options);
+}
+
 TEST(TableOptionsTest, ShapeRoundTrips) {
   TableOptions options{.gc_grace_seconds = 864000, .shape = RichShape()};
   auto encoded = EncodeTableOptions(options);
@@ -95,7 +105,7 @@ TEST(TableOptionsTest, MalformedInputIsCorruption) {
       std::string("\x01", 1),                              // truncated v1
       std::string("\x01\x00\x00", 3),                      // v1 with trailing bytes
       std::string("\x02\x00", 2),                          // v2 without flags
-      std::string("\x02\x00\x04", 3),                      // unknown flag
+      std::string("\x02\x00\x08", 3),                      // unknown flag
       std::string("\x02\x00\x01", 3),                      // shape flag, no shape
       std::string("\x02\x00\x01\x7f", 4),                  // a count larger than the input
       std::string("\x02\x00\x01\x01\x00\x09", 6),          // int pk, then no clustering count
