@@ -1,0 +1,229 @@
+// cqld: the Cassandra-compatible database server.
+//
+//   cqld [--data DIR] [--address ADDR] [--port N] [--durability batch|periodic]
+//        [--io-threads N] [--max-connections N] [--max-requests-per-connection N]
+//        [--max-frame-size-mb N] [--config FILE]
+//
+// Opens (or creates) the data directory with the embedded engine and serves the CQL native
+// protocol (v4, v5) on ADDR:N (server/server.h). Once listening it prints exactly one line to
+// standard output, `cqld listening on ADDR:PORT (data DIR, durability MODE)`, with the real
+// port (`--port 0` picks a free one). SIGINT or SIGTERM stop it gracefully: requests in flight
+// are answered, connections closed, the database closed (its write-ahead log synced); exit 0.
+//
+// `--config FILE` reads `key: value` lines whose keys are the long flags without dashes
+// (`port: 9042`); `#` starts a comment. Flags given on the command line override the file.
+//
+// Exit status: 0 after a signal; 1 when the database cannot be opened or the address bound;
+// 2 on a usage error.
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include "common/logging.h"
+#include "engine/database.h"
+#include "server/server.h"
+
+namespace {
+
+constexpr int kUsageError = 2;
+constexpr int kStartFailed = 1;
+
+// The long flags that take a value (also the keys of the config file).
+constexpr const char* kKeys[] = {"data",
+                                 "address",
+                                 "port",
+                                 "durability",
+                                 "io-threads",
+                                 "max-connections",
+                                 "max-requests-per-connection",
+                                 "max-frame-size-mb",
+                                 "config"};
+
+void Usage(std::FILE* out) {
+  std::fprintf(
+      out,
+      "usage: cqld [options]\n"
+      "\n"
+      "  --data DIR                       data directory, created when missing (default ./data)\n"
+      "  --address ADDR                   address to listen on (default 127.0.0.1)\n"
+      "  --port N                         port to listen on; 0 picks a free one (default 9042)\n"
+      "  --durability MODE                'periodic' (default): the OS syncs the write-ahead\n"
+      "                                   log; 'batch': every write waits for a (shared) sync\n"
+      "  --io-threads N                   network threads; 0 = one per core (default 0)\n"
+      "  --max-connections N              connections served at once (default 1024)\n"
+      "  --max-requests-per-connection N  requests in flight per connection (default 1024)\n"
+      "  --max-frame-size-mb N            largest request body in MiB (default 16)\n"
+      "  --config FILE                    read `key: value` lines (keys as the flags above,\n"
+      "                                   without dashes); flags override the file\n"
+      "  -h, --help                       this text\n"
+      "\n"
+      "Prints `cqld listening on ADDR:PORT (data DIR, durability MODE)` once ready.\n"
+      "SIGINT/SIGTERM stop it gracefully. Exit status: 0; 1 when the data directory cannot\n"
+      "be opened or the address bound; 2 on a usage error.\n");
+}
+
+bool IsKey(const std::string& key) {
+  for (const char* known : kKeys) {
+    if (key == known) return true;
+  }
+  return false;
+}
+
+std::string Trim(const std::string& text) {
+  size_t begin = text.find_first_not_of(" \t\r");
+  if (begin == std::string::npos) return "";
+  size_t end = text.find_last_not_of(" \t\r");
+  return text.substr(begin, end - begin + 1);
+}
+
+// Reads a config file into `values` (keys not already set). Returns an error message or "".
+std::string ReadConfig(const std::string& path, std::map<std::string, std::string>* values) {
+  std::ifstream in(path);
+  if (!in) return "cannot read config file " + path;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    line = Trim(line);
+    if (line.empty()) continue;
+    size_t colon = line.find(':');
+    if (colon == std::string::npos) {
+      return path + ":" + std::to_string(number) + ": expected `key: value`";
+    }
+    std::string key = Trim(line.substr(0, colon));
+    std::string value = Trim(line.substr(colon + 1));
+    if (!IsKey(key) || key == "config") {
+      return path + ":" + std::to_string(number) + ": unknown key '" + key + "'";
+    }
+    values->try_emplace(key, value);
+  }
+  return "";
+}
+
+// Parses a non-negative integer no larger than `max`.
+std::optional<size_t> ParseCount(const std::string& text, size_t max) {
+  if (text.empty() || text.size() > 10) return std::nullopt;
+  size_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<size_t>(c - '0');
+  }
+  if (value > max) return std::nullopt;
+  return value;
+}
+
+int UsageError(const std::string& message) {
+  std::fprintf(stderr, "cqld: %s\n", message.c_str());
+  Usage(stderr);
+  return kUsageError;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::map<std::string, std::string> values;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      Usage(stdout);
+      return 0;
+    }
+    if (arg.rfind("--", 0) != 0) return UsageError("unexpected argument '" + arg + "'");
+    std::string key = arg.substr(2);
+    std::optional<std::string> value;
+    if (size_t equals = key.find('='); equals != std::string::npos) {
+      value = key.substr(equals + 1);
+      key.resize(equals);
+    }
+    if (!IsKey(key)) return UsageError("unknown flag '" + arg + "'");
+    if (!value) {
+      if (i + 1 >= argc) return UsageError("flag --" + key + " needs a value");
+      value = argv[++i];
+    }
+    values[key] = *value;
+  }
+  if (auto config = values.find("config"); config != values.end()) {
+    std::string error = ReadConfig(config->second, &values);
+    if (!error.empty()) return UsageError(error);
+  }
+  auto get = [&](const std::string& key, const std::string& fallback) {
+    auto it = values.find(key);
+    return it == values.end() ? fallback : it->second;
+  };
+
+  std::string data = get("data", "./data");
+  std::string durability = get("durability", "periodic");
+  engine::DatabaseOptions database_options;
+  server::ServerOptions server_options;
+  if (durability == "batch") {
+    database_options.durability = engine::DatabaseOptions::Durability::kBatch;
+    server_options.execute_on_workers = true;
+  } else if (durability != "periodic") {
+    return UsageError("--durability must be 'batch' or 'periodic'");
+  }
+  server_options.address = get("address", "127.0.0.1");
+  struct Count {
+    const char* key;
+    size_t* target;
+    size_t min;
+    size_t max;
+  };
+  size_t port = 9042;
+  size_t frame_mb = 16;
+  for (Count count :
+       {Count{"port", &port, 0, 65535}, Count{"io-threads", &server_options.io_threads, 0, 1024},
+        Count{"max-connections", &server_options.max_connections, 1, 1000000},
+        Count{"max-requests-per-connection", &server_options.max_requests_per_connection, 1, 32768},
+        Count{"max-frame-size-mb", &frame_mb, 1, 2047}}) {
+    auto it = values.find(count.key);
+    if (it == values.end()) continue;
+    std::optional<size_t> parsed = ParseCount(it->second, count.max);
+    if (!parsed || *parsed < count.min) {
+      return UsageError("bad value '" + it->second + "' for " + count.key);
+    }
+    *count.target = *parsed;
+  }
+  server_options.port = static_cast<uint16_t>(port);
+  server_options.max_envelope_body = frame_mb * 1024 * 1024;
+
+  // Signals first, so a SIGTERM right after the ready line is never lost.
+  boost::asio::io_context signals_io;
+  boost::asio::signal_set signals(signals_io, SIGINT, SIGTERM);
+  signals.async_wait([](const boost::system::error_code&, int) {});
+
+  std::error_code fs_error;
+  std::filesystem::create_directories(data, fs_error);
+  auto database = engine::Database::Open(data, database_options);
+  if (!database.ok()) {
+    std::fprintf(stderr, "cqld: cannot open %s: %s\n", data.c_str(),
+                 database.status().ToString().c_str());
+    return kStartFailed;
+  }
+  auto server = server::Server::Start(database->get(), server_options);
+  if (!server.ok()) {
+    std::fprintf(stderr, "cqld: %s\n", server.status().ToString().c_str());
+    return kStartFailed;
+  }
+  std::printf("cqld listening on %s:%u (data %s, durability %s)\n",
+              (*server)->endpoint().address().to_string().c_str(),
+              static_cast<unsigned>((*server)->port()), data.c_str(), durability.c_str());
+  std::fflush(stdout);
+
+  signals_io.run();  // returns once a signal arrived
+  LOG_INFO("stopping");
+  (*server)->Stop();
+  server->reset();
+  database->reset();  // closes the store: the write-ahead log is synced
+  return 0;
+}

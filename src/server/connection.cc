@@ -1,0 +1,484 @@
+#include "server/connection.h"
+
+#include <algorithm>
+#include <cctype>
+#include <exception>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+#include "common/logging.h"
+#include "common/status.h"
+
+namespace server {
+namespace {
+
+namespace asio = boost::asio;
+using common::Status;
+
+constexpr auto kUseAwaitable = asio::as_tuple(asio::use_awaitable);
+constexpr size_t kReadBufferSize = 64 * 1024;
+// How long a failed connection keeps reading (and discarding) before it closes (design 6).
+constexpr std::chrono::seconds kDrainTimeout(1);
+
+std::string Lower(std::string_view text) {
+  std::string lower(text);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower;
+}
+
+// Checks STARTUP's CQL_VERSION: any 3.x or later (Cassandra refuses below 3.0.0).
+Status CheckCqlVersion(std::string_view version) {
+  size_t digits = 0;
+  while (digits < version.size() && std::isdigit(static_cast<unsigned char>(version[digits]))) {
+    ++digits;
+  }
+  bool well_formed = digits > 0 && digits <= 9 &&
+                     (digits == version.size() || version[digits] == '.' || version[digits] == '-');
+  if (!well_formed) {
+    return Status::ProtocolError(fmt::format("Invalid version value: {}", version));
+  }
+  int major = std::stoi(std::string(version.substr(0, digits)));
+  if (major < 3) {
+    return Status::ProtocolError(fmt::format(
+        "CQL version {} is not supported by the binary protocol (supported version are >= 3.0.0)",
+        version));
+  }
+  return Status::Ok();
+}
+
+Response SupportedBody() {
+  protocol::SupportedResponse supported;
+  supported.options = {{"CQL_VERSION", {"3.4.6"}},
+                       {"COMPRESSION", {"lz4", "snappy"}},
+                       {"PROTOCOL_VERSIONS", {"4/v4", "5/v5"}}};
+  common::ByteWriter out;
+  protocol::EncodeSupported(supported, &out);
+  return Response{protocol::Opcode::kSupported, 0, out.Release()};
+}
+
+Response ReadyBody() {
+  common::ByteWriter out;
+  protocol::EncodeReady(&out);
+  return Response{protocol::Opcode::kReady, 0, out.Release()};
+}
+
+}  // namespace
+
+Connection::Connection(asio::ip::tcp::socket socket, const ConnectionContext* context,
+                       std::shared_ptr<ConnectionRegistry> registry)
+    : socket_(std::move(socket)),
+      strand_(socket_.get_executor()),
+      context_(context),
+      registry_(std::move(registry)),
+      reader_(context->limits.max_envelope_body),
+      read_wake_(strand_),
+      write_wake_(strand_),
+      read_buffer_(kReadBufferSize) {
+  boost::system::error_code ec;
+  auto remote = socket_.remote_endpoint(ec);
+  peer_ = ec ? std::string("?") : fmt::format("{}:{}", remote.address().to_string(), remote.port());
+  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+}
+
+Connection::~Connection() = default;
+
+void Connection::Start() {
+  auto self = shared_from_this();
+  asio::post(strand_, [self]() {
+    self->loops_running_ = 2;
+    asio::co_spawn(self->strand_, self->ReadLoop(), asio::detached);
+    asio::co_spawn(self->strand_, self->WriteLoop(), asio::detached);
+  });
+}
+
+void Connection::Shutdown() {
+  auto self = shared_from_this();
+  asio::post(strand_, [self]() {
+    self->closing_ = true;
+    self->read_cancel_.emit(asio::cancellation_type::terminal);
+    self->WakeReader();
+    self->WakeWriter();
+  });
+}
+
+void Connection::ForceClose() {
+  auto self = shared_from_this();
+  asio::post(strand_, [self]() {
+    self->closing_ = true;
+    self->write_failed_ = true;  // nothing more is written
+    self->CloseSocket();
+    self->WakeReader();
+    self->WakeWriter();
+  });
+}
+
+void Connection::PushSchemaChange(const cql::SchemaChangeEvent& event) {
+  auto self = shared_from_this();
+  asio::post(strand_, [self, event]() {
+    if (!self->ready_ || self->closing_ || self->write_failed_) return;
+    if (self->PendingOutput() > kMaxPendingOutputForEvents) {
+      LOG_WARNING("dropping a schema change event for {}: it does not read its responses",
+                  self->peer_);
+      return;
+    }
+    common::ByteWriter out;
+    protocol::EncodeSchemaChangeEvent(event, &out);
+    self->Queue(-1, Response{protocol::Opcode::kEvent, 0, out.Release()});
+  });
+}
+
+asio::awaitable<void> Connection::Wait(asio::steady_timer* timer) {
+  timer->expires_at(asio::steady_timer::time_point::max());
+  co_await timer->async_wait(kUseAwaitable);
+}
+
+void Connection::WakeReader() { read_wake_.cancel(); }
+void Connection::WakeWriter() { write_wake_.cancel(); }
+
+asio::awaitable<void> Connection::ReadLoop() {
+  auto self = shared_from_this();
+  try {
+    while (!closing_) {
+      // Decode what is buffered, within the limits (design 4).
+      while (!closing_) {
+        if (!version_) {
+          if (!Negotiate()) break;
+          continue;
+        }
+        if (in_flight_ >= context_->limits.max_requests_per_connection ||
+            PendingOutput() > kMaxPendingOutput) {
+          co_await Wait(&read_wake_);
+          continue;
+        }
+        auto next = reader_.Next();
+        if (!next.ok()) {
+          const std::optional<protocol::EnvelopeHeader>& failed = reader_.failed_header();
+          FailConnection(failed ? failed->stream : 0, next.status());
+          break;
+        }
+        if (!next->has_value()) break;
+        HandleEnvelope(std::move(**next));
+      }
+      if (closing_) break;
+      auto [ec, size] = co_await socket_.async_read_some(
+          asio::buffer(read_buffer_),
+          asio::bind_cancellation_slot(read_cancel_.slot(), kUseAwaitable));
+      if (ec) break;
+      std::string_view bytes(read_buffer_.data(), size);
+      if (version_) {
+        reader_.Append(bytes);
+      } else {
+        negotiation_bytes_.append(bytes);
+      }
+    }
+  } catch (const std::exception& e) {
+    LOG_ERROR("connection {}: reader failed: {}", peer_, e.what());
+  }
+  reading_done_ = true;
+  WakeWriter();
+  LoopEnded();
+}
+
+asio::awaitable<void> Connection::WriteLoop() {
+  auto self = shared_from_this();
+  try {
+    while (!write_failed_) {
+      if (!writer_.empty()) {
+        writer_.Flush(&output_);
+        unflushed_ = 0;
+      }
+      if (!output_.empty()) {
+        writing_.swap(output_);
+        auto [ec, size] =
+            co_await asio::async_write(socket_, asio::buffer(writing_), kUseAwaitable);
+        (void)size;
+        writing_.clear();
+        WakeReader();
+        if (ec) {
+          write_failed_ = true;
+          closing_ = true;
+        }
+        continue;
+      }
+      if (reading_done_ && in_flight_ == 0) break;
+      co_await Wait(&write_wake_);
+    }
+    if (drain_on_close_ && !write_failed_) {
+      // Design 6: half-close, then discard what the client still sends for a moment.
+      boost::system::error_code ec;
+      socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+      asio::steady_timer deadline(strand_, kDrainTimeout);
+      deadline.async_wait([self](const boost::system::error_code& error) {
+        if (!error) self->CloseSocket();
+      });
+      for (;;) {
+        auto [read_ec, size] =
+            co_await socket_.async_read_some(asio::buffer(read_buffer_), kUseAwaitable);
+        (void)size;
+        if (read_ec) break;
+      }
+      deadline.cancel();
+    }
+  } catch (const std::exception& e) {
+    LOG_ERROR("connection {}: writer failed: {}", peer_, e.what());
+  }
+  closing_ = true;
+  CloseSocket();
+  WakeReader();
+  LoopEnded();
+}
+
+void Connection::LoopEnded() {
+  if (--loops_running_ == 0) registry_->Remove(this);
+}
+
+void Connection::CloseSocket() {
+  boost::system::error_code ec;
+  if (!socket_.is_open()) return;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+  socket_.close(ec);
+}
+
+bool Connection::Negotiate() {
+  if (negotiation_bytes_.empty()) return false;
+  uint8_t version = static_cast<uint8_t>(negotiation_bytes_[0]) & 0x7F;
+  // v1 and v2 headers have a one-byte stream id, later ones two bytes.
+  size_t needed = version >= 3 ? 4 : 3;
+  if (negotiation_bytes_.size() < needed) return false;
+  int16_t stream = version >= 3
+                       ? static_cast<int16_t>((static_cast<uint8_t>(negotiation_bytes_[2]) << 8) |
+                                              static_cast<uint8_t>(negotiation_bytes_[3]))
+                       : static_cast<int16_t>(static_cast<int8_t>(negotiation_bytes_[2]));
+  if (version < protocol::kMinVersion || version > protocol::kMaxVersion) {
+    FailConnection(
+        stream,
+        Status::ProtocolError(fmt::format("Invalid or unsupported protocol version ({}); "
+                                          "supported versions are (4/v4, 5/v5)",
+                                          version)),
+        version > protocol::kMaxVersion ? protocol::kMaxVersion : protocol::kMinVersion);
+    return false;
+  }
+  version_ = version;
+  reader_.Append(negotiation_bytes_);
+  negotiation_bytes_.clear();
+  negotiation_bytes_.shrink_to_fit();
+  return true;
+}
+
+void Connection::HandleEnvelope(protocol::Envelope envelope) {
+  const protocol::EnvelopeHeader& header = envelope.header;
+  int16_t stream = header.stream;
+  if (header.is_response) {
+    FailConnection(stream, Status::ProtocolError("Invalid message direction: got a response, "
+                                                 "expecting a request"));
+    return;
+  }
+  if (header.version != *version_) {
+    FailConnection(stream, Status::ProtocolError(fmt::format(
+                               "Invalid message version. Got {} but previous messages on this "
+                               "connection had version {}",
+                               header.version, *version_)));
+    return;
+  }
+  common::Result<protocol::Request> decoded = protocol::DecodeRequest(envelope);
+  if (!decoded.ok()) {
+    QueueError(stream, decoded.status());
+    return;
+  }
+  protocol::Request& request = *decoded;
+  if (std::holds_alternative<protocol::OptionsRequest>(request)) {
+    Queue(stream, SupportedBody());
+    return;
+  }
+  if (const auto* startup = std::get_if<protocol::StartupRequest>(&request)) {
+    HandleStartup(stream, *startup);
+    return;
+  }
+  if (!ready_) {
+    QueueError(stream, Status::ProtocolError(
+                           fmt::format("Unexpected message {}, expecting STARTUP or OPTIONS",
+                                       protocol::OpcodeName(protocol::RequestOpcode(request)))));
+    return;
+  }
+  if (const auto* reg = std::get_if<protocol::RegisterRequest>(&request)) {
+    for (const std::string& type : reg->event_types) {
+      if (type == "SCHEMA_CHANGE") schema_events_.store(true, std::memory_order_release);
+    }
+    Queue(stream, ReadyBody());
+    return;
+  }
+  if (std::holds_alternative<protocol::AuthResponseRequest>(request)) {
+    QueueError(stream,
+               Status::ProtocolError(
+                   "Unexpected message AUTH_RESPONSE, the connection is not authenticating"));
+    return;
+  }
+  Dispatch(stream, std::move(request));
+}
+
+void Connection::HandleStartup(int16_t stream, const protocol::StartupRequest& startup) {
+  if (ready_) {
+    QueueError(stream, Status::ProtocolError(
+                           "Unexpected message STARTUP, the connection is already initialized"));
+    return;
+  }
+  std::optional<std::string_view> cql_version = startup.Option("CQL_VERSION");
+  if (!cql_version) {
+    QueueError(stream, Status::ProtocolError("Missing value CQL_VERSION in STARTUP message"));
+    return;
+  }
+  if (Status status = CheckCqlVersion(*cql_version); !status.ok()) {
+    QueueError(stream, status);
+    return;
+  }
+  protocol::Compression compression = protocol::Compression::kNone;
+  if (std::optional<std::string_view> name = startup.Option("COMPRESSION")) {
+    std::string lower = Lower(*name);
+    std::optional<protocol::Compression> parsed = protocol::ParseCompression(lower);
+    if (!parsed) {
+      QueueError(stream,
+                 Status::ProtocolError(fmt::format("Unknown compression algorithm: {}", lower)));
+      return;
+    }
+    if (*parsed == protocol::Compression::kSnappy && *version_ >= 5) {
+      QueueError(stream,
+                 Status::ProtocolError("Snappy compression is not supported in protocol V5"));
+      return;
+    }
+    compression = *parsed;
+  }
+  Queue(stream, ReadyBody());
+  ready_ = true;
+  if (*version_ >= 5) {
+    // READY leaves in envelope framing; everything after it in segments (design 3).
+    writer_.Flush(&output_);
+    unflushed_ = 0;
+    writer_.StartSegments(compression);
+    reader_.StartSegments(compression);
+  } else if (compression != protocol::Compression::kNone) {
+    writer_.SetEnvelopeCompression(compression);
+    reader_.SetEnvelopeCompression(compression);
+  }
+}
+
+void Connection::Dispatch(int16_t stream, protocol::Request request) {
+  ++in_flight_;
+  auto self = shared_from_this();
+  uint8_t version = *version_;
+  asio::post(context_->request_executor, [self, stream, version,
+                                          request = std::move(request)]() mutable {
+    Response response;
+    try {
+      response = self->context_->handler->Handle(request, version, &self->keyspace_);
+    } catch (const std::exception& e) {
+      LOG_ERROR("connection {}: request on stream {} failed: {}", self->peer_, stream, e.what());
+      response = ErrorBody(Status::ServerError(fmt::format("Internal error: {}", e.what())));
+    } catch (...) {
+      LOG_ERROR("connection {}: request on stream {} failed", self->peer_, stream);
+      response = ErrorBody(Status::ServerError("Internal error"));
+    }
+    asio::post(self->strand_, [self, stream, response = std::move(response)]() mutable {
+      self->CompleteRequest(stream, std::move(response));
+    });
+  });
+}
+
+void Connection::CompleteRequest(int16_t stream, Response response) {
+  --in_flight_;
+  Queue(stream, response);
+  WakeReader();
+  WakeWriter();
+}
+
+void Connection::Queue(int16_t stream, const Response& response, std::optional<uint8_t> version) {
+  if (write_failed_) return;
+  protocol::EnvelopeHeader header;
+  header.version = version ? *version : version_.value_or(protocol::kMinVersion);
+  header.is_response = true;
+  header.flags = response.flags;
+  header.stream = stream;
+  header.opcode = response.opcode;
+  writer_.Add(header, response.body);
+  unflushed_ += protocol::kEnvelopeHeaderSize + response.body.size();
+  WakeWriter();
+}
+
+void Connection::QueueError(int16_t stream, const Status& status, std::optional<uint8_t> version) {
+  Queue(stream, ErrorBody(status), version);
+}
+
+void Connection::FailConnection(int16_t stream, const Status& status,
+                                std::optional<uint8_t> version) {
+  LOG_INFO("closing connection {}: {}", peer_, status.message());
+  QueueError(stream, status, version);
+  closing_ = true;
+  drain_on_close_ = true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ConnectionRegistry
+
+bool ConnectionRegistry::Add(const std::shared_ptr<Connection>& connection) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) return false;
+  connections_.push_back(connection);
+  keys_.push_back(connection.get());
+  return true;
+}
+
+void ConnectionRegistry::Remove(const Connection* connection) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = std::find(keys_.begin(), keys_.end(), connection);
+  if (it == keys_.end()) return;
+  size_t index = static_cast<size_t>(it - keys_.begin());
+  keys_.erase(it);
+  connections_.erase(connections_.begin() + static_cast<std::ptrdiff_t>(index));
+  if (keys_.empty()) empty_.notify_all();
+}
+
+size_t ConnectionRegistry::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return keys_.size();
+}
+
+std::vector<std::shared_ptr<Connection>> ConnectionRegistry::Snapshot() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::shared_ptr<Connection>> live;
+  for (const std::weak_ptr<Connection>& weak : connections_) {
+    if (auto connection = weak.lock()) live.push_back(std::move(connection));
+  }
+  return live;
+}
+
+bool ConnectionRegistry::WaitEmpty(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return empty_.wait_for(lock, timeout, [this] { return keys_.empty(); });
+}
+
+void ConnectionRegistry::PublishSchemaChange(const cql::SchemaChangeEvent& event) {
+  // Posting under the lock: Close() then guarantees no post reaches a destroyed io_context, and
+  // no connection is last released outside it.
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) return;
+  for (const std::weak_ptr<Connection>& weak : connections_) {
+    std::shared_ptr<Connection> connection = weak.lock();
+    if (connection && connection->wants_schema_events()) connection->PushSchemaChange(event);
+  }
+}
+
+void ConnectionRegistry::Close() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  closed_ = true;
+}
+
+}  // namespace server

@@ -1,0 +1,82 @@
+// RequestHandler: runs the statement requests of the native protocol (QUERY, PREPARE, EXECUTE,
+// BATCH) against the engine and encodes their responses (ARCHITECTURE.md §7, §8).
+//
+// Pipeline: connection.h decodes an envelope into a protocol::Request; the connection handles
+// the connection-level messages itself (STARTUP, OPTIONS, REGISTER) and hands the statement
+// requests to `RequestHandler::Handle`, on an io thread (durability periodic) or on a worker
+// thread (durability batch), because engine calls block. The encoded `Response` goes back to
+// the connection, which frames it and writes it.
+//
+// This is the one place where engine errors become ERROR bodies (`ErrorBody`).
+//
+// Thread-safety: RequestHandler is stateless apart from the Database pointer and is safe to use
+// from any number of threads. SessionKeyspace is thread-safe.
+
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "common/bytes.h"
+#include "common/status.h"
+#include "engine/database.h"
+#include "protocol/frame.h"
+#include "protocol/messages.h"
+
+namespace server {
+
+// The keyspace a connection's USE set. Requests of one connection run concurrently: each copies
+// the keyspace in and writes it back only when its statement was a USE.
+class SessionKeyspace {
+ public:
+  std::string Get() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return keyspace_;
+  }
+  void Set(std::string keyspace) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    keyspace_ = std::move(keyspace);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::string keyspace_;  // GUARDED_BY(mutex_)
+};
+
+// One response body, ready to frame.
+struct Response {
+  protocol::Opcode opcode = protocol::Opcode::kError;
+  uint8_t flags = 0;  // kFlagWarning when the body starts with warnings
+  common::Bytes body;
+};
+
+// The ERROR response for `status` (REQUIRES: !status.ok()).
+Response ErrorBody(const common::Status& status);
+
+class RequestHandler {
+ public:
+  // REQUIRES: `database` outlives the handler.
+  explicit RequestHandler(engine::Database* database) : database_(database) {}
+
+  // Executes a QUERY, PREPARE, EXECUTE or BATCH request of protocol `version` and returns the
+  // RESULT (or the ERROR) to send. Any other request gives a ProtocolError response (the
+  // connection handles those itself). Never fails otherwise: engine errors become ERROR
+  // responses. Blocks for as long as the engine does.
+  Response Handle(const protocol::Request& request, uint8_t version,
+                  SessionKeyspace* keyspace) const;
+
+ private:
+  Response Query(const protocol::QueryRequest& query, uint8_t version,
+                 SessionKeyspace* keyspace) const;
+  Response Prepare(const protocol::PrepareRequest& prepare, uint8_t version,
+                   SessionKeyspace* keyspace) const;
+  Response Execute(const protocol::ExecuteRequest& execute, uint8_t version,
+                   SessionKeyspace* keyspace) const;
+  Response Batch(const protocol::BatchRequestMessage& batch, uint8_t version,
+                 SessionKeyspace* keyspace) const;
+
+  engine::Database* database_;
+};
+
+}  // namespace server

@@ -1,0 +1,188 @@
+#include "server/server.h"
+
+#include <algorithm>
+#include <exception>
+#include <utility>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "common/logging.h"
+
+namespace server {
+namespace {
+
+namespace asio = boost::asio;
+using common::Status;
+
+constexpr auto kUseAwaitable = asio::as_tuple(asio::use_awaitable);
+// After a forced close, how long Stop() waits for the connections to notice.
+constexpr std::chrono::seconds kForcedCloseWait(2);
+
+}  // namespace
+
+Server::Server(engine::Database* database, const ServerOptions& options)
+    : database_(database),
+      options_(options),
+      handler_(database),
+      acceptor_strand_(asio::make_strand(io_)),
+      acceptor_(acceptor_strand_),
+      registry_(std::make_shared<ConnectionRegistry>()) {}
+
+common::Result<std::unique_ptr<Server>> Server::Start(engine::Database* database,
+                                                      const ServerOptions& options) {
+  if (database == nullptr) return Status::Invalid("Server::Start needs a database");
+  if (options.max_connections == 0 || options.max_requests_per_connection == 0 ||
+      options.max_envelope_body == 0) {
+    return Status::Invalid(
+        "max_connections, max_requests_per_connection and max_envelope_body must be positive");
+  }
+  if (options.execute_on_workers && options.worker_threads == 0) {
+    return Status::Invalid("worker_threads must be positive");
+  }
+  boost::system::error_code ec;
+  asio::ip::address address = asio::ip::make_address(options.address, ec);
+  if (ec) {
+    return Status::Invalid(
+        fmt::format("Invalid listen address '{}': {}", options.address, ec.message()));
+  }
+  std::unique_ptr<Server> server(new Server(database, options));
+  asio::ip::tcp::endpoint endpoint(address, options.port);
+  asio::ip::tcp::acceptor& acceptor = server->acceptor_;
+  if (acceptor.open(endpoint.protocol(), ec); ec) {
+    return Status::IOError(fmt::format("Cannot open a socket: {}", ec.message()));
+  }
+  acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (acceptor.bind(endpoint, ec); ec) {
+    return Status::IOError(
+        fmt::format("Cannot bind to {}:{}: {}", options.address, options.port, ec.message()));
+  }
+  if (acceptor.listen(asio::socket_base::max_listen_connections, ec); ec) {
+    return Status::IOError(
+        fmt::format("Cannot listen on {}:{}: {}", options.address, options.port, ec.message()));
+  }
+  server->endpoint_ = acceptor.local_endpoint(ec);
+  if (ec) return Status::IOError(fmt::format("Cannot read the bound address: {}", ec.message()));
+
+  server->context_.limits.max_requests_per_connection = options.max_requests_per_connection;
+  server->context_.limits.max_envelope_body = options.max_envelope_body;
+  server->context_.handler = &server->handler_;
+  if (options.execute_on_workers) {
+    server->workers_ = std::make_unique<asio::thread_pool>(options.worker_threads);
+    server->context_.request_executor = server->workers_->get_executor();
+  } else {
+    server->context_.request_executor = server->io_.get_executor();
+  }
+
+  // The listener can outlive the server (the Database keeps it): it only reaches the registry,
+  // which does nothing once closed.
+  database->AddSchemaListener([registry = server->registry_](const cql::SchemaChangeEvent& event) {
+    registry->PublishSchemaChange(event);
+  });
+
+  server->work_.emplace(server->io_.get_executor());
+  asio::co_spawn(server->acceptor_strand_, server->AcceptLoop(), asio::detached);
+  size_t threads = options.io_threads;
+  if (threads == 0) threads = std::max<size_t>(1, std::thread::hardware_concurrency());
+  Server* raw = server.get();
+  for (size_t i = 0; i < threads; ++i) {
+    server->threads_.emplace_back([raw] {
+      for (;;) {
+        try {
+          raw->io_.run();
+          return;
+        } catch (const std::exception& e) {
+          LOG_ERROR("server thread: unexpected exception: {}", e.what());
+        } catch (...) {
+          LOG_ERROR("server thread: unexpected exception");
+        }
+      }
+    });
+  }
+  LOG_INFO("serving the native protocol on {}:{}", server->endpoint_.address().to_string(),
+           server->endpoint_.port());
+  return server;
+}
+
+Server::~Server() { Stop(); }
+
+asio::awaitable<void> Server::AcceptLoop() {
+  bool refusing = false;
+  size_t refused = 0;
+  while (!stopping_.load()) {
+    asio::any_io_executor strand = asio::make_strand(io_);
+    auto [ec, socket] = co_await acceptor_.async_accept(strand, kUseAwaitable);
+    if (ec) {
+      if (stopping_.load() || ec == asio::error::operation_aborted || !acceptor_.is_open()) break;
+      // Typically out of file descriptors: pause instead of spinning.
+      LOG_WARNING("accept failed: {}", ec.message());
+      asio::steady_timer pause(acceptor_strand_, std::chrono::milliseconds(50));
+      co_await pause.async_wait(kUseAwaitable);
+      continue;
+    }
+    if (registry_->size() >= options_.max_connections) {
+      if (!refusing) {
+        LOG_WARNING("{} connections open (max_connections): closing new ones",
+                    options_.max_connections);
+      }
+      refusing = true;
+      ++refused;
+      boost::system::error_code close_ec;
+      socket.close(close_ec);
+      continue;
+    }
+    if (refusing) {
+      LOG_INFO("accepting connections again ({} refused)", refused);
+      refusing = false;
+      refused = 0;
+    }
+    try {
+      auto connection = std::make_shared<Connection>(std::move(socket), &context_, registry_);
+      if (!registry_->Add(connection)) break;  // stopping
+      connection->Start();
+    } catch (const std::exception& e) {
+      LOG_ERROR("cannot set up a connection: {}", e.what());
+    }
+  }
+}
+
+void Server::Stop() {
+  std::lock_guard<std::mutex> lock(stop_mutex_);
+  if (stopped_) return;
+  stopped_ = true;
+  stopping_.store(true);
+  registry_->Close();
+  asio::post(acceptor_strand_, [this] {
+    boost::system::error_code ec;
+    acceptor_.close(ec);
+  });
+  for (const std::shared_ptr<Connection>& connection : registry_->Snapshot()) {
+    connection->Shutdown();
+  }
+  if (!registry_->WaitEmpty(options_.stop_timeout)) {
+    LOG_WARNING("{} connections still busy after {} ms: closing them", registry_->size(),
+                options_.stop_timeout.count());
+    for (const std::shared_ptr<Connection>& connection : registry_->Snapshot()) {
+      connection->ForceClose();
+    }
+    if (!registry_->WaitEmpty(kForcedCloseWait)) {
+      LOG_WARNING("{} connections did not close", registry_->size());
+    }
+  }
+  if (workers_) {
+    workers_->stop();
+    workers_->join();
+  }
+  work_.reset();
+  io_.stop();
+  for (std::thread& thread : threads_) {
+    if (thread.joinable()) thread.join();
+  }
+  if (!threads_.empty()) LOG_INFO("native protocol server on port {} stopped", endpoint_.port());
+}
+
+}  // namespace server

@@ -1,0 +1,103 @@
+// Server: the native-protocol server of `cqld` (ARCHITECTURE.md §7, §8).
+//
+// `Server::Start(database, options)` binds a TCP listener and serves the CQL native protocol
+// (v4 and v5) over `database` until `Stop()`. It runs Boost.Asio with C++20 coroutines on one
+// io_context driven by `io_threads` threads: one coroutine accepts, and each connection
+// (connection.h) has a reader and a writer coroutine on its own strand, while its statement
+// requests run concurrently (request_handler.h). Engine calls block: with durability periodic
+// they run inline on the io threads; with durability batch (`execute_on_workers`) they run on a
+// pool of `worker_threads`, so concurrent writers share one write-ahead-log sync.
+//
+// Schema changes made through the Database (by any client, or in-process) are pushed as
+// EVENT SCHEMA_CHANGE to every connection that REGISTERed for them.
+//
+// Thread-safety: Start, endpoint, port, connection_count and Stop are thread-safe; Stop may be
+// called more than once (and is called by the destructor).
+
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include "common/result.h"
+#include "engine/database.h"
+#include "protocol/frame.h"
+#include "server/connection.h"
+#include "server/request_handler.h"
+
+namespace server {
+
+struct ServerOptions {
+  std::string address = "127.0.0.1";
+  uint16_t port = 9042;   // 0: an ephemeral port (see Server::port())
+  size_t io_threads = 0;  // 0: one per hardware core
+  size_t max_connections = 1024;
+  size_t max_requests_per_connection = 1024;
+  size_t max_envelope_body = protocol::kDefaultMaxEnvelopeBody;
+  // Run engine calls on a pool of `worker_threads` instead of the io threads. Set it when the
+  // Database was opened with durability batch: a write then waits for a WAL sync, and many
+  // writers waiting together is what lets the sync be shared.
+  bool execute_on_workers = false;
+  size_t worker_threads = 32;
+  // How long Stop() lets in-flight requests finish and their responses be written.
+  std::chrono::milliseconds stop_timeout = std::chrono::seconds(5);
+};
+
+class Server {
+ public:
+  // Binds `options.address`:`options.port` and starts serving; the listener accepts as soon as
+  // this returns. Errors: Invalid for a bad address or option, IOError when the address cannot
+  // be bound. REQUIRES: `database` outlives the server.
+  static common::Result<std::unique_ptr<Server>> Start(engine::Database* database,
+                                                       const ServerOptions& options);
+  // Stops (see Stop()).
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // The bound address and port (the real port when options.port was 0).
+  boost::asio::ip::tcp::endpoint endpoint() const { return endpoint_; }
+  uint16_t port() const { return endpoint_.port(); }
+  // Open connections.
+  size_t connection_count() const { return registry_->size(); }
+
+  // Graceful stop: stops accepting, stops reading requests, lets requests in flight finish and
+  // their responses be written (at most options.stop_timeout), closes every connection and
+  // joins the threads. Schema events are no longer pushed. Idempotent.
+  void Stop();
+
+ private:
+  Server(engine::Database* database, const ServerOptions& options);
+  boost::asio::awaitable<void> AcceptLoop();
+
+  engine::Database* database_;
+  ServerOptions options_;
+  RequestHandler handler_;
+  ConnectionContext context_;
+  boost::asio::io_context io_;
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  std::unique_ptr<boost::asio::thread_pool> workers_;
+  boost::asio::strand<boost::asio::io_context::executor_type> acceptor_strand_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  boost::asio::ip::tcp::endpoint endpoint_;
+  std::shared_ptr<ConnectionRegistry> registry_;
+  std::vector<std::thread> threads_;
+  std::atomic<bool> stopping_{false};
+  std::mutex stop_mutex_;  // serializes Stop()
+  bool stopped_ = false;   // GUARDED_BY(stop_mutex_)
+};
+
+}  // namespace server

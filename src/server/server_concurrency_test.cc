@@ -1,0 +1,235 @@
+// Tests of the server under concurrency: pipelining, events pushed to registered connections,
+// clients that never send or never read, connection limits, batch durability on workers, and
+// Stop() with requests in flight.
+
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cql/value_codec.h"
+#include "server/server_testing.h"
+
+namespace server {
+namespace {
+
+using protocol::Opcode;
+using protocol::ResultResponse;
+using testing::ServerTest;
+using testing::TestClient;
+
+cql::BoundValue Int(int32_t value) { return cql::BoundValue::Of(cql::SerializeInt(value)); }
+
+void CreateSchema(TestClient* client) {
+  ASSERT_TRUE(client
+                  ->Query("CREATE KEYSPACE IF NOT EXISTS ks WITH replication = {'class': "
+                          "'SimpleStrategy', 'replication_factor': 1}")
+                  .ok());
+  ASSERT_TRUE(client->Query("CREATE TABLE IF NOT EXISTS ks.p (k int PRIMARY KEY, v int)").ok());
+}
+
+// Sends `count` pipelined `SELECT v FROM ks.p WHERE k = i` (i = 1..count, stream i) and checks
+// every answer: its stream's row holds v = 10 * i.
+void PipelineSelects(TestClient* client, int count) {
+  common::Bytes ignored;
+  for (int i = 1; i <= count; ++i) {
+    protocol::QueryRequest query;
+    query.query = "SELECT v FROM ks.p WHERE k = ?";
+    query.parameters.options.values = {Int(i)};
+    ASSERT_TRUE(client->Send(query, static_cast<int16_t>(i)));
+  }
+  std::set<int16_t> answered;
+  for (int i = 1; i <= count; ++i) {
+    auto envelope = client->Receive();
+    ASSERT_TRUE(envelope.ok()) << envelope.status().ToString();
+    int16_t stream = envelope->header.stream;
+    EXPECT_TRUE(answered.insert(stream).second) << "stream " << stream << " answered twice";
+    ASSERT_EQ(envelope->header.opcode, Opcode::kResult) << "stream " << stream;
+    auto prefix = protocol::DecodeResponsePrefix(*envelope);
+    ASSERT_TRUE(prefix.ok());
+    auto result = protocol::DecodeResult(prefix->rest, client->version(), nullptr);
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    ASSERT_EQ(result->result.row_count(), 1u) << "stream " << stream;
+    EXPECT_EQ(result->result.GetInteger(0, 0).value_or(-1), 10 * stream);
+  }
+  EXPECT_EQ(answered.size(), static_cast<size_t>(count));
+}
+
+void InsertRows(TestClient* client, int count) {
+  auto insert = client->Prepare("INSERT INTO ks.p (k, v) VALUES (?, ?)");
+  ASSERT_TRUE(insert.ok()) << insert.status().ToString();
+  for (int i = 1; i <= count; ++i) {
+    ASSERT_TRUE(client->Execute(*insert, {Int(i), Int(10 * i)}).ok());
+  }
+}
+
+TEST_F(ServerTest, TwoHundredPipelinedRequestsAreAllAnswered) {
+  for (uint8_t version : {4, 5}) {
+    SCOPED_TRACE(static_cast<int>(version));
+    auto client = Connect(version);
+    CreateSchema(client.get());
+    if (version == 4) InsertRows(client.get(), 200);
+    PipelineSelects(client.get(), 200);
+  }
+}
+
+TEST_F(ServerTest, FewerInFlightRequestsThanPipelinedStillAnswersAll) {
+  server_->Stop();
+  server_options_.max_requests_per_connection = 3;
+  StartServer();
+  auto client = Connect(4);
+  CreateSchema(client.get());
+  InsertRows(client.get(), 50);
+  PipelineSelects(client.get(), 50);
+}
+
+TEST_F(ServerTest, SchemaChangesArePushedToRegisteredConnections) {
+  for (uint8_t version : {4, 5}) {
+    SCOPED_TRACE(static_cast<int>(version));
+    auto listener = Connect(version);
+    protocol::RegisterRequest reg;
+    reg.event_types = {"TOPOLOGY_CHANGE", "STATUS_CHANGE", "SCHEMA_CHANGE"};
+    auto ready = listener->Call(reg);
+    ASSERT_TRUE(ready.ok()) << ready.status().ToString();
+    EXPECT_EQ(ready->header.opcode, Opcode::kReady);
+    auto unregistered = Connect(version);
+
+    auto other = Connect(4);
+    std::string keyspace = "events_v" + std::to_string(version);
+    ASSERT_TRUE(other
+                    ->Query("CREATE KEYSPACE " + keyspace +
+                            " WITH replication = {'class': 'SimpleStrategy', "
+                            "'replication_factor': 1}")
+                    .ok());
+    auto event = listener->Receive();
+    ASSERT_TRUE(event.ok()) << event.status().ToString();
+    EXPECT_EQ(event->header.opcode, Opcode::kEvent);
+    EXPECT_EQ(event->header.stream, -1);
+    EXPECT_EQ(event->header.version, version);
+    auto decoded = protocol::DecodeEvent(event->body);
+    ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+    ASSERT_TRUE(decoded->has_value());
+    EXPECT_EQ((*decoded)->change_type, "CREATED");
+    EXPECT_EQ((*decoded)->target, "KEYSPACE");
+    EXPECT_EQ((*decoded)->keyspace, keyspace);
+    // The connection that did not register gets nothing: its next envelope is its own answer.
+    auto answer = unregistered->Call(protocol::OptionsRequest{});
+    ASSERT_TRUE(answer.ok());
+    EXPECT_EQ(answer->header.opcode, Opcode::kSupported);
+  }
+}
+
+TEST_F(ServerTest, SilentAndNonReadingClientsDoNotBlockOthers) {
+  auto setup = Connect(4);
+  CreateSchema(setup.get());
+  ASSERT_TRUE(setup->Query("CREATE TABLE ks.big (k int PRIMARY KEY, v text)").ok());
+  cql::QueryOptions options;
+  options.values = {Int(1), cql::BoundValue::Of(std::string(200000, 'b'))};
+  ASSERT_TRUE(setup->Query("INSERT INTO ks.big (k, v) VALUES (?, ?)", options).ok());
+
+  TestClient silent(server_->port());  // connects and sends nothing
+  ASSERT_TRUE(silent.connected());
+  auto hog = Connect(4);  // asks for 60 MB of results and never reads them
+  for (int i = 0; i < 300; ++i) {
+    protocol::QueryRequest query;
+    query.query = "SELECT v FROM ks.big WHERE k = 1";
+    ASSERT_TRUE(hog->Send(query, static_cast<int16_t>(i + 1)));
+  }
+  auto other = Connect(5);
+  for (int i = 0; i < 20; ++i) {
+    auto rows = other->Query("SELECT v FROM ks.big WHERE k = 1");
+    ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+    EXPECT_EQ(rows->result.row_count(), 1u);
+  }
+  // The hog's first answers are intact once it reads.
+  auto first = hog->Receive();
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->header.opcode, Opcode::kResult);
+}
+
+TEST_F(ServerTest, ConnectionsOverTheLimitAreClosed) {
+  server_->Stop();
+  server_options_.max_connections = 2;
+  StartServer();
+  auto first = Connect(4);
+  auto second = Connect(4);
+  TestClient third(server_->port());
+  ASSERT_TRUE(third.connected());  // accepted by the kernel, then closed by the server
+  EXPECT_TRUE(third.WaitClosed());
+  EXPECT_TRUE(first->Query("SELECT key FROM system.local").ok());
+  first.reset();
+  // Once the server has seen the close, a new connection is accepted again.
+  bool served = false;
+  for (int attempt = 0; attempt < 100 && !served; ++attempt) {
+    TestClient again(server_->port());
+    served = again.Startup(4).ok();
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(served);
+}
+
+TEST_F(ServerTest, StopAnswersRequestsInFlightThenCloses) {
+  auto client = Connect(4);
+  CreateSchema(client.get());
+  InsertRows(client.get(), 50);
+  auto idle = Connect(5);
+  for (int i = 1; i <= 50; ++i) {
+    protocol::QueryRequest query;
+    query.query = "SELECT v FROM ks.p WHERE k = ?";
+    query.parameters.options.values = {Int(i)};
+    ASSERT_TRUE(client->Send(query, static_cast<int16_t>(i)));
+  }
+  auto first = client->Receive();
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  std::thread stopper([this] { server_->Stop(); });
+  int answered = 1;
+  EXPECT_EQ(first->header.opcode, Opcode::kResult);
+  for (;;) {
+    auto envelope = client->Receive();
+    if (!envelope.ok()) {
+      EXPECT_EQ(envelope.status().message(), "connection closed");
+      break;
+    }
+    EXPECT_EQ(envelope->header.opcode, Opcode::kResult);
+    ++answered;
+  }
+  stopper.join();
+  EXPECT_GE(answered, 1);
+  EXPECT_LE(answered, 50);
+  EXPECT_TRUE(idle->WaitClosed());
+  EXPECT_EQ(server_->connection_count(), 0u);
+  TestClient late(server_->port());
+  EXPECT_FALSE(late.connected() && late.Startup(4).ok());
+}
+
+class BatchDurabilityServerTest : public ServerTest {
+ protected:
+  BatchDurabilityServerTest() {
+    database_options_.durability = engine::DatabaseOptions::Durability::kBatch;
+    server_options_.execute_on_workers = true;
+    server_options_.worker_threads = 4;
+  }
+};
+
+TEST_F(BatchDurabilityServerTest, RequestsRunOnWorkers) {
+  auto client = Connect(5, protocol::Compression::kLz4);
+  CreateSchema(client.get());
+  // Pipelined writes: they run concurrently on the workers and share WAL syncs.
+  for (int i = 1; i <= 100; ++i) {
+    protocol::QueryRequest insert;
+    insert.query = "INSERT INTO ks.p (k, v) VALUES (?, ?)";
+    insert.parameters.options.values = {Int(i), Int(10 * i)};
+    ASSERT_TRUE(client->Send(insert, static_cast<int16_t>(i)));
+  }
+  for (int i = 1; i <= 100; ++i) {
+    auto envelope = client->Receive();
+    ASSERT_TRUE(envelope.ok()) << envelope.status().ToString();
+    EXPECT_EQ(envelope->header.opcode, Opcode::kResult);
+  }
+  PipelineSelects(client.get(), 100);
+}
+
+}  // namespace
+}  // namespace server
