@@ -2,6 +2,7 @@
 #   make run    build and start the main program
 #   make test   build and run every test suite
 #   make bench  build (optimized) and run the benchmarks
+#   make bench-load  start an optimized cqld and drive it with the cqld_load generator
 #   make fuzz   build the libFuzzer targets with clang and run each for FUZZ_SECONDS
 #   make format clang-format every C++ source in place
 #   make lint   clang-tidy on the C++ sources changed since LINT_BASE (default HEAD~1)
@@ -15,7 +16,7 @@ DEBUG_DIR := build/debug
 RELEASE_DIR := build/release
 FUZZ_DIR := build/fuzz
 
-.PHONY: all deps build build-release run test bench fuzz format lint clean
+.PHONY: all deps build build-release run test bench bench-load fuzz format lint clean
 
 all: build
 
@@ -47,6 +48,10 @@ test: build
 
 bench: build-release
 	$(RELEASE_DIR)/bench/cqld_bench --benchmark_min_time=0.2
+
+LOAD_ARGS ?= --connections 4 --in-flight 32 --duration 10 --half-peak
+bench-load: build-release
+	$(RELEASE_DIR)/bench/cqld_load --start-cqld $(RELEASE_DIR)/apps/cqld $(LOAD_ARGS)
 
 fuzz: deps $(FUZZ_DIR)/build.ninja
 	ninja -C $(FUZZ_DIR) -j $(JOBS)
