@@ -20,6 +20,7 @@
 #include "schema/catalog_codec.h"
 #include "schema/ddl.h"
 #include "schema/describe.h"
+#include "storage/cell_merge.h"
 
 namespace engine {
 
@@ -702,20 +703,45 @@ Result<cql::ResultSet> Database::ExecuteBatchEntries(
   WriteParams params;
   params.now_seconds = context_.NowSeconds();
   params.timestamp = timestamp ? *timestamp : timestamps_->Next();
+  CounterTotals counter_totals;
+  params.counter_totals = &counter_totals;
   storage::WriteBatch batch;
   // The mutations of each table that has something to maintain, with its plan.
   std::map<std::string, std::pair<const MaintenancePlan*, std::vector<Mutation>>> maintained;
   std::vector<Mutation> mutations;
+  // Counter rows, combined before they are written: a later update of a counter carries the
+  // batch's running total (CounterTotals) and must replace the earlier cell, which has the same
+  // timestamp and would otherwise win the merge whenever its value is greater.
+  std::map<std::pair<std::string, Bytes>, storage::RowFragment> counter_rows;
   for (size_t i = 0; i < statements.size(); ++i) {
     mutations.clear();
     RETURN_IF_ERROR(statements[i]->AddMutations(context_, values[i], params, &mutations));
     const std::string& table = statements[i]->table().storage_id;
-    for (const Mutation& m : mutations) batch.Merge(table, m.key, m.fragment);
+    for (const Mutation& m : mutations) {
+      if (!statements[i]->is_counter()) {
+        batch.Merge(table, m.key, m.fragment);
+        continue;
+      }
+      auto [row, added] = counter_rows.try_emplace({table, m.key}, m.fragment);
+      if (added) continue;
+      std::vector<storage::Cell>& cells = row->second.cells;
+      for (const storage::Cell& cell : m.fragment.cells) {
+        std::erase_if(cells, [&](const storage::Cell& old) {
+          return old.column_id == cell.column_id && old.path == cell.path;
+        });
+        cells.push_back(cell);
+      }
+      if (m.fragment.liveness) row->second.liveness = m.fragment.liveness;
+      if (m.fragment.deletion) row->second.deletion = m.fragment.deletion;
+    }
     if (plans[i] != nullptr) {
       auto& [plan, table_mutations] = maintained[table];
       plan = plans[i].get();
       for (Mutation& m : mutations) table_mutations.push_back(std::move(m));
     }
+  }
+  for (auto& [key, fragment] : counter_rows) {
+    batch.Merge(key.first, key.second, storage::Canonical(std::move(fragment)));
   }
   if (!batch.empty()) {
     for (const auto& [table, entry] : maintained) {

@@ -402,9 +402,19 @@ Result<std::vector<Mutation>> ModificationStatement::BuildMutations(
             if (type.IsCounter()) {
               ASSIGN_OR_RETURN(int64_t delta, cql::DeserializeBigint(value->bytes));
               if (!add) delta = -delta;
-              ASSIGN_OR_RETURN(std::optional<RowFragment> current,
-                               context.store->Get(table.storage_id, target_key));
               int64_t total = 0;
+              std::optional<CounterTotals::key_type> batch_key;
+              std::optional<RowFragment> current;
+              if (params.counter_totals != nullptr) {
+                batch_key.emplace(table.storage_id, target_key, id);
+              }
+              auto pending = batch_key ? params.counter_totals->find(*batch_key)
+                                       : CounterTotals::iterator();
+              if (batch_key && pending != params.counter_totals->end()) {
+                total = pending->second;
+              } else {
+                ASSIGN_OR_RETURN(current, context.store->Get(table.storage_id, target_key));
+              }
               if (current) {
                 for (const Cell& cell : current->cells) {
                   if (cell.column_id == id && !cell.path && cell.IsLive(params.now_seconds) &&
@@ -415,6 +425,7 @@ Result<std::vector<Mutation>> ModificationStatement::BuildMutations(
               }
               total =
                   static_cast<int64_t>(static_cast<uint64_t>(total) + static_cast<uint64_t>(delta));
+              if (batch_key) (*params.counter_totals)[*batch_key] = total;
               Cell cell = MakeCell(id, std::nullopt, params, 0, cql::SerializeBigint(total));
               target.cells.push_back(std::move(cell));
               // Counter rows exist through their cells; mark liveness so they show up.

@@ -16,11 +16,13 @@
 
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/result.h"
@@ -46,10 +48,17 @@ struct Mutation {
   storage::RowFragment fragment;
 };
 
+// The counter values a batch has computed so far, by table, row key and column: a counter is
+// read, incremented and written under its partition lock, and a later update of the same
+// counter in the same batch must start from the earlier one's value, so that the updates add up
+// as in Cassandra.
+using CounterTotals = std::map<std::tuple<std::string, common::Bytes, uint32_t>, int64_t>;
+
 // The write-time parameters shared by every mutation of an execution.
 struct WriteParams {
   int64_t timestamp = 0;    // microseconds
   int64_t now_seconds = 0;  // local deletion time / TTL base
+  CounterTotals* counter_totals = nullptr;  // a batch's; null for a single statement
 };
 
 class ModificationStatement {
