@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# One driver suite against a fresh cqld: the CTest entry point (tests/CMakeLists.txt).
+#
+#   run_suite.sh SUITE CQLD_BINARY BUILD_DIR
+#
+# SUITE is one of:
+#   python     tests/drivers/python with pytest on Debian's /usr/bin/python3 and python3-cassandra;
+#              default Cluster() settings, so the protocol version is negotiated
+#   python_v5  the same suite with CQLD_PROTOCOL=5 and CQLD_COMPRESSION=lz4 (snappy when
+#              python3-lz4 is missing; the driver compresses only when the module imports)
+#   python_v4  the same with CQLD_PROTOCOL=4 and the same compression (v4 envelope compression)
+#   node       tests/drivers/node with node's built-in test runner and npm's cassandra-driver
+#              (installed by scripts/install-node-deps)
+#   go         tests/drivers/go with `go test` in GOPATH mode on Debian's gocql sources
+#              (golang-github-gocql-gocql-dev, /usr/share/gocode): GO111MODULE=off,
+#              GOPATH=/usr/share/gocode:BUILD_DIR/drivers-gopath, GOCACHE=BUILD_DIR/drivers-gocache,
+#              GOFLAGS unset, GOPROXY=off — fully offline with Go 1.19
+#   examples   examples/python/hotel_example.py and examples/node/hotel_example.js, unchanged,
+#              with CASSANDRA_HOST/CASSANDRA_PORT pointing at cqld; output diffed with
+#              tests/drivers/examples.expected
+# Exits 77 (CTest SKIP_RETURN_CODE) with a SKIP line only when the suite's toolchain is missing.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+if [ $# -lt 3 ]; then
+  echo "usage: $0 python|python_v4|python_v5|node|go|examples CQLD_BINARY BUILD_DIR" >&2
+  exit 2
+fi
+suite=$1
+cqld=$(realpath "$2")
+build_dir=$(realpath -m "$3")
+python=/usr/bin/python3
+export PYTHONDONTWRITEBYTECODE=1
+
+skip() {
+  echo "SKIP: $*"
+  exit 77
+}
+
+need_python_driver() {
+  [ -x "$python" ] || skip "$python is missing (install Debian's python3: scripts/install-deps)"
+  "$python" -c 'import cassandra' 2>/dev/null ||
+    skip "python3-cassandra is missing (scripts/install-deps)"
+}
+
+need_node_driver() {
+  command -v node >/dev/null 2>&1 || skip "node is missing (scripts/install-deps)"
+  local major
+  major=$(node -p 'process.versions.node.split(".")[0]')
+  [ "$major" -ge 18 ] || skip "node $major has no node:test; need Node.js 18 or later"
+  if [ ! -d "$here/node/node_modules/cassandra-driver" ]; then
+    command -v npm >/dev/null 2>&1 || skip "npm is missing (scripts/install-deps)"
+    echo "FAIL: tests/drivers/node/node_modules is missing: run scripts/install-node-deps" >&2
+    exit 1
+  fi
+}
+
+case "$suite" in
+  python | python_v4 | python_v5)
+    need_python_driver
+    "$python" -c 'import pytest' 2>/dev/null || skip "python3-pytest is missing (scripts/install-deps)"
+    if [ "$suite" != python ]; then
+      export CQLD_PROTOCOL=${suite#python_v}
+      if "$python" -c 'import lz4' 2>/dev/null; then
+        export CQLD_COMPRESSION=lz4
+      elif "$python" -c 'import snappy' 2>/dev/null; then
+        export CQLD_COMPRESSION=snappy
+      else
+        echo "note: neither python3-lz4 nor python3-snappy imports: running uncompressed"
+      fi
+    fi
+    exec "$here/run_with_cqld.sh" "$cqld" -- \
+      "$python" -m pytest -q -p no:cacheprovider "$here/python"
+    ;;
+  node)
+    need_node_driver
+    exec "$here/run_with_cqld.sh" "$cqld" -- node --test "$here/node/"*.test.js
+    ;;
+  go)
+    command -v go >/dev/null 2>&1 || skip "go is missing (Debian golang-go: scripts/install-deps)"
+    [ -d /usr/share/gocode/src/github.com/gocql/gocql ] ||
+      skip "gocql is missing (Debian golang-github-gocql-gocql-dev: scripts/install-deps)"
+    mkdir -p "$build_dir/drivers-gopath" "$build_dir/drivers-gocache"
+    cd "$here/go" || exit 1
+    exec env -u GOFLAGS GO111MODULE=off GOPROXY=off GOTOOLCHAIN=local \
+      GOPATH="/usr/share/gocode:$build_dir/drivers-gopath" GOCACHE="$build_dir/drivers-gocache" \
+      "$here/run_with_cqld.sh" "$cqld" -- go test -count=1 -v .
+    ;;
+  examples)
+    need_python_driver
+    need_node_driver
+    exec "$here/run_with_cqld.sh" "$cqld" -- "$0" examples-inner "$cqld" "$build_dir"
+    ;;
+  examples-inner)
+    # Under run_with_cqld.sh: the examples only know Cassandra's variables.
+    export CASSANDRA_HOST=$CQLD_HOST CASSANDRA_PORT=$CQLD_PORT
+    export NODE_PATH="$here/node/node_modules"
+    passed=0
+    failed=0
+    out=$(mktemp)
+    err=$(mktemp)
+    run_example() {
+      echo "== $*"
+      if ! "$@" >"$out" 2>"$err"; then
+        echo "FAIL: $* exited non-zero:"
+        cat "$out" "$err"
+        failed=$((failed + 1))
+      elif ! diff -u "$here/examples.expected" "$out"; then
+        echo "FAIL: $* printed something else than tests/drivers/examples.expected"
+        cat "$err"
+        failed=$((failed + 1))
+      else
+        passed=$((passed + 1))
+      fi
+    }
+    run_example "$python" "$root/examples/python/hotel_example.py"
+    run_example node "$root/examples/node/hotel_example.js"
+    rm -f "$out" "$err"
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit
+    ;;
+  *)
+    echo "unknown suite: $suite" >&2
+    exit 2
+    ;;
+esac
