@@ -26,4 +26,13 @@ std::string CheckParserInput(std::string_view text);
 //    bytes, ascending and descending.
 std::string CheckValueInput(std::string_view input);
 
+// Bytes from a native-protocol peer (protocol_checks.cc). The first byte picks the framing:
+// bit 0 segments (v5) or envelopes (v4), bits 1-2 the compression (none, lz4, snappy), bits
+// 3-7 the chunk size the rest is fed to FrameReader in:
+// 1. FrameReader and every request and response decoder never crash, whatever the bytes claim.
+// 2. A request that decodes re-encodes canonically.
+// 3. Rows that decode re-encode into rows that decode.
+// 4. An envelope read, written again by FrameWriter in the same mode and read back, is unchanged.
+std::string CheckProtocolInput(std::string_view input);
+
 }  // namespace fuzz

@@ -43,4 +43,10 @@ TEST(FuzzRegressionsTest, ValueInputs) {
   EXPECT_GT(replayed, 0) << "the value corpus is missing";
 }
 
+TEST(FuzzRegressionsTest, ProtocolInputs) {
+  int replayed = ReplayDirectory(kFuzzDir / "regressions" / "protocol", fuzz::CheckProtocolInput) +
+                 ReplayDirectory(kFuzzDir / "corpus" / "protocol", fuzz::CheckProtocolInput);
+  EXPECT_GT(replayed, 0) << "the protocol corpus is missing";
+}
+
 }  // namespace
