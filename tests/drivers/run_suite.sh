@@ -9,6 +9,7 @@
 #   python_v5  the same suite with CQLD_PROTOCOL=5 and CQLD_COMPRESSION=lz4 (snappy when
 #              python3-lz4 is missing; the driver compresses only when the module imports)
 #   python_v4  the same with CQLD_PROTOCOL=4 and the same compression (v4 envelope compression)
+#   python_v5_plain  the same with CQLD_PROTOCOL=5 and no compression (plain v5 segments)
 #   node       tests/drivers/node with node's built-in test runner and npm's cassandra-driver
 #              (installed by scripts/install-node-deps)
 #   go         tests/drivers/go with `go test` in GOPATH mode on Debian's gocql sources
@@ -25,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 if [ $# -lt 3 ]; then
-  echo "usage: $0 python|python_v4|python_v5|node|go|examples CQLD_BINARY BUILD_DIR" >&2
+  echo "usage: $0 python|python_v4|python_v5|python_v5_plain|node|go|examples CQLD_BINARY BUILD_DIR" >&2
   exit 2
 fi
 suite=$1
@@ -58,10 +59,12 @@ need_node_driver() {
 }
 
 case "$suite" in
-  python | python_v4 | python_v5)
+  python | python_v4 | python_v5 | python_v5_plain)
     need_python_driver
     "$python" -c 'import pytest' 2>/dev/null || skip "python3-pytest is missing (scripts/install-deps)"
-    if [ "$suite" != python ]; then
+    if [ "$suite" = python_v5_plain ]; then
+      export CQLD_PROTOCOL=5 CQLD_COMPRESSION=none
+    elif [ "$suite" != python ]; then
       export CQLD_PROTOCOL=${suite#python_v}
       if "$python" -c 'import lz4' 2>/dev/null; then
         export CQLD_COMPRESSION=lz4

@@ -4,7 +4,7 @@ Runs against a cqld started by tests/drivers/run_with_cqld.sh, which exports CQL
 CQLD_PORT. The driver keeps its DEFAULT settings: only the contact point and the port are set.
 Two optional variables select a variant (drivers.python_v5):
   CQLD_PROTOCOL     pin the protocol version (otherwise negotiated from the driver's highest)
-  CQLD_COMPRESSION  'lz4' or 'snappy' (otherwise the driver's default, compression=True)
+  CQLD_COMPRESSION  'lz4', 'snappy' or 'none' (otherwise the driver's default, compression=True)
 """
 
 import logging
@@ -43,7 +43,9 @@ def cluster_kwargs():
     }
     if os.environ.get("CQLD_PROTOCOL"):
         kwargs["protocol_version"] = int(os.environ["CQLD_PROTOCOL"])
-    if os.environ.get("CQLD_COMPRESSION"):
+    if os.environ.get("CQLD_COMPRESSION") == "none":
+        kwargs["compression"] = False
+    elif os.environ.get("CQLD_COMPRESSION"):
         kwargs["compression"] = os.environ["CQLD_COMPRESSION"]
     return kwargs
 

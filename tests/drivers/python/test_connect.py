@@ -15,7 +15,9 @@ def test_protocol_version_is_negotiated_or_pinned(cluster, session):
 def test_compression_is_negotiated_when_requested(cluster, session):
     requested = os.environ.get("CQLD_COMPRESSION")
     connection = cluster.control_connection._connection
-    if requested:
+    if requested == "none":
+        assert connection.compressor is None
+    elif requested:
         assert connection.compressor is not None, f"{requested} was not negotiated"
     # Without CQLD_COMPRESSION the driver compresses only when cqld advertises a codec it has.
 
