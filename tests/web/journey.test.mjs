@@ -1,0 +1,415 @@
+// The hotel web UI end to end in headless Chromium (Debian's chromium, npm's playwright-core).
+//
+// Walks the guest journey through the UI exactly as a person would (point of interest → hotels →
+// hotel and nearby places → dates, with their validation → rooms free for the stay → amenities →
+// booking, with a room taken meanwhile (409) → confirmation), then the lookups by confirmation
+// number and by last name, the staff page, a cancel with its confirm step, the error messages
+// for a 503 and a network failure, and the phone layout. Every value the UI shows is checked
+// against the API's own answers, so the test runs unchanged against the mock (tests/web/
+// mock_api.py, started here when HOTEL_URL is unset) and against the real `hotel serve`
+// (HOTEL_URL=http://127.0.0.1:8080). Run by tests/web/run.sh (CTest web.e2e_mock).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const STEP_TIMEOUT = 15000;
+
+let base = '';
+let mock = null;
+let mockDir = null;
+let browser = null;
+let page = null;
+const pageErrors = [];
+
+// Shared by the tests below, in order: the stay picked from the data, and the booking made.
+const stay = {};
+let booking = null;
+
+function chromiumPath() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']
+    .filter(Boolean);
+  const found = candidates.find((p) => existsSync(p));
+  assert.ok(found, `no chromium among ${candidates.join(', ')}`);
+  return found;
+}
+
+async function api(p, { method = 'GET', body } = {}) {
+  const res = await fetch(`${base}/api/v1${p}`, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json().catch(() => null);
+  return { status: res.status, json };
+}
+
+async function apiOk(p, options) {
+  const { status, json } = await api(p, options);
+  assert.ok(status >= 200 && status < 300, `${p}: HTTP ${status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+function localIso(offsetDays) {
+  const d = new Date();
+  d.setDate(d.getDate() + offsetDays);
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+function money(amount, currency) {
+  return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(Number(amount));
+}
+
+/** Polls until the locator's text matches `re`; returns the text. */
+async function textMatching(locator, re, timeout = STEP_TIMEOUT) {
+  const deadline = Date.now() + timeout;
+  let text = '';
+  for (;;) {
+    text = (await locator.first().textContent({ timeout }).catch(() => '')) || '';
+    if (re.test(text)) return text;
+    if (Date.now() > deadline) assert.fail(`text ${JSON.stringify(text)} does not match ${re}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function heading1(name) {
+  const h1 = page.locator('main h1');
+  await textMatching(h1, name instanceof RegExp ? name : new RegExp(escapeRe(name)));
+  return h1;
+}
+
+function escapeRe(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
+
+async function goto(hash) {
+  await page.goto(`${base}/${hash}`);
+  await page.locator('main[data-ready="true"]').waitFor({ timeout: STEP_TIMEOUT });
+}
+
+async function startMock() {
+  mockDir = mkdtempSync(path.join(tmpdir(), 'hotel-web-'));
+  const portFile = path.join(mockDir, 'port');
+  mock = spawn('python3', [path.join(here, 'mock_api.py'), '--port', '0', '--port-file', portFile],
+               { stdio: ['ignore', 'ignore', 'inherit'] });
+  const deadline = Date.now() + 15000;
+  while (!existsSync(portFile)) {
+    assert.ok(Date.now() < deadline, 'the mock API did not start');
+    assert.equal(mock.exitCode, null, 'the mock API exited');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return `http://127.0.0.1:${readFileSync(portFile, 'utf8').trim()}`;
+}
+
+/** Finds a POI with a hotel that has at least two rooms free for a 2-night stay. */
+async function pickStay() {
+  const pois = (await apiOk('/pois')).pois;
+  assert.ok(pois.length > 0, 'no points of interest in the data');
+  for (const offset of [21, 9, 45, 80, 150]) {
+    const checkIn = localIso(offset);
+    const checkOut = localIso(offset + 2);
+    for (const poi of pois.slice(0, 25)) {
+      const { hotels } = await apiOk(`/pois/${encodeURIComponent(poi.name)}/hotels`);
+      for (const hotel of hotels.slice(0, 5)) {
+        const avail = await apiOk(`/hotels/${encodeURIComponent(hotel.hotel_id)}/availability?` +
+                                  `check_in=${checkIn}&check_out=${checkOut}`);
+        if (avail.rooms.length >= 2) {
+          return { pois, poi, hotel, checkIn, checkOut, rooms: avail.rooms };
+        }
+      }
+    }
+  }
+  return assert.fail('no hotel with two free rooms for a 2-night stay in the next months');
+}
+
+before(async () => {
+  base = (process.env.HOTEL_URL || '').replace(/\/+$/, '') || await startMock();
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    const ok = await api('/health').then((r) => r.status === 200).catch(() => false);
+    if (ok) break;
+    assert.ok(Date.now() < deadline, `${base}/api/v1/health never answered 200`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  Object.assign(stay, await pickStay());
+  browser = await chromium.launch({ executablePath: chromiumPath(), headless: true,
+                                    args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 },
+                                             locale: 'en-US' });
+  context.setDefaultTimeout(STEP_TIMEOUT);
+  page = await context.newPage();
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+});
+
+after(async () => {
+  await browser?.close();
+  if (mock && mock.exitCode === null) {
+    mock.kill('SIGTERM');
+    await new Promise((r) => { mock.once('exit', r); setTimeout(r, 3000); });
+  }
+  if (mockDir) rmSync(mockDir, { recursive: true, force: true });
+});
+
+test('home lists the points of interest and filters them as you type', async () => {
+  await goto('#/');
+  const cards = page.locator('[data-testid="poi-list"] li');
+  assert.equal(await cards.count(), stay.pois.length);
+  const search = page.getByLabel('Search points of interest');
+  const word = stay.poi.name.split(/\s+/)[0].toLowerCase();
+  await search.fill(word);
+  const expected = stay.pois.filter((p) => `${p.name} ${p.description || ''}`.toLowerCase()
+    .includes(word)).length;
+  await textMatching(page.locator('#poi-count'), new RegExp(`^${expected} of `));
+  assert.equal(await cards.count(), expected);
+  assert.ok(await page.getByRole('link', { name: new RegExp(escapeRe(stay.poi.name)) }).count());
+  // The filter lives in the address: a reload keeps it.
+  await page.reload();
+  await page.locator('main[data-ready="true"]').waitFor();
+  assert.equal(await page.getByLabel('Search points of interest').inputValue(), word);
+  await page.getByLabel('Search points of interest').fill('zzqx no such place');
+  await textMatching(page.locator('.empty'), /No place matches/);
+  assert.equal(await cards.count(), 0);
+});
+
+test('guest journey: place → hotel → dates → rooms → amenities → booking', async () => {
+  const { poi, hotel, checkIn, checkOut } = stay;
+  await goto('#/');
+  await page.getByRole('link', { name: new RegExp(escapeRe(poi.name)) }).first().click();
+
+  // Q1: the hotels near the place.
+  await heading1(`Hotels near ${poi.name}`);
+  await page.waitForFunction(() => document.activeElement?.tagName === 'H1');  // focus moved
+  const q1 = await apiOk(`/pois/${encodeURIComponent(poi.name)}/hotels`);
+  await page.locator('[data-testid="hotel-list"]').waitFor();
+  assert.equal(await page.locator('[data-testid="hotel-list"] > li').count(), q1.hotels.length);
+  await page.getByRole('link', { name: hotel.name, exact: true }).click();
+
+  // Q2 + Q3: the hotel and what is near it.
+  await heading1(hotel.name);
+  const q3 = await apiOk(`/hotels/${encodeURIComponent(hotel.hotel_id)}/pois`);
+  const nearby = await page.locator('[data-testid="nearby-list"]').textContent();
+  for (const p of q3.pois) assert.ok(nearby.includes(p.name), `nearby lacks ${p.name}`);
+  if (hotel.phone) assert.ok((await page.locator('.hotel-facts').textContent()).includes(hotel.phone));
+
+  // Date validation, in the browser before any request.
+  const checkInField = page.getByLabel('Check-in');
+  const checkOutField = page.getByLabel('Check-out');
+  await checkInField.fill(checkIn);
+  await checkOutField.fill(checkIn);
+  await page.getByRole('button', { name: 'Check availability' }).click();
+  await textMatching(page.locator('#check_out-error'), /Check-out must be after check-in/);
+  assert.equal(await checkOutField.getAttribute('aria-invalid'), 'true');
+  await checkOutField.fill(localIso(60));
+  await checkInField.fill(localIso(25));
+  await checkOutField.fill(localIso(60));
+  await page.getByRole('button', { name: 'Check availability' }).click();
+  await textMatching(page.locator('#check_out-error'), /at most 30 nights/);
+  assert.equal(await page.locator('[data-testid="room-list"]').count(), 0);
+
+  // Q4: rooms free for the whole stay, with their totals.
+  await checkInField.fill(checkIn);
+  await checkOutField.fill(checkOut);
+  await page.getByRole('button', { name: 'Check availability' }).click();
+  await textMatching(page.locator('#rooms-title'), /free for all 2 nights/);
+  const q4 = await apiOk(`/hotels/${encodeURIComponent(hotel.hotel_id)}/availability?` +
+                         `check_in=${checkIn}&check_out=${checkOut}`);
+  const roomCards = page.locator('[data-testid="room-list"] > li');
+  assert.equal(await roomCards.count(), q4.rooms.length);
+  const room = q4.rooms[0];
+  const card = page.locator(`[data-room="${room.room_number}"]`);
+  assert.equal(await card.locator('[data-testid="room-total"]').textContent(),
+               money(room.total, room.currency));
+  // The stay is in the address: a reload shows the same rooms.
+  assert.match(page.url(), new RegExp(`check_in=${checkIn}&check_out=${checkOut}`));
+  await page.reload();
+  await textMatching(page.locator('#rooms-title'), /free for all 2 nights/);
+
+  // Q5: the room's amenities, then the booking form.
+  await page.locator(`[data-room="${room.room_number}"]`).getByRole('link').click();
+  await heading1(new RegExp(`^Room ${room.room_number} · `));
+  const q5 = await apiOk(`/hotels/${encodeURIComponent(hotel.hotel_id)}/rooms/` +
+                         `${room.room_number}?date=${checkIn}`);
+  if (q5.amenities.length) {
+    assert.equal(await page.locator('[data-testid="amenities"] li').count(), q5.amenities.length);
+    assert.ok((await page.locator('[data-testid="amenities"]').textContent())
+      .includes(q5.amenities[0].name));
+  }
+  assert.equal(await page.locator('[data-testid="stay-total"]').textContent(),
+               money(room.total, room.currency));
+
+  // Guest details are checked before sending.
+  const book = page.getByRole('button', { name: /^Book for / });
+  await book.click();
+  await textMatching(page.locator('#first_name-error'), /first name/);
+  await textMatching(page.locator('#email-error'), /email address/);
+
+  const lastName = `Testguest${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 6)}`;
+  stay.lastName = lastName;
+  await page.getByLabel('Title').selectOption('Dr');
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill(lastName);
+  await page.getByLabel('Email').fill('ada@example.com');
+  await page.getByLabel('Phone').fill('+44 20 7946 0000');
+
+  // Someone else takes the room meanwhile: the booking fails with the API's 409, inline.
+  const blocker = await apiOk('/reservations', { method: 'POST', body: {
+    hotel_id: hotel.hotel_id, room_number: room.room_number, check_in: checkIn,
+    check_out: checkOut, guest: { first_name: 'Other', last_name: `${lastName}x`,
+                                  emails: ['other@example.com'] } } });
+  await book.click();
+  const alert = page.locator('.booking-form [role="alert"]');
+  await alert.waitFor();
+  assert.equal(await alert.getAttribute('data-status'), '409');
+  assert.match(await alert.textContent(), /No longer available/);
+  assert.ok((await alert.locator('.alert-detail').textContent()).length > 5);
+
+  // The other guest cancels; booking again succeeds.
+  await apiOk(`/reservations/${blocker.confirmation_number}`, { method: 'DELETE' });
+  await book.click();
+  await heading1('Booking confirmed');
+  const number = (await page.locator('[data-testid="confirmation-number"]').textContent()).trim();
+  assert.match(number, /^[A-Z0-9]{6,8}$/);
+  assert.match(page.url(), new RegExp(`#/reservation/${number}`));
+
+  // Q6: the API agrees with what the guest was shown.
+  booking = await apiOk(`/reservations/${number}`);
+  assert.equal(booking.hotel_id, hotel.hotel_id);
+  assert.equal(booking.room_number, room.room_number);
+  assert.equal(booking.check_in, checkIn);
+  assert.equal(booking.check_out, checkOut);
+  assert.equal(booking.guest_last_name, lastName);
+  assert.equal(Number(booking.total), Number(room.total));
+  const detail = await page.locator('.reservation-detail').textContent();
+  assert.ok(detail.includes(`Ada ${lastName}`));
+  assert.ok(detail.includes(money(booking.total, booking.currency)));
+});
+
+test('look up a reservation by confirmation number', async () => {
+  assert.ok(booking, 'needs the booking made by the journey');
+  await goto('#/reservations');
+  // Typed in lower case with spaces: the form normalizes it.
+  await page.getByLabel('Confirmation number', { exact: true }).fill(
+    ` ${booking.confirmation_number.toLowerCase().split('').join(' ')} `);
+  await page.getByRole('button', { name: 'Find reservation' }).click();
+  await heading1(`Reservation ${booking.confirmation_number}`);
+  await textMatching(page.locator('[data-testid="status"]'), /Confirmed/i);
+  assert.ok((await page.locator('.reservation-detail').textContent()).includes(stay.hotel.name));
+
+  // An unknown number shows the API's 404 inline.
+  await goto('#/reservations');
+  await page.getByLabel('Confirmation number', { exact: true }).fill('ZZZZZZ');
+  await page.getByRole('button', { name: 'Find reservation' }).click();
+  const alert = page.locator('main [role="alert"]');
+  await alert.waitFor();
+  assert.equal(await alert.getAttribute('data-status'), '404');
+  const { json } = await api('/reservations/ZZZZZZ');
+  assert.ok((await alert.textContent()).includes(json.error.message));
+});
+
+test('look up reservations by last name', async () => {
+  assert.ok(booking, 'needs the booking made by the journey');
+  await goto('#/reservations');
+  await page.getByLabel('Last name').fill(stay.lastName);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await textMatching(page.locator('#found-title'), /1 reservation for/);
+  const item = page.locator(`[data-testid="reservation-list"] [data-confirmation="${booking.confirmation_number}"]`);
+  await item.waitFor();
+  assert.ok((await item.textContent()).includes(`Room ${booking.room_number}`));
+  // With a first name that does not match: nothing.
+  await page.getByLabel('First name').fill('Nobody');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await textMatching(page.locator('#found-title'), /No reservation for Nobody/);
+});
+
+test('staff page: a hotel\'s arrivals for a date', async () => {
+  assert.ok(booking, 'needs the booking made by the journey');
+  await goto('#/staff');
+  await page.getByLabel('Hotel ID').fill(stay.hotel.hotel_id);
+  await page.getByLabel('Arrival date').fill(stay.checkIn);
+  await page.getByRole('button', { name: 'Show arrivals' }).click();
+  const row = page.locator(`[data-testid="arrivals"] tr[data-confirmation="${booking.confirmation_number}"]`);
+  await row.waitFor();
+  assert.ok((await row.textContent()).includes(`${stay.lastName}, Ada`));
+  const q7 = await apiOk(`/hotels/${encodeURIComponent(stay.hotel.hotel_id)}/reservations?` +
+                         `date=${stay.checkIn}`);
+  assert.equal(await page.locator('[data-testid="arrivals"] tbody tr').count(),
+               q7.reservations.length);
+  // Filtered by last name.
+  await page.getByLabel('Guest last name').fill(stay.lastName);
+  await page.getByRole('button', { name: 'Show arrivals' }).click();
+  await textMatching(page.locator('#arrivals-title'), /^1 arrival$/);
+  await page.getByLabel('Guest last name').fill(`${stay.lastName}nobody`);
+  await page.getByRole('button', { name: 'Show arrivals' }).click();
+  await textMatching(page.locator('#arrivals-title'), /No arrivals/);
+});
+
+test('cancel a reservation, with a confirm step', async () => {
+  assert.ok(booking, 'needs the booking made by the journey');
+  const number = booking.confirmation_number;
+  await goto(`#/reservation/${number}`);
+  await page.getByRole('button', { name: 'Cancel reservation' }).click();
+  const panel = page.locator('#cancel-confirm');
+  await panel.waitFor();
+  // Backing out keeps it.
+  await page.getByRole('button', { name: 'Keep reservation' }).click();
+  await panel.waitFor({ state: 'hidden' });
+  assert.equal((await apiOk(`/reservations/${number}`)).status, booking.status);
+  await page.getByRole('button', { name: 'Cancel reservation' }).click();
+  await page.getByRole('button', { name: 'Yes, cancel it' }).click();
+  await textMatching(page.locator('[data-testid="status"]'), /Cancelled/);
+  await textMatching(page.locator('main .alert-info'), new RegExp(`${number} is cancelled`));
+  // Gone (or marked cancelled) in the API, and the room is free again.
+  const after = await api(`/reservations/${number}`);
+  assert.ok(after.status === 404 || after.json?.status === 'cancelled',
+            `after cancel: ${after.status} ${JSON.stringify(after.json)}`);
+  const q4 = await apiOk(`/hotels/${encodeURIComponent(stay.hotel.hotel_id)}/availability?` +
+                         `check_in=${stay.checkIn}&check_out=${stay.checkOut}`);
+  assert.ok(q4.rooms.some((r) => r.room_number === booking.room_number));
+});
+
+test('a 503 and a network failure are explained', async () => {
+  await page.route('**/api/v1/pois', (route) => route.fulfill({
+    status: 503, contentType: 'application/json',
+    body: JSON.stringify({ error: { status: 503, code: 'database_unavailable',
+                                    message: 'Cannot reach the database' } }) }));
+  await goto('#/');
+  await textMatching(page.locator('main [role="alert"]'), /reservation database is unavailable/);
+  await page.unroute('**/api/v1/pois');
+
+  await page.route('**/api/v1/pois/*/hotels', (route) => route.abort('internetdisconnected'));
+  await goto(`#/poi/${encodeURIComponent(stay.poi.name)}`);
+  await textMatching(page.locator('main [role="alert"]'), /Cannot reach the hotel service/);
+  await page.unroute('**/api/v1/pois/*/hotels');
+  // "Try again" recovers once the service answers.
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await page.locator('[data-testid="hotel-list"]').waitFor();
+});
+
+test('phone layout: no sideways scrolling, every control labelled', async () => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  const { hotel, checkIn, checkOut, rooms } = stay;
+  const hashes = [
+    '#/', `#/poi/${encodeURIComponent(stay.poi.name)}`,
+    `#/hotel/${encodeURIComponent(hotel.hotel_id)}?check_in=${checkIn}&check_out=${checkOut}`,
+    `#/hotel/${encodeURIComponent(hotel.hotel_id)}/room/${rooms[1].room_number}?check_in=${checkIn}&check_out=${checkOut}`,
+    '#/reservations', `#/staff?hotel=${encodeURIComponent(hotel.hotel_id)}&date=${checkIn}`,
+  ];
+  for (const hash of hashes) {
+    await goto(hash);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert.ok(overflow <= 0, `${hash} scrolls sideways by ${overflow}px`);
+    const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select')]
+      .filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.id));
+    assert.deepEqual(unlabelled, [], `${hash}: unlabelled controls`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test('no script errors in the page', () => {
+  assert.deepEqual(pageErrors, []);
+});
