@@ -339,11 +339,13 @@ namespace {
 common::Result<std::optional<RowFragment>> GetFragment(rocksdb::DB* db,
                                                        rocksdb::ColumnFamilyHandle* family,
                                                        std::string_view key) {
-  std::string value;
+  // Pinned: the value is decoded where it lies (in the block cache or memtable), not copied.
+  rocksdb::PinnableSlice value;
   rocksdb::Status s = db->Get(rocksdb::ReadOptions(), family, ToSlice(key), &value);
   if (s.IsNotFound()) return std::optional<RowFragment>();
   RETURN_IF_ERROR(FromRocks(s));
-  ASSIGN_OR_RETURN(RowFragment fragment, DecodeRowFragment(value));
+  ASSIGN_OR_RETURN(RowFragment fragment,
+                   DecodeRowFragment(std::string_view(value.data(), value.size())));
   return std::optional<RowFragment>(std::move(fragment));
 }
 
