@@ -1,5 +1,6 @@
 # Top-level entry points (README.md). Everything goes through CMake + Ninja + ccache.
-#   make run    build and start the main program
+#   make run    build and start the hotel service (http://127.0.0.1:8080; HOST/PORT override)
+#   make shell  build and start the cql shell on the embedded engine
 #   make test   build and run every test suite
 #   make bench  build (optimized) and run the benchmarks
 #   make bench-load  start an optimized cqld and drive it with the cqld_load generator
@@ -16,7 +17,7 @@ DEBUG_DIR := build/debug
 RELEASE_DIR := build/release
 FUZZ_DIR := build/fuzz
 
-.PHONY: all deps build build-release run test bench bench-load fuzz format lint clean
+.PHONY: all deps build build-release run shell test bench bench-load fuzz format lint clean
 
 all: build
 
@@ -42,6 +43,9 @@ build-release: deps $(RELEASE_DIR)/build.ninja
 
 run: build-release
 	@scripts/run
+
+shell: build-release
+	@scripts/shell
 
 test: build
 	ctest --test-dir $(DEBUG_DIR) --output-on-failure -j $(JOBS)

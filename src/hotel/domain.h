@@ -1,0 +1,149 @@
+// The hotel service's domain values (ARCHITECTURE.md §9): hotels, points of interest, rooms,
+// nightly availability, guests and reservations, plus the small value helpers every other file
+// of `hotel/` shares — calendar dates, money in cents, name folding and confirmation numbers.
+//
+// These are plain structs: the repository (`repository.h`) fills them from CQL rows, the
+// service (`hotel_service.h`) computes with them and the HTTP layer (`http_json.h`) turns them
+// into the JSON of the API contract.
+//
+// Thread-safety: values only; the free functions are stateless and safe to call concurrently
+// (`NewConfirmationNumber` takes the caller's generator).
+
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+#include "common/uuid.h"
+
+namespace hotel {
+
+// A calendar day as days since 1970-01-01 (negative before).
+using Day = int64_t;
+
+// Parses a strict "YYYY-MM-DD" date (years 1000-9999). Errors: kInvalid.
+common::Result<Day> ParseDay(std::string_view text);
+// "YYYY-MM-DD".
+std::string FormatDay(Day day);
+// Today in UTC.
+Day Today();
+
+// An amount of money in cents (the API's "129.00").
+using Cents = int64_t;
+// Parses "129", "129.5" or "129.00" (at most 2 fraction digits, no sign, < 10^12).
+// Errors: kInvalid.
+common::Result<Cents> ParseMoney(std::string_view text);
+// "129.00".
+std::string FormatMoney(Cents cents);
+
+inline constexpr std::string_view kCurrency = "EUR";
+
+// The key a guest name is searched by: trimmed and ASCII-lower-cased ("  Nguyen" -> "nguyen"),
+// so lookups ignore case.
+std::string FoldName(std::string_view name);
+
+// The confirmation-number alphabet: digits and capitals without 0/O/1/I/L, easy to read aloud.
+inline constexpr std::string_view kConfirmationAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+inline constexpr size_t kConfirmationLength = 6;
+// A random confirmation number of kConfirmationLength characters from the alphabet.
+std::string NewConfirmationNumber(std::mt19937_64& generator);
+// True when `text` is 6-8 characters of the alphabet (input validation).
+bool IsConfirmationNumber(std::string_view text);
+
+struct Address {
+  std::string street;
+  std::string city;
+  std::string state_or_province;
+  std::string postal_code;
+  std::string country;
+  bool operator==(const Address&) const = default;
+};
+
+struct Poi {
+  std::string name;
+  std::string description;
+  bool operator==(const Poi&) const = default;
+};
+
+struct Hotel {
+  std::string hotel_id;
+  std::string name;
+  std::string phone;
+  Address address;
+  std::vector<std::string> pois;  // names, sorted (the seeds' `hotels.pois` set)
+  bool operator==(const Hotel&) const = default;
+};
+
+struct Amenity {
+  std::string name;
+  std::string description;
+  bool operator==(const Amenity&) const = default;
+};
+
+struct Room {
+  int16_t room_number = 0;
+  std::string room_type;
+  Cents base_rate = 0;
+  std::vector<Amenity> amenities;
+};
+
+// One row of `available_rooms_by_hotel_date`.
+struct RoomNight {
+  Day date = 0;
+  int16_t room_number = 0;
+  bool is_available = false;
+  Cents rate = 0;
+  std::string room_type;
+  std::string held_by;  // confirmation number holding the night ("" when free)
+  int64_t held_at_millis = 0;
+};
+
+struct NightlyRate {
+  Day date = 0;
+  Cents rate = 0;
+};
+
+// A room free on every night of a stay (Q4 answer).
+struct RoomOffer {
+  int16_t room_number = 0;
+  std::string room_type;
+  std::vector<NightlyRate> nightly_rates;
+  Cents total = 0;
+};
+
+struct Guest {
+  common::Uuid guest_id;
+  std::string first_name;
+  std::string last_name;
+  std::string title;
+  std::vector<std::string> emails;         // a set: sorted, unique
+  std::vector<std::string> phone_numbers;  // a list: in order
+  std::map<std::string, Address> addresses;
+  bool operator==(const Guest&) const = default;
+};
+
+struct Reservation {
+  std::string confirmation_number;
+  std::string hotel_id;
+  std::string hotel_name;
+  int16_t room_number = 0;
+  Day check_in = 0;
+  Day check_out = 0;
+  common::Uuid guest_id;
+  std::string guest_first_name;
+  std::string guest_last_name;
+  Cents total = 0;
+  std::string currency = std::string(kCurrency);
+  // "confirmed"; "pending" between the confirmation number's reservation and the booking's
+  // final write; "cancelled" in the answer to a cancel.
+  std::string status = "confirmed";
+  int64_t nights() const { return check_out - check_in; }
+};
+
+}  // namespace hotel

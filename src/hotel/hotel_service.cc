@@ -1,0 +1,430 @@
+#include "hotel/hotel_service.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+
+namespace hotel {
+
+namespace {
+
+using common::Result;
+using common::Status;
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::vector<Day> NightsOf(Day check_in, Day check_out) {
+  std::vector<Day> nights;
+  for (Day day = check_in; day < check_out; ++day) nights.push_back(day);
+  return nights;
+}
+
+// Partition bounds that cover every date the service uses (1970 .. 4841).
+constexpr Day kFirstDay = 0;
+constexpr Day kLastDay = 1 << 20;
+constexpr int kConfirmationAttempts = 16;
+
+}  // namespace
+
+Status RoomUnavailable(std::string message) {
+  return Status(common::StatusCode::kWriteFailure, std::move(message));
+}
+
+HotelService::HotelService(Repository* repository, HotelServiceOptions options)
+    : repository_(repository),
+      options_(options),
+      random_(options.seed != 0 ? options.seed : std::random_device()()) {}
+
+Status HotelService::ValidateStay(Day check_in, Day check_out) const {
+  if (check_out <= check_in) return Status::Invalid("check_out must be after check_in");
+  if (check_out - check_in > options_.max_stay_nights) {
+    return Status::Invalid(
+        fmt::format("A stay may last at most {} nights", options_.max_stay_nights));
+  }
+  return Status::Ok();
+}
+
+std::string HotelService::NewNumber() {
+  std::lock_guard<std::mutex> lock(random_mutex_);
+  return NewConfirmationNumber(random_);
+}
+
+// --- Reads ---------------------------------------------------------------------------------
+
+Result<std::vector<Poi>> HotelService::ListPois() { return repository_->ListPois(); }
+
+Result<Repository::PoiHotels> HotelService::HotelsNearPoi(const std::string& poi_name) {
+  ASSIGN_OR_RETURN(auto answer, repository_->HotelsByPoi(poi_name));
+  if (!answer) return Status::NotFound("Point of interest '" + poi_name + "' not found");
+  return std::move(*answer);
+}
+
+Result<Hotel> HotelService::GetHotel(const std::string& hotel_id) {
+  ASSIGN_OR_RETURN(auto hotel, repository_->FindHotel(hotel_id));
+  if (!hotel) return Status::NotFound("Hotel '" + hotel_id + "' not found");
+  return std::move(*hotel);
+}
+
+Result<std::vector<Poi>> HotelService::HotelPois(const std::string& hotel_id) {
+  return repository_->PoisByHotel(hotel_id);
+}
+
+Result<Availability> HotelService::FindAvailability(const std::string& hotel_id, Day check_in,
+                                                    Day check_out) {
+  RETURN_IF_ERROR(ValidateStay(check_in, check_out));
+  // Q4: one range read of the hotel's partition; a room qualifies when every night is free.
+  ASSIGN_OR_RETURN(std::vector<RoomNight> nights,
+                   repository_->RoomNights(hotel_id, check_in, check_out));
+  if (nights.empty()) RETURN_IF_ERROR(GetHotel(hotel_id));
+  std::map<int16_t, RoomOffer> offers;
+  std::map<int16_t, int> free_nights;
+  for (const RoomNight& night : nights) {
+    if (!night.is_available) continue;
+    RoomOffer& offer = offers[night.room_number];
+    offer.room_number = night.room_number;
+    offer.room_type = night.room_type;
+    offer.nightly_rates.push_back({night.date, night.rate});
+    offer.total += night.rate;
+    ++free_nights[night.room_number];
+  }
+  Availability availability{hotel_id, check_in, check_out, {}};
+  for (auto& [room, offer] : offers) {
+    if (free_nights[room] == check_out - check_in) {
+      availability.rooms.push_back(std::move(offer));
+    }
+  }
+  return availability;
+}
+
+Result<RoomDetails> HotelService::GetRoom(const std::string& hotel_id, int16_t room_number,
+                                          std::optional<Day> date) {
+  ASSIGN_OR_RETURN(auto room, repository_->FindRoom(hotel_id, room_number));
+  if (!room) {
+    return Status::NotFound(fmt::format("Room {} of hotel '{}' not found", room_number, hotel_id));
+  }
+  RoomDetails details{hotel_id, std::move(*room), date.value_or(Today()), 0};
+  ASSIGN_OR_RETURN(auto night,
+                   repository_->FindRoomNight(hotel_id, details.rate_date, room_number));
+  details.rate = night ? night->rate : details.room.base_rate;
+  return details;
+}
+
+Result<Reservation> HotelService::GetReservation(const std::string& confirmation) {
+  ASSIGN_OR_RETURN(auto reservation, repository_->FindReservation(confirmation));
+  if (!reservation || reservation->status != "confirmed") {
+    return Status::NotFound("Reservation '" + confirmation + "' not found");
+  }
+  return std::move(*reservation);
+}
+
+Result<std::vector<Reservation>> HotelService::ReservationsByHotelDate(
+    const std::string& hotel_id, Day date, const std::optional<std::string>& last_name) {
+  std::optional<std::string> key;
+  if (last_name) key = FoldName(*last_name);
+  return repository_->ReservationsByHotelDate(hotel_id, date, key);
+}
+
+Result<std::vector<Reservation>> HotelService::ReservationsByGuest(
+    const std::string& last_name, const std::optional<std::string>& first_name) {
+  if (FoldName(last_name).empty()) return Status::Invalid("last_name must not be empty");
+  std::optional<std::string> first;
+  if (first_name) first = FoldName(*first_name);
+  return repository_->ReservationsByGuest(FoldName(last_name), first);
+}
+
+Result<Guest> HotelService::GetGuest(const common::Uuid& guest_id) {
+  ASSIGN_OR_RETURN(auto guest, repository_->FindGuest(guest_id));
+  if (!guest) return Status::NotFound("Guest '" + guest_id.ToString() + "' not found");
+  return std::move(*guest);
+}
+
+// --- Reservations --------------------------------------------------------------------------
+
+Result<std::vector<RoomNight>> HotelService::NightsOfRoom(const std::string& hotel_id,
+                                                          int16_t room_number, Day check_in,
+                                                          Day check_out) {
+  ASSIGN_OR_RETURN(std::vector<RoomNight> nights,
+                   repository_->RoomNights(hotel_id, check_in, check_out));
+  std::vector<RoomNight> mine;
+  for (RoomNight& night : nights) {
+    if (night.room_number == room_number) mine.push_back(std::move(night));
+  }
+  if (mine.empty()) {
+    ASSIGN_OR_RETURN(auto room, repository_->FindRoom(hotel_id, room_number));
+    if (!room) {
+      return Status::NotFound(
+          fmt::format("Room {} of hotel '{}' not found", room_number, hotel_id));
+    }
+  }
+  return mine;
+}
+
+Status HotelService::ReserveNumber(Reservation& pending, int64_t now_millis) {
+  for (int attempt = 0; attempt < kConfirmationAttempts; ++attempt) {
+    pending.confirmation_number = NewNumber();
+    ASSIGN_OR_RETURN(bool reserved, repository_->ReserveConfirmation(pending, now_millis));
+    if (reserved) return Status::Ok();
+  }
+  return Status::Internal("could not find a free confirmation number");
+}
+
+namespace {
+
+// The first night of [check_in, check_out) missing from `nights` or not free (and not held by
+// `own`); nullopt when all are usable.
+std::optional<Day> FirstTakenNight(const std::vector<RoomNight>& nights, Day check_in,
+                                   Day check_out, const std::string& own) {
+  std::map<Day, const RoomNight*> by_day;
+  for (const RoomNight& night : nights) by_day[night.date] = &night;
+  for (Day day = check_in; day < check_out; ++day) {
+    auto it = by_day.find(day);
+    if (it == by_day.end()) return day;
+    const RoomNight& night = *it->second;
+    if (!night.is_available && (own.empty() || night.held_by != own)) return day;
+  }
+  return std::nullopt;
+}
+
+Status TakenNight(int16_t room_number, Day day) {
+  return RoomUnavailable(fmt::format("Room {} is not free on {}", room_number, FormatDay(day)));
+}
+
+}  // namespace
+
+Result<Reservation> HotelService::Book(const BookingRequest& request) {
+  RETURN_IF_ERROR(ValidateStay(request.check_in, request.check_out));
+  ASSIGN_OR_RETURN(Hotel hotel, GetHotel(request.hotel_id));
+  Guest guest;
+  bool new_guest = false;
+  if (request.guest_id) {
+    ASSIGN_OR_RETURN(guest, GetGuest(*request.guest_id));
+  } else if (request.new_guest) {
+    guest = *request.new_guest;
+    if (FoldName(guest.first_name).empty() || FoldName(guest.last_name).empty()) {
+      return Status::Invalid("A guest needs a first_name and a last_name");
+    }
+    guest.guest_id = common::Uuid::Random();
+    new_guest = true;
+  } else {
+    return Status::Invalid("A booking needs a guest or a guest_id");
+  }
+
+  // Price the stay from the nights as they are now (Q4's partition); a taken night fails early.
+  ASSIGN_OR_RETURN(
+      std::vector<RoomNight> nights,
+      NightsOfRoom(request.hotel_id, request.room_number, request.check_in, request.check_out));
+  if (auto taken = FirstTakenNight(nights, request.check_in, request.check_out, "")) {
+    return TakenNight(request.room_number, *taken);
+  }
+  Reservation reservation;
+  reservation.hotel_id = hotel.hotel_id;
+  reservation.hotel_name = hotel.name;
+  reservation.room_number = request.room_number;
+  reservation.check_in = request.check_in;
+  reservation.check_out = request.check_out;
+  reservation.guest_id = guest.guest_id;
+  reservation.guest_first_name = guest.first_name;
+  reservation.guest_last_name = guest.last_name;
+  for (const RoomNight& night : nights) reservation.total += night.rate;
+
+  int64_t now = NowMillis();
+  RETURN_IF_ERROR(ReserveNumber(reservation, now));
+  const std::string& number = reservation.confirmation_number;
+  std::vector<Day> stay = NightsOf(request.check_in, request.check_out);
+  auto claimed = repository_->ClaimNights(hotel.hotel_id, request.room_number, stay, number, now);
+  if (!claimed.ok() || !*claimed) {
+    // Nothing was claimed (the batch is all-or-nothing); drop the pending number.
+    (void)repository_->DeletePendingConfirmation(number);
+    RETURN_IF_ERROR(claimed.status());
+    ASSIGN_OR_RETURN(
+        std::vector<RoomNight> now_nights,
+        NightsOfRoom(request.hotel_id, request.room_number, request.check_in, request.check_out));
+    Day day = FirstTakenNight(now_nights, request.check_in, request.check_out, "")
+                  .value_or(request.check_in);
+    return TakenNight(request.room_number, day);
+  }
+  Status written =
+      repository_->WriteReservation(reservation, new_guest ? &guest : nullptr, nullptr);
+  if (!written.ok()) {
+    // Compensate; if this fails too, RepairHolds frees the holds later (invariant I3).
+    (void)repository_->ReleaseNights(hotel.hotel_id, request.room_number, stay, number);
+    (void)repository_->DeletePendingConfirmation(number);
+    return written;
+  }
+  return reservation;
+}
+
+Result<Reservation> HotelService::Cancel(const std::string& confirmation) {
+  ASSIGN_OR_RETURN(Reservation reservation, GetReservation(confirmation));
+  // Rows first, nights second: a crash in between leaves orphan holds for RepairHolds, never a
+  // reservation whose nights could be sold again.
+  RETURN_IF_ERROR(repository_->DeleteReservation(reservation));
+  RETURN_IF_ERROR(repository_->ReleaseNights(reservation.hotel_id, reservation.room_number,
+                                             NightsOf(reservation.check_in, reservation.check_out),
+                                             confirmation));
+  reservation.status = "cancelled";
+  return reservation;
+}
+
+Result<Reservation> HotelService::Change(const std::string& confirmation,
+                                         const ChangeRequest& request) {
+  RETURN_IF_ERROR(ValidateStay(request.check_in, request.check_out));
+  ASSIGN_OR_RETURN(Reservation old, GetReservation(confirmation));
+  Reservation updated = old;
+  updated.room_number = request.room_number.value_or(old.room_number);
+  updated.check_in = request.check_in;
+  updated.check_out = request.check_out;
+
+  ASSIGN_OR_RETURN(
+      std::vector<RoomNight> nights,
+      NightsOfRoom(old.hotel_id, updated.room_number, updated.check_in, updated.check_out));
+  if (auto taken = FirstTakenNight(nights, updated.check_in, updated.check_out, confirmation)) {
+    return TakenNight(updated.room_number, *taken);
+  }
+  // Claim the nights the old stay does not already hold.
+  std::vector<Day> to_claim;
+  updated.total = 0;
+  for (const RoomNight& night : nights) {
+    updated.total += night.rate;
+    if (night.is_available) to_claim.push_back(night.date);
+  }
+  int64_t now = NowMillis();
+  ASSIGN_OR_RETURN(bool claimed, repository_->ClaimNights(old.hotel_id, updated.room_number,
+                                                          to_claim, confirmation, now));
+  if (!claimed) {
+    ASSIGN_OR_RETURN(
+        std::vector<RoomNight> now_nights,
+        NightsOfRoom(old.hotel_id, updated.room_number, updated.check_in, updated.check_out));
+    Day day = FirstTakenNight(now_nights, updated.check_in, updated.check_out, confirmation)
+                  .value_or(updated.check_in);
+    return TakenNight(updated.room_number, day);
+  }
+  Status written = repository_->WriteReservation(updated, nullptr, &old);
+  if (!written.ok()) {
+    (void)repository_->ReleaseNights(old.hotel_id, updated.room_number, to_claim, confirmation);
+    return written;
+  }
+  // Free the old nights the new stay does not use.
+  std::vector<Day> to_free;
+  for (Day day = old.check_in; day < old.check_out; ++day) {
+    bool kept = updated.room_number == old.room_number && day >= updated.check_in &&
+                day < updated.check_out;
+    if (!kept) to_free.push_back(day);
+  }
+  RETURN_IF_ERROR(repository_->ReleaseNights(old.hotel_id, old.room_number, to_free, confirmation));
+  return updated;
+}
+
+Result<int> HotelService::RepairHolds(const std::string& hotel_id, int64_t now_millis) {
+  ASSIGN_OR_RETURN(std::vector<RoomNight> nights,
+                   repository_->RoomNights(hotel_id, kFirstDay, kLastDay));
+  // Old holds, by confirmation number.
+  std::map<std::string, std::vector<const RoomNight*>> holds;
+  for (const RoomNight& night : nights) {
+    if (night.is_available || night.held_by.empty()) continue;
+    if (now_millis - night.held_at_millis < options_.hold_timeout_millis) continue;
+    holds[night.held_by].push_back(&night);
+  }
+  int freed = 0;
+  for (const auto& [number, held] : holds) {
+    ASSIGN_OR_RETURN(auto reservation, repository_->FindReservation(number));
+    bool confirmed = reservation && reservation->status == "confirmed";
+    std::map<int16_t, std::vector<Day>> orphans;  // by room
+    for (const RoomNight* night : held) {
+      bool covered = confirmed && reservation->room_number == night->room_number &&
+                     night->date >= reservation->check_in && night->date < reservation->check_out;
+      if (!covered) orphans[night->room_number].push_back(night->date);
+    }
+    for (const auto& [room, days] : orphans) {
+      ASSIGN_OR_RETURN(int count, repository_->ReleaseNights(hotel_id, room, days, number));
+      freed += count;
+    }
+    if (reservation && reservation->status == "pending") {
+      RETURN_IF_ERROR(repository_->DeletePendingConfirmation(number));
+    }
+  }
+  return freed;
+}
+
+// --- Guests and inventory ------------------------------------------------------------------
+
+Result<Guest> HotelService::CreateGuest(Guest guest) {
+  if (FoldName(guest.first_name).empty() || FoldName(guest.last_name).empty()) {
+    return Status::Invalid("A guest needs a first_name and a last_name");
+  }
+  guest.guest_id = common::Uuid::Random();
+  RETURN_IF_ERROR(repository_->UpsertGuest(guest));
+  return guest;
+}
+
+Result<Guest> HotelService::UpdateGuest(const common::Uuid& guest_id, Guest guest) {
+  RETURN_IF_ERROR(GetGuest(guest_id));
+  if (FoldName(guest.first_name).empty() || FoldName(guest.last_name).empty()) {
+    return Status::Invalid("A guest needs a first_name and a last_name");
+  }
+  guest.guest_id = guest_id;
+  RETURN_IF_ERROR(repository_->UpsertGuest(guest));
+  return guest;
+}
+
+Result<Hotel> HotelService::CreateHotel(Hotel hotel) {
+  if (hotel.hotel_id.empty() || hotel.hotel_id.size() > 32) {
+    return Status::Invalid("hotel_id must be 1 to 32 characters");
+  }
+  ASSIGN_OR_RETURN(std::vector<Poi> known, repository_->ListPois());
+  std::vector<Poi> pois;
+  std::sort(hotel.pois.begin(), hotel.pois.end());
+  hotel.pois.erase(std::unique(hotel.pois.begin(), hotel.pois.end()), hotel.pois.end());
+  for (const std::string& name : hotel.pois) {
+    auto it =
+        std::find_if(known.begin(), known.end(), [&](const Poi& poi) { return poi.name == name; });
+    if (it == known.end()) return Status::Invalid("Unknown point of interest '" + name + "'");
+    pois.push_back(*it);
+  }
+  ASSIGN_OR_RETURN(bool inserted, repository_->InsertHotel(hotel, pois));
+  if (!inserted) return Status::AlreadyExists("Hotel '" + hotel.hotel_id + "' already exists");
+  return hotel;
+}
+
+Status HotelService::CreatePoi(const Poi& poi) {
+  if (poi.name.empty()) return Status::Invalid("A point of interest needs a name");
+  return repository_->InsertPoi(poi);
+}
+
+Status HotelService::AddRoom(const std::string& hotel_id, const Room& room) {
+  RETURN_IF_ERROR(GetHotel(hotel_id));
+  if (room.room_number <= 0) return Status::Invalid("room_number must be positive");
+  return repository_->InsertRoom(hotel_id, room);
+}
+
+Result<int> HotelService::OpenAvailability(const std::string& hotel_id, Day start, Day end,
+                                           std::optional<Cents> rate) {
+  if (end <= start || end - start > 731) {
+    return Status::Invalid("end must be after start, at most 731 days later");
+  }
+  RETURN_IF_ERROR(GetHotel(hotel_id));
+  ASSIGN_OR_RETURN(std::vector<Room> rooms, repository_->RoomsByHotel(hotel_id));
+  int opened = 0;
+  for (Day day = start; day < end; ++day) {
+    for (const Room& room : rooms) {
+      RoomNight night;
+      night.date = day;
+      night.room_number = room.room_number;
+      night.rate = rate.value_or(room.base_rate);
+      night.room_type = room.room_type;
+      // IF NOT EXISTS: never reopens a night someone holds.
+      ASSIGN_OR_RETURN(bool applied, repository_->OpenNightIfAbsent(hotel_id, night));
+      if (applied) ++opened;
+    }
+  }
+  return opened;
+}
+
+}  // namespace hotel

@@ -1,0 +1,163 @@
+// HotelService: the reservation domain (ARCHITECTURE.md §9) — the seeds' workflow Q1-Q9,
+// availability for a stay, booking, cancel, change, guests, inventory and the repair pass —
+// over `Repository` (and so over `cql::Session` only). The HTTP layer (`http_server.h`) calls
+// one operation per endpoint of the API contract.
+//
+// Booking protocol (docs/data-model.md, "Booking, and what a crash leaves behind"):
+//   1. A confirmation number is reserved with INSERT ... IF NOT EXISTS of a "pending" row in
+//      `reservations_by_confirmation` (a collision retries with a new number).
+//   2. One conditional batch on the hotel's availability partition flips every night of the
+//      stay from free to held (`held_by` = the confirmation number, `held_at` = now). Two
+//      concurrent bookings can never both hold a room-night: the batch is all-or-nothing.
+//   3. One logged batch writes the reservation to the three reservation tables ("confirmed")
+//      and the guest.
+// Invariants: (I1) a room-night is sold at most once: it is held by at most one confirmation
+// number; (I2) a confirmed reservation's nights are all held by its number; (I3) a night held
+// by a number whose reservation is missing, pending, or does not cover that night is an orphan
+// hold — left by a crash or a failed compensation — and `RepairHolds` frees it once it is older
+// than `hold_timeout`. Cancel deletes the reservation rows first, then frees the nights (a
+// crash in between leaves orphans, never a reservation without its nights). Change claims the
+// new nights first (nights the old stay already holds are kept, not re-claimed), then rewrites
+// the reservation rows, then frees the old nights the new stay does not use.
+//
+// Errors (mapped to HTTP in one function, `http_server.cc`):
+//   kInvalid -> 400, kNotFound -> 404, kAlreadyExists -> 409 "conflict",
+//   kWriteFailure -> 409 "room_unavailable" (see RoomUnavailable), kUnavailable -> 503,
+//   anything else -> 500.
+//
+// Thread-safety: thread-safe (the repository is; the confirmation-number generator is guarded
+// by a mutex).
+
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "hotel/domain.h"
+#include "hotel/repository.h"
+
+namespace hotel {
+
+// The status of "a night of the stay is taken" (HTTP 409 room_unavailable).
+common::Status RoomUnavailable(std::string message);
+
+struct HotelServiceOptions {
+  int max_stay_nights = 30;
+  // A hold older than this without a confirmed reservation covering it is freed by RepairHolds.
+  int64_t hold_timeout_millis = 10 * 60 * 1000;
+  // Seeds the confirmation-number generator; 0 draws a random seed.
+  uint64_t seed = 0;
+};
+
+struct Availability {
+  std::string hotel_id;
+  Day check_in = 0;
+  Day check_out = 0;
+  std::vector<RoomOffer> rooms;  // by room number
+};
+
+struct RoomDetails {
+  std::string hotel_id;
+  Room room;
+  Day rate_date = 0;
+  Cents rate = 0;  // the night's rate when the night is open, else the room's base rate
+};
+
+struct BookingRequest {
+  std::string hotel_id;
+  int16_t room_number = 0;
+  Day check_in = 0;
+  Day check_out = 0;
+  std::optional<common::Uuid> guest_id;  // an existing guest, or:
+  std::optional<Guest> new_guest;        // a new guest (its guest_id is assigned)
+};
+
+struct ChangeRequest {
+  Day check_in = 0;
+  Day check_out = 0;
+  std::optional<int16_t> room_number;  // unset: keep the room
+};
+
+class HotelService {
+ public:
+  // REQUIRES: `repository` outlives the service.
+  HotelService(Repository* repository, HotelServiceOptions options);
+
+  // --- Reads -------------------------------------------------------------------------------
+  common::Result<std::vector<Poi>> ListPois();
+  // Q1. kNotFound for an unknown POI.
+  common::Result<Repository::PoiHotels> HotelsNearPoi(const std::string& poi_name);
+  // Q2. kNotFound for an unknown hotel.
+  common::Result<Hotel> GetHotel(const std::string& hotel_id);
+  // Q3 (empty for an unknown hotel).
+  common::Result<std::vector<Poi>> HotelPois(const std::string& hotel_id);
+  // Q4: rooms free on every night of [check_in, check_out), with nightly rates and totals.
+  // kInvalid for a bad stay (see ValidateStay); kNotFound for an unknown hotel.
+  common::Result<Availability> FindAvailability(const std::string& hotel_id, Day check_in,
+                                                Day check_out);
+  // Q5: the room's type, amenities and rate on `date` (default today). kNotFound when unknown.
+  common::Result<RoomDetails> GetRoom(const std::string& hotel_id, int16_t room_number,
+                                      std::optional<Day> date);
+  // Q6. kNotFound when unknown (or still pending).
+  common::Result<Reservation> GetReservation(const std::string& confirmation);
+  // Q7: stays starting on `date`, of guests with that last name when given (any case).
+  common::Result<std::vector<Reservation>> ReservationsByHotelDate(
+      const std::string& hotel_id, Day date, const std::optional<std::string>& last_name);
+  // Q8: a guest's reservations by last name (and first name when given; any case).
+  common::Result<std::vector<Reservation>> ReservationsByGuest(
+      const std::string& last_name, const std::optional<std::string>& first_name);
+  // Q9. kNotFound when unknown.
+  common::Result<Guest> GetGuest(const common::Uuid& guest_id);
+
+  // --- Reservations ------------------------------------------------------------------------
+  // Books a stay (header comment). kNotFound for an unknown hotel, room or guest; kInvalid for
+  // a bad stay or guest; RoomUnavailable when a night is taken or not open.
+  common::Result<Reservation> Book(const BookingRequest& request);
+  // Cancels: returns the reservation with status "cancelled". kNotFound when unknown.
+  common::Result<Reservation> Cancel(const std::string& confirmation);
+  // Moves a reservation to new dates (and room). RoomUnavailable leaves the old stay intact.
+  common::Result<Reservation> Change(const std::string& confirmation, const ChangeRequest& request);
+  // Frees the orphan holds (invariant I3) of a hotel older than the hold timeout, as of
+  // `now_millis`. Returns the number of nights freed.
+  common::Result<int> RepairHolds(const std::string& hotel_id, int64_t now_millis);
+
+  // --- Guests and inventory ---------------------------------------------------------------
+  // Creates a guest with a new id. kInvalid without first and last name.
+  common::Result<Guest> CreateGuest(Guest guest);
+  // Replaces a guest. kNotFound when unknown.
+  common::Result<Guest> UpdateGuest(const common::Uuid& guest_id, Guest guest);
+  // kAlreadyExists when the id is taken; kInvalid for an unknown POI name or a bad id.
+  common::Result<Hotel> CreateHotel(Hotel hotel);
+  common::Status CreatePoi(const Poi& poi);
+  // Adds or replaces a room. kNotFound for an unknown hotel.
+  common::Status AddRoom(const std::string& hotel_id, const Room& room);
+  // Opens every room of the hotel on the nights [start, end) not opened yet, at `rate` or the
+  // room's base rate. Returns the number of room-nights opened.
+  common::Result<int> OpenAvailability(const std::string& hotel_id, Day start, Day end,
+                                       std::optional<Cents> rate);
+
+  // kInvalid unless check_in < check_out and the stay has at most max_stay_nights nights.
+  common::Status ValidateStay(Day check_in, Day check_out) const;
+  const HotelServiceOptions& options() const { return options_; }
+
+ private:
+  std::string NewNumber();
+  // The rows of `room` for the nights of [check_in, check_out) (missing nights absent).
+  common::Result<std::vector<RoomNight>> NightsOfRoom(const std::string& hotel_id,
+                                                      int16_t room_number, Day check_in,
+                                                      Day check_out);
+  // Reserves a fresh confirmation number for `pending`, filling in its number.
+  common::Status ReserveNumber(Reservation& pending, int64_t now_millis);
+
+  Repository* repository_;
+  HotelServiceOptions options_;
+  std::mutex random_mutex_;
+  std::mt19937_64 random_;  // GUARDED_BY(random_mutex_)
+};
+
+}  // namespace hotel

@@ -1,0 +1,355 @@
+#include "hotel/http_json.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace hotel {
+
+namespace json = boost::json;
+
+namespace {
+
+json::array StringArray(const std::vector<std::string>& values) {
+  json::array array;
+  for (const std::string& value : values) array.emplace_back(value);
+  return array;
+}
+
+// Reads an optional string field; `required` makes absence an error.
+FieldResult<std::optional<std::string>> StringField(const json::object& object,
+                                                    std::string_view name,
+                                                    const std::string& prefix, bool required,
+                                                    size_t max_size = 200) {
+  std::string field = prefix + std::string(name);
+  const json::value* value = object.if_contains(name);
+  if (value == nullptr || value->is_null()) {
+    if (required) return FieldError{field, "is required"};
+    return std::optional<std::string>();
+  }
+  const json::string* text = value->if_string();
+  if (text == nullptr) return FieldError{field, "must be a string"};
+  if (text->size() > max_size) {
+    return FieldError{field, fmt::format("must be at most {} characters", max_size)};
+  }
+  if (required && text->empty()) return FieldError{field, "must not be empty"};
+  return std::optional<std::string>(std::string(*text));
+}
+
+FieldResult<Day> DayField(const json::object& object, std::string_view name) {
+  auto text = StringField(object, name, "", true, 10);
+  if (auto* error = std::get_if<FieldError>(&text)) {
+    if (error->message.rfind("must be at most", 0) == 0) error->message = "must be YYYY-MM-DD";
+    return *error;
+  }
+  auto day = ParseDay(**std::get_if<std::optional<std::string>>(&text));
+  if (!day.ok()) return FieldError{std::string(name), "must be a date YYYY-MM-DD"};
+  return *day;
+}
+
+FieldResult<int16_t> RoomField(const json::object& object, std::string_view name, bool required,
+                               int16_t fallback) {
+  const json::value* value = object.if_contains(name);
+  if (value == nullptr || value->is_null()) {
+    if (required) return FieldError{std::string(name), "is required"};
+    return fallback;
+  }
+  int64_t number = 0;
+  if (const int64_t* i = value->if_int64()) {
+    number = *i;
+  } else if (const uint64_t* u = value->if_uint64()) {
+    number = *u > 100000 ? 100000 : static_cast<int64_t>(*u);
+  } else {
+    return FieldError{std::string(name), "must be an integer"};
+  }
+  if (number < 1 || number > 32767) {
+    return FieldError{std::string(name), "must be between 1 and 32767"};
+  }
+  return static_cast<int16_t>(number);
+}
+
+FieldResult<std::optional<Cents>> MoneyField(const json::object& object, std::string_view name,
+                                             bool required) {
+  const json::value* value = object.if_contains(name);
+  if (value == nullptr || value->is_null()) {
+    if (required) return FieldError{std::string(name), "is required"};
+    return std::optional<Cents>();
+  }
+  std::string text;
+  if (const json::string* s = value->if_string()) {
+    text = std::string(*s);
+  } else if (const int64_t* i = value->if_int64()) {
+    text = std::to_string(*i);
+  } else {
+    return FieldError{std::string(name), "must be a decimal string such as \"129.00\""};
+  }
+  auto cents = ParseMoney(text);
+  if (!cents.ok()) return FieldError{std::string(name), "must be a decimal such as \"129.00\""};
+  return std::optional<Cents>(*cents);
+}
+
+FieldResult<Address> ReadAddress(const json::value* value, const std::string& field) {
+  Address address;
+  if (value == nullptr || value->is_null()) return address;
+  const json::object* object = value->if_object();
+  if (object == nullptr) return FieldError{field, "must be an object"};
+  std::pair<std::string_view, std::string*> parts[] = {
+      {"street", &address.street},
+      {"city", &address.city},
+      {"state_or_province", &address.state_or_province},
+      {"postal_code", &address.postal_code},
+      {"country", &address.country}};
+  for (auto& [name, target] : parts) {
+    auto text = StringField(*object, name, field + ".", false);
+    if (auto* error = std::get_if<FieldError>(&text)) return *error;
+    *target = std::get<std::optional<std::string>>(text).value_or("");
+  }
+  return address;
+}
+
+FieldResult<std::vector<std::string>> StringList(const json::object& object, std::string_view name,
+                                                 const std::string& prefix) {
+  std::string field = prefix + std::string(name);
+  std::vector<std::string> out;
+  const json::value* value = object.if_contains(name);
+  if (value == nullptr || value->is_null()) return out;
+  const json::array* array = value->if_array();
+  if (array == nullptr || array->size() > 50)
+    return FieldError{field, "must be an array of strings"};
+  for (const json::value& element : *array) {
+    const json::string* text = element.if_string();
+    if (text == nullptr || text->size() > 200) {
+      return FieldError{field, "must be an array of strings"};
+    }
+    out.emplace_back(*text);
+  }
+  return out;
+}
+
+#define ASSIGN_FIELD_OR_RETURN(lhs, expr)                           \
+  auto lhs##_result = (expr);                                       \
+  if (auto* lhs##_error = std::get_if<FieldError>(&lhs##_result)) { \
+    return *lhs##_error;                                            \
+  }                                                                 \
+  auto lhs = std::move(std::get<0>(lhs##_result))
+
+}  // namespace
+
+json::object AddressJson(const Address& address) {
+  return {{"street", address.street},
+          {"city", address.city},
+          {"state_or_province", address.state_or_province},
+          {"postal_code", address.postal_code},
+          {"country", address.country}};
+}
+
+json::object HotelJson(const Hotel& hotel, bool with_pois) {
+  json::object object{{"hotel_id", hotel.hotel_id},
+                      {"name", hotel.name},
+                      {"phone", hotel.phone},
+                      {"address", AddressJson(hotel.address)}};
+  if (with_pois) object["pois"] = StringArray(hotel.pois);
+  return object;
+}
+
+json::object PoiJson(const Poi& poi) {
+  return {{"name", poi.name}, {"description", poi.description}};
+}
+
+json::object GuestJson(const Guest& guest) {
+  json::object addresses;
+  for (const auto& [kind, address] : guest.addresses) addresses[kind] = AddressJson(address);
+  return {
+      {"guest_id", guest.guest_id.ToString()}, {"first_name", guest.first_name},
+      {"last_name", guest.last_name},          {"title", guest.title},
+      {"emails", StringArray(guest.emails)},   {"phone_numbers", StringArray(guest.phone_numbers)},
+      {"addresses", std::move(addresses)}};
+}
+
+json::object ReservationJson(const Reservation& reservation) {
+  return {{"confirmation_number", reservation.confirmation_number},
+          {"hotel_id", reservation.hotel_id},
+          {"hotel_name", reservation.hotel_name},
+          {"room_number", reservation.room_number},
+          {"check_in", FormatDay(reservation.check_in)},
+          {"check_out", FormatDay(reservation.check_out)},
+          {"nights", reservation.nights()},
+          {"guest_id", reservation.guest_id.ToString()},
+          {"guest_first_name", reservation.guest_first_name},
+          {"guest_last_name", reservation.guest_last_name},
+          {"total", FormatMoney(reservation.total)},
+          {"currency", reservation.currency},
+          {"status", reservation.status}};
+}
+
+json::object AvailabilityJson(const Availability& availability) {
+  json::array rooms;
+  for (const RoomOffer& offer : availability.rooms) {
+    json::array rates;
+    for (const NightlyRate& rate : offer.nightly_rates) {
+      rates.push_back(
+          json::object{{"date", FormatDay(rate.date)}, {"rate", FormatMoney(rate.rate)}});
+    }
+    rooms.push_back(json::object{{"room_number", offer.room_number},
+                                 {"room_type", offer.room_type},
+                                 {"nightly_rates", std::move(rates)},
+                                 {"total", FormatMoney(offer.total)},
+                                 {"currency", kCurrency}});
+  }
+  return {{"hotel_id", availability.hotel_id},
+          {"check_in", FormatDay(availability.check_in)},
+          {"check_out", FormatDay(availability.check_out)},
+          {"nights", availability.check_out - availability.check_in},
+          {"rooms", std::move(rooms)}};
+}
+
+json::object RoomJson(const RoomDetails& room) {
+  json::array amenities;
+  for (const Amenity& amenity : room.room.amenities) {
+    amenities.push_back(json::object{{"name", amenity.name}, {"description", amenity.description}});
+  }
+  return {{"hotel_id", room.hotel_id},        {"room_number", room.room.room_number},
+          {"room_type", room.room.room_type}, {"date", FormatDay(room.rate_date)},
+          {"rate", FormatMoney(room.rate)},   {"currency", kCurrency},
+          {"amenities", std::move(amenities)}};
+}
+
+FieldResult<Guest> ReadGuest(const json::object& object, const std::string& prefix) {
+  Guest guest;
+  ASSIGN_FIELD_OR_RETURN(first, StringField(object, "first_name", prefix, true));
+  ASSIGN_FIELD_OR_RETURN(last, StringField(object, "last_name", prefix, true));
+  ASSIGN_FIELD_OR_RETURN(title, StringField(object, "title", prefix, false));
+  ASSIGN_FIELD_OR_RETURN(emails, StringList(object, "emails", prefix));
+  ASSIGN_FIELD_OR_RETURN(phones, StringList(object, "phone_numbers", prefix));
+  guest.first_name = *first;
+  guest.last_name = *last;
+  guest.title = title.value_or("");
+  std::sort(emails.begin(), emails.end());
+  emails.erase(std::unique(emails.begin(), emails.end()), emails.end());
+  guest.emails = std::move(emails);
+  guest.phone_numbers = std::move(phones);
+  if (const json::value* addresses = object.if_contains("addresses");
+      addresses != nullptr && !addresses->is_null()) {
+    const json::object* map = addresses->if_object();
+    if (map == nullptr || map->size() > 20) {
+      return FieldError{prefix + "addresses", "must be an object of addresses"};
+    }
+    for (const auto& entry : *map) {
+      ASSIGN_FIELD_OR_RETURN(
+          address, ReadAddress(&entry.value(), prefix + "addresses." + std::string(entry.key())));
+      guest.addresses[std::string(entry.key())] = address;
+    }
+  }
+  return guest;
+}
+
+FieldResult<Hotel> ReadHotel(const json::object& object) {
+  Hotel hotel;
+  ASSIGN_FIELD_OR_RETURN(id, StringField(object, "hotel_id", "", true, 32));
+  ASSIGN_FIELD_OR_RETURN(name, StringField(object, "name", "", true));
+  ASSIGN_FIELD_OR_RETURN(phone, StringField(object, "phone", "", false));
+  ASSIGN_FIELD_OR_RETURN(address, ReadAddress(object.if_contains("address"), "address"));
+  ASSIGN_FIELD_OR_RETURN(pois, StringList(object, "pois", ""));
+  hotel.hotel_id = *id;
+  hotel.name = *name;
+  hotel.phone = phone.value_or("");
+  hotel.address = address;
+  hotel.pois = pois;
+  return hotel;
+}
+
+FieldResult<Poi> ReadPoi(const json::object& object) {
+  ASSIGN_FIELD_OR_RETURN(name, StringField(object, "name", "", true));
+  ASSIGN_FIELD_OR_RETURN(description, StringField(object, "description", "", false, 1000));
+  return Poi{*name, description.value_or("")};
+}
+
+FieldResult<Room> ReadRoom(const json::object& object) {
+  Room room;
+  ASSIGN_FIELD_OR_RETURN(number, RoomField(object, "room_number", true, 0));
+  ASSIGN_FIELD_OR_RETURN(type, StringField(object, "room_type", "", true));
+  ASSIGN_FIELD_OR_RETURN(rate, MoneyField(object, "rate", true));
+  room.room_number = number;
+  room.room_type = *type;
+  room.base_rate = *rate;
+  if (const json::value* amenities = object.if_contains("amenities");
+      amenities != nullptr && !amenities->is_null()) {
+    const json::array* array = amenities->if_array();
+    if (array == nullptr || array->size() > 50) {
+      return FieldError{"amenities", "must be an array of {name, description}"};
+    }
+    for (const json::value& element : *array) {
+      const json::object* amenity = element.if_object();
+      if (amenity == nullptr) return FieldError{"amenities", "must be an array of objects"};
+      ASSIGN_FIELD_OR_RETURN(name, StringField(*amenity, "name", "amenities.", true));
+      ASSIGN_FIELD_OR_RETURN(description,
+                             StringField(*amenity, "description", "amenities.", false));
+      room.amenities.push_back({*name, description.value_or("")});
+    }
+  }
+  return room;
+}
+
+std::optional<FieldError> CheckStay(Day check_in, Day check_out, int max_nights,
+                                    const std::string& check_out_field) {
+  if (check_out <= check_in) return FieldError{check_out_field, "must be after check_in"};
+  if (check_out - check_in > max_nights) {
+    return FieldError{check_out_field,
+                      fmt::format("a stay may last at most {} nights", max_nights)};
+  }
+  return std::nullopt;
+}
+
+FieldResult<BookingRequest> ReadBooking(const json::object& object, int max_nights) {
+  BookingRequest request;
+  ASSIGN_FIELD_OR_RETURN(hotel_id, StringField(object, "hotel_id", "", true, 32));
+  ASSIGN_FIELD_OR_RETURN(room, RoomField(object, "room_number", true, 0));
+  ASSIGN_FIELD_OR_RETURN(check_in, DayField(object, "check_in"));
+  ASSIGN_FIELD_OR_RETURN(check_out, DayField(object, "check_out"));
+  if (auto error = CheckStay(check_in, check_out, max_nights, "check_out")) return *error;
+  request.hotel_id = *hotel_id;
+  request.room_number = room;
+  request.check_in = check_in;
+  request.check_out = check_out;
+  const json::value* guest = object.if_contains("guest");
+  const json::object* guest_object = guest != nullptr ? guest->if_object() : nullptr;
+  if (guest_object == nullptr) return FieldError{"guest", "is required (an object)"};
+  if (const json::value* id = guest_object->if_contains("guest_id");
+      id != nullptr && !id->is_null()) {
+    const json::string* text = id->if_string();
+    auto uuid = text != nullptr ? common::Uuid::Parse(*text)
+                                : common::Result<common::Uuid>(common::Status::Invalid(""));
+    if (!uuid.ok()) return FieldError{"guest.guest_id", "must be a UUID"};
+    request.guest_id = *uuid;
+  } else {
+    ASSIGN_FIELD_OR_RETURN(new_guest, ReadGuest(*guest_object, "guest."));
+    request.new_guest = std::move(new_guest);
+  }
+  return request;
+}
+
+FieldResult<ChangeRequest> ReadChange(const json::object& object, int max_nights) {
+  ChangeRequest request;
+  ASSIGN_FIELD_OR_RETURN(check_in, DayField(object, "check_in"));
+  ASSIGN_FIELD_OR_RETURN(check_out, DayField(object, "check_out"));
+  if (auto error = CheckStay(check_in, check_out, max_nights, "check_out")) return *error;
+  request.check_in = check_in;
+  request.check_out = check_out;
+  if (const json::value* room = object.if_contains("room_number");
+      room != nullptr && !room->is_null()) {
+    ASSIGN_FIELD_OR_RETURN(number, RoomField(object, "room_number", true, 0));
+    request.room_number = number;
+  }
+  return request;
+}
+
+FieldResult<OpenRequest> ReadOpen(const json::object& object) {
+  ASSIGN_FIELD_OR_RETURN(start, DayField(object, "start"));
+  ASSIGN_FIELD_OR_RETURN(end, DayField(object, "end"));
+  if (end <= start) return FieldError{"end", "must be after start"};
+  if (end - start > 731) return FieldError{"end", "at most 731 days after start"};
+  ASSIGN_FIELD_OR_RETURN(rate, MoneyField(object, "rate", false));
+  return OpenRequest{start, end, rate};
+}
+
+}  // namespace hotel

@@ -1,0 +1,58 @@
+// JSON for the hotel HTTP API (/work/briefs/hotel_api.md, the API contract): domain values to
+// Boost.JSON objects, and request bodies to domain values with per-field validation.
+//
+// Readers never throw and never trust the input: a missing required field or a field of the
+// wrong type is a `FieldError` naming the field, which the router answers with 400
+// "invalid_field".
+//
+// Thread-safety: stateless free functions.
+
+#pragma once
+
+#include <boost/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "hotel/domain.h"
+#include "hotel/hotel_service.h"
+
+namespace hotel {
+
+// A request field that is missing, of the wrong type, or out of range.
+struct FieldError {
+  std::string field;
+  std::string message;
+};
+
+template <typename T>
+using FieldResult = std::variant<T, FieldError>;
+
+boost::json::object AddressJson(const Address& address);
+boost::json::object HotelJson(const Hotel& hotel, bool with_pois);
+boost::json::object PoiJson(const Poi& poi);
+boost::json::object GuestJson(const Guest& guest);
+boost::json::object ReservationJson(const Reservation& reservation);
+boost::json::object AvailabilityJson(const Availability& availability);
+boost::json::object RoomJson(const RoomDetails& room);
+
+// Body readers. `object` is the parsed body.
+FieldResult<Guest> ReadGuest(const boost::json::object& object, const std::string& prefix);
+FieldResult<Hotel> ReadHotel(const boost::json::object& object);
+FieldResult<Poi> ReadPoi(const boost::json::object& object);
+FieldResult<Room> ReadRoom(const boost::json::object& object);
+FieldResult<BookingRequest> ReadBooking(const boost::json::object& object, int max_nights);
+FieldResult<ChangeRequest> ReadChange(const boost::json::object& object, int max_nights);
+struct OpenRequest {
+  Day start = 0;
+  Day end = 0;
+  std::optional<Cents> rate;
+};
+FieldResult<OpenRequest> ReadOpen(const boost::json::object& object);
+
+// Checks a stay given as two dates: check_out after check_in, at most `max_nights` nights.
+// The error names `check_out_field` (e.g. "check_out").
+std::optional<FieldError> CheckStay(Day check_in, Day check_out, int max_nights,
+                                    const std::string& check_out_field);
+
+}  // namespace hotel

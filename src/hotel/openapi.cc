@@ -1,0 +1,253 @@
+// The OpenAPI 3.0 description served at /api/v1/openapi.json (http_router.h), generated once
+// from the endpoint table below, which lists every endpoint of the API contract.
+
+#include <boost/json.hpp>
+#include <string>
+#include <vector>
+
+#include "hotel/http_router.h"
+
+namespace hotel {
+
+namespace {
+
+namespace json = boost::json;
+
+struct Endpoint {
+  const char* method;
+  const char* path;
+  const char* summary;
+  std::vector<const char*> query;  // query parameters (name; a trailing '?' = optional)
+  const char* request_schema;      // component name or nullptr
+  int status;
+  const char* response_schema;
+};
+
+const std::vector<Endpoint>& Endpoints() {
+  static const std::vector<Endpoint> endpoints{
+      {"get", "/pois", "All points of interest", {}, nullptr, 200, "PoiList"},
+      {"post", "/pois", "Add a point of interest", {}, "Poi", 201, "Poi"},
+      {"get",
+       "/pois/{poi_name}/hotels",
+       "Q1. Hotels near a point of interest",
+       {},
+       nullptr,
+       200,
+       "PoiHotels"},
+      {"post", "/hotels", "Add a hotel", {}, "Hotel", 201, "Hotel"},
+      {"get", "/hotels/{hotel_id}", "Q2. A hotel", {}, nullptr, 200, "Hotel"},
+      {"get",
+       "/hotels/{hotel_id}/pois",
+       "Q3. Points of interest near a hotel",
+       {},
+       nullptr,
+       200,
+       "PoiList"},
+      {"get",
+       "/hotels/{hotel_id}/availability",
+       "Q4. Rooms free on every night of a stay",
+       {"check_in", "check_out"},
+       nullptr,
+       200,
+       "Availability"},
+      {"post",
+       "/hotels/{hotel_id}/availability",
+       "Open every room for a date range",
+       {},
+       "OpenAvailability",
+       200,
+       "NightsOpened"},
+      {"post", "/hotels/{hotel_id}/rooms", "Add or replace a room", {}, "RoomInput", 201, "Room"},
+      {"get",
+       "/hotels/{hotel_id}/rooms/{room_number}",
+       "Q5. A room's rate and amenities",
+       {"date?"},
+       nullptr,
+       200,
+       "Room"},
+      {"get",
+       "/hotels/{hotel_id}/reservations",
+       "Q7. Reservations starting on a date",
+       {"date", "last_name?"},
+       nullptr,
+       200,
+       "ReservationList"},
+      {"get",
+       "/reservations",
+       "Q8. Reservations by guest name",
+       {"last_name", "first_name?"},
+       nullptr,
+       200,
+       "ReservationList"},
+      {"post", "/reservations", "Book a stay", {}, "Booking", 201, "Reservation"},
+      {"get",
+       "/reservations/{confirmation_number}",
+       "Q6. A reservation",
+       {},
+       nullptr,
+       200,
+       "Reservation"},
+      {"put",
+       "/reservations/{confirmation_number}",
+       "Change dates or room",
+       {},
+       "Change",
+       200,
+       "Reservation"},
+      {"delete", "/reservations/{confirmation_number}", "Cancel", {}, nullptr, 200, "Reservation"},
+      {"post", "/guests", "Add a guest", {}, "Guest", 201, "Guest"},
+      {"get", "/guests/{guest_id}", "Q9. A guest", {}, nullptr, 200, "Guest"},
+      {"put", "/guests/{guest_id}", "Replace a guest", {}, "Guest", 200, "Guest"},
+      {"get", "/health", "Liveness and mode", {}, nullptr, 200, "Health"},
+      {"get", "/openapi.json", "This document", {}, nullptr, 200, nullptr},
+  };
+  return endpoints;
+}
+
+json::object Ref(const char* name) {
+  return {{"$ref", std::string("#/components/schemas/") + name}};
+}
+
+json::object Strings(std::initializer_list<const char*> names) {
+  json::object properties;
+  for (const char* name : names) properties[name] = json::object{{"type", "string"}};
+  return properties;
+}
+
+json::object Schemas() {
+  json::object s;
+  s["Address"] = {
+      {"type", "object"},
+      {"properties", Strings({"street", "city", "state_or_province", "postal_code", "country"})}};
+  json::object hotel_props = Strings({"hotel_id", "name", "phone"});
+  hotel_props["address"] = Ref("Address");
+  hotel_props["pois"] = {{"type", "array"}, {"items", {{"type", "string"}}}};
+  s["Hotel"] = {
+      {"type", "object"}, {"required", {"hotel_id", "name"}}, {"properties", hotel_props}};
+  s["Poi"] = {
+      {"type", "object"}, {"required", {"name"}}, {"properties", Strings({"name", "description"})}};
+  s["PoiList"] = {{"type", "object"},
+                  {"properties", {{"pois", {{"type", "array"}, {"items", Ref("Poi")}}}}}};
+  s["PoiHotels"] = {
+      {"type", "object"},
+      {"properties",
+       {{"poi", Ref("Poi")}, {"hotels", {{"type", "array"}, {"items", Ref("Hotel")}}}}}};
+  json::object rate{{"type", "object"}, {"properties", Strings({"date", "rate"})}};
+  json::object offer_props = Strings({"room_type", "total", "currency"});
+  offer_props["room_number"] = {{"type", "integer"}};
+  offer_props["nightly_rates"] = {{"type", "array"}, {"items", rate}};
+  json::object availability_props = Strings({"hotel_id", "check_in", "check_out"});
+  availability_props["nights"] = {{"type", "integer"}};
+  availability_props["rooms"] = {{"type", "array"},
+                                 {"items", {{"type", "object"}, {"properties", offer_props}}}};
+  s["Availability"] = {{"type", "object"}, {"properties", availability_props}};
+  s["OpenAvailability"] = {{"type", "object"},
+                           {"required", {"start", "end"}},
+                           {"properties", Strings({"start", "end", "rate"})}};
+  s["NightsOpened"] = {{"type", "object"},
+                       {"properties", {{"nights_opened", {{"type", "integer"}}}}}};
+  json::object amenity{{"type", "object"}, {"properties", Strings({"name", "description"})}};
+  json::object room_props = Strings({"hotel_id", "room_type", "rate", "currency", "date"});
+  room_props["room_number"] = {{"type", "integer"}};
+  room_props["amenities"] = {{"type", "array"}, {"items", amenity}};
+  s["Room"] = {{"type", "object"}, {"properties", room_props}};
+  json::object room_input = Strings({"room_type", "rate"});
+  room_input["room_number"] = {{"type", "integer"}};
+  room_input["amenities"] = {{"type", "array"}, {"items", amenity}};
+  s["RoomInput"] = {{"type", "object"},
+                    {"required", {"room_number", "room_type", "rate"}},
+                    {"properties", room_input}};
+  json::object guest_props = Strings({"guest_id", "first_name", "last_name", "title"});
+  guest_props["emails"] = {{"type", "array"}, {"items", {{"type", "string"}}}};
+  guest_props["phone_numbers"] = {{"type", "array"}, {"items", {{"type", "string"}}}};
+  guest_props["addresses"] = {{"type", "object"}, {"additionalProperties", Ref("Address")}};
+  s["Guest"] = {
+      {"type", "object"}, {"required", {"first_name", "last_name"}}, {"properties", guest_props}};
+  json::object reservation_props =
+      Strings({"confirmation_number", "hotel_id", "hotel_name", "check_in", "check_out", "guest_id",
+               "guest_first_name", "guest_last_name", "total", "currency", "status"});
+  reservation_props["room_number"] = {{"type", "integer"}};
+  reservation_props["nights"] = {{"type", "integer"}};
+  s["Reservation"] = {{"type", "object"}, {"properties", reservation_props}};
+  s["ReservationList"] = {
+      {"type", "object"},
+      {"properties", {{"reservations", {{"type", "array"}, {"items", Ref("Reservation")}}}}}};
+  json::object booking_props = Strings({"hotel_id", "check_in", "check_out"});
+  booking_props["room_number"] = {{"type", "integer"}};
+  booking_props["guest"] = {
+      {"description", "A new guest (Guest without guest_id) or {\"guest_id\": ...}"},
+      {"type", "object"}};
+  s["Booking"] = {{"type", "object"},
+                  {"required", {"hotel_id", "room_number", "check_in", "check_out", "guest"}},
+                  {"properties", booking_props}};
+  json::object change_props = Strings({"check_in", "check_out"});
+  change_props["room_number"] = {{"type", "integer"}};
+  s["Change"] = {
+      {"type", "object"}, {"required", {"check_in", "check_out"}}, {"properties", change_props}};
+  s["Health"] = {{"type", "object"}, {"properties", Strings({"status", "mode"})}};
+  json::object error_props = Strings({"code", "message", "field"});
+  error_props["status"] = {{"type", "integer"}};
+  s["Error"] = {{"type", "object"},
+                {"properties", {{"error", {{"type", "object"}, {"properties", error_props}}}}}};
+  return s;
+}
+
+std::string Build() {
+  json::object paths;
+  for (const Endpoint& endpoint : Endpoints()) {
+    json::object operation{{"summary", endpoint.summary}};
+    json::array parameters;
+    std::string path = endpoint.path;
+    for (size_t open = path.find('{'); open != std::string::npos; open = path.find('{', open + 1)) {
+      std::string name = path.substr(open + 1, path.find('}', open) - open - 1);
+      parameters.push_back(json::object{
+          {"name", name}, {"in", "path"}, {"required", true}, {"schema", {{"type", "string"}}}});
+    }
+    for (std::string name : endpoint.query) {
+      bool optional = !name.empty() && name.back() == '?';
+      if (optional) name.pop_back();
+      parameters.push_back(json::object{{"name", name},
+                                        {"in", "query"},
+                                        {"required", !optional},
+                                        {"schema", {{"type", "string"}}}});
+    }
+    if (!parameters.empty()) operation["parameters"] = std::move(parameters);
+    if (endpoint.request_schema != nullptr) {
+      operation["requestBody"] = {
+          {"required", true},
+          {"content", {{"application/json", {{"schema", Ref(endpoint.request_schema)}}}}}};
+    }
+    json::object responses;
+    json::object ok{{"description", "OK"}};
+    if (endpoint.response_schema != nullptr) {
+      ok["content"] = {{"application/json", {{"schema", Ref(endpoint.response_schema)}}}};
+    }
+    responses[std::to_string(endpoint.status)] = std::move(ok);
+    json::object error{{"description", "Error (400, 404, 409, 413, 415, 503, 500)"},
+                       {"content", {{"application/json", {{"schema", Ref("Error")}}}}}};
+    responses["default"] = std::move(error);
+    operation["responses"] = std::move(responses);
+    json::value& slot = paths[path];
+    if (!slot.is_object()) slot.emplace_object();
+    slot.as_object()[endpoint.method] = std::move(operation);
+  }
+  json::object document{
+      {"openapi", "3.0.3"},
+      {"info",
+       {{"title", "Hotel reservation service"},
+        {"version", "1.0.0"},
+        {"description", "The seeds' hotel workflow Q1-Q9, booking, cancel and change."}}},
+      {"servers", {json::object{{"url", "/api/v1"}}}},
+      {"paths", std::move(paths)},
+      {"components", {{"schemas", Schemas()}}}};
+  return json::serialize(document);
+}
+
+}  // namespace
+
+std::string_view OpenApiDocument() {
+  static const std::string document = Build();
+  return document;
+}
+
+}  // namespace hotel

@@ -1,0 +1,151 @@
+// Repository: every CQL statement the hotel service issues, over `cql::Session` only
+// (ARCHITECTURE.md §2, §9), and the mapping between rows and the domain values of `domain.h`.
+//
+// Each read is ONE single-partition query on the table designed for it (docs/data-model.md);
+// the comment on each method names the query (Q1-Q9) and the partition it reads. Writes that
+// must be atomic are batches: a conditional batch inside the hotel's availability partition to
+// claim or release the nights of a stay, and logged batches for the denormalized reservation
+// rows. Statements are prepared once in `Create` and executed by id.
+//
+// Errors: database errors are mapped to kUnavailable (the database could not answer: timeouts,
+// unavailable replicas, overload, I/O) or kInternal (anything else, e.g. a schema mismatch);
+// the service turns those into HTTP 503 / 500. Rows that do not decode are kInternal.
+//
+// Thread-safety: thread-safe when the session is (prepared metadata is immutable after
+// `Create`).
+
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "cql/session.h"
+#include "hotel/domain.h"
+#include "hotel/service_schema.h"
+
+namespace hotel {
+
+class Repository {
+ public:
+  // Prepares every statement against the schema of `keyspaces` (which must exist).
+  // REQUIRES: `session` outlives the repository.
+  static common::Result<std::unique_ptr<Repository>> Create(cql::Session* session,
+                                                            Keyspaces keyspaces);
+
+  const Keyspaces& keyspaces() const { return keyspaces_; }
+
+  // --- Reads (one partition each) ---------------------------------------------------------
+
+  // Every POI: the single partition directory = 'all' of `pois`.
+  common::Result<std::vector<Poi>> ListPois();
+  // Q1: partition poi_name of `hotels_by_poi`. nullopt when the POI has no row at all (no
+  // static description and no hotel).
+  struct PoiHotels {
+    Poi poi;
+    std::vector<Hotel> hotels;  // without `pois`
+  };
+  common::Result<std::optional<PoiHotels>> HotelsByPoi(const std::string& poi_name);
+  // Q2: partition id of `hotels`.
+  common::Result<std::optional<Hotel>> FindHotel(const std::string& hotel_id);
+  // Q3: partition hotel_id of `pois_by_hotel`.
+  common::Result<std::vector<Poi>> PoisByHotel(const std::string& hotel_id);
+  // Q4: the rows of partition hotel_id of `available_rooms_by_hotel_date` with
+  // first <= date < last, in (date, room_number) order.
+  common::Result<std::vector<RoomNight>> RoomNights(const std::string& hotel_id, Day first,
+                                                    Day last);
+  // Q5 (rate): one row of the same partition.
+  common::Result<std::optional<RoomNight>> FindRoomNight(const std::string& hotel_id, Day date,
+                                                         int16_t room_number);
+  // Q5 (type, base rate, amenities): partition (hotel_id, room_number) of `amenities_by_room`.
+  common::Result<std::optional<Room>> FindRoom(const std::string& hotel_id, int16_t room_number);
+  // The rooms of a hotel: partition hotel_id of `rooms_by_hotel` (without amenities).
+  common::Result<std::vector<Room>> RoomsByHotel(const std::string& hotel_id);
+  // Q6: partition confirm_number of `reservations_by_confirmation` (also "pending" rows).
+  common::Result<std::optional<Reservation>> FindReservation(const std::string& confirmation);
+  // Q7: partition (hotel_id, start_date) of `reservations_by_hotel_date`, restricted to the
+  // clustering prefix last_name_key when `last_name_key` is set.
+  common::Result<std::vector<Reservation>> ReservationsByHotelDate(
+      const std::string& hotel_id, Day start_date, const std::optional<std::string>& last_name_key);
+  // Q8: partition last_name_key of `reservations_by_guest`, restricted to the clustering prefix
+  // first_name_key when set.
+  common::Result<std::vector<Reservation>> ReservationsByGuest(
+      const std::string& last_name_key, const std::optional<std::string>& first_name_key);
+  // Q9: partition guest_id of `guests`.
+  common::Result<std::optional<Guest>> FindGuest(const common::Uuid& guest_id);
+
+  // --- Inventory writes --------------------------------------------------------------------
+
+  // Adds the POI to the directory and sets the static description of its Q1 partition.
+  common::Status InsertPoi(const Poi& poi);
+  // Inserts the hotel unless its id exists (returns false then, writing nothing else); then
+  // its rows of `hotels_by_poi` and `pois_by_hotel` (logged batch). `pois` carries the
+  // descriptions of `hotel.pois`.
+  common::Result<bool> InsertHotel(const Hotel& hotel, const std::vector<Poi>& pois);
+  // Inserts or replaces a room: `rooms_by_hotel` and `amenities_by_room` (logged batch).
+  common::Status InsertRoom(const std::string& hotel_id, const Room& room);
+  // Writes free nights without reading (bulk loading of fresh data only: it would overwrite a
+  // booked night). One unlogged batch in the hotel's partition.
+  common::Status WriteNights(const std::string& hotel_id, const std::vector<RoomNight>& nights);
+  // Opens one night unless its row exists (INSERT ... IF NOT EXISTS). Returns whether applied.
+  common::Result<bool> OpenNightIfAbsent(const std::string& hotel_id, const RoomNight& night);
+
+  // --- Booking -----------------------------------------------------------------------------
+
+  // Reserves a confirmation number: INSERT ... IF NOT EXISTS of a "pending" row into
+  // `reservations_by_confirmation` describing the intended stay. False on collision.
+  common::Result<bool> ReserveConfirmation(const Reservation& pending, int64_t now_millis);
+  // Deletes a "pending" confirmation row (IF status = 'pending').
+  common::Status DeletePendingConfirmation(const std::string& confirmation);
+  // One conditional batch on the hotel's availability partition: for every night,
+  // UPDATE SET is_available = false, held_by, held_at ... IF is_available = true. Returns
+  // whether it applied (all nights claimed) or nothing changed.
+  common::Result<bool> ClaimNights(const std::string& hotel_id, int16_t room_number,
+                                   const std::vector<Day>& nights, const std::string& confirmation,
+                                   int64_t now_millis);
+  // Frees nights held by `confirmation` (IF held_by = confirmation): one conditional batch, or
+  // night by night when some night is no longer held by it. Returns the nights freed.
+  common::Result<int> ReleaseNights(const std::string& hotel_id, int16_t room_number,
+                                    const std::vector<Day>& nights,
+                                    const std::string& confirmation);
+  // One logged batch: the reservation's rows in the three reservation tables (status
+  // "confirmed"), the guest when `guest` is set, and the deletion of `replaced`'s rows in the
+  // by-date and by-guest tables when set (a changed stay).
+  common::Status WriteReservation(const Reservation& reservation, const Guest* guest,
+                                  const Reservation* replaced);
+  // One logged batch deleting the reservation's rows from the three reservation tables.
+  common::Status DeleteReservation(const Reservation& reservation);
+  // Inserts or replaces a guest.
+  common::Status UpsertGuest(const Guest& guest);
+
+  // Use Create(); public only for std::make_unique.
+  Repository(cql::Session* session, Keyspaces keyspaces)
+      : session_(session), keyspaces_(std::move(keyspaces)) {}
+
+ private:
+  using Prepared = std::shared_ptr<const cql::PreparedMetadata>;
+
+  common::Status PrepareAll();
+  common::Result<cql::ResultSet> Run(const Prepared& statement,
+                                     std::vector<cql::BoundValue> values);
+  common::Result<cql::ResultSet> RunBatch(cql::BatchType type,
+                                          std::vector<cql::BatchEntry> entries);
+  std::vector<cql::BoundValue> ReservationValues(const Reservation& reservation) const;
+
+  cql::Session* session_;
+  Keyspaces keyspaces_;
+
+  Prepared list_pois_, hotels_by_poi_, find_hotel_, pois_by_hotel_, room_nights_, room_night_,
+      find_room_, rooms_by_hotel_, find_reservation_, by_hotel_date_, by_hotel_date_name_,
+      by_guest_, by_guest_first_, find_guest_;
+  Prepared insert_poi_, set_poi_description_, insert_hotel_, insert_hotel_by_poi_,
+      insert_poi_by_hotel_, insert_room_, set_room_statics_, insert_amenity_, delete_amenities_,
+      write_night_, open_night_;
+  Prepared reserve_confirmation_, delete_pending_, claim_night_, release_night_,
+      insert_by_confirmation_, insert_by_hotel_date_, insert_by_guest_, delete_by_confirmation_,
+      delete_by_hotel_date_, delete_by_guest_, insert_guest_;
+};
+
+}  // namespace hotel

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The web UI journey against the real service: starts `hotel serve` on a fresh data directory
+# (schema and the small sample are created on first start) on a free 127.0.0.1 port, runs
+# tests/web/run.sh against it with HOTEL_URL, and always stops the service and removes the
+# directory. CTest `web.e2e_service`.
+#
+# Usage: tests/web/run_service.sh HOTEL_BINARY
+# Exits 77 when run.sh skips (node or chromium missing); fails if the service does not start
+# within 120 s or exits non-zero on SIGTERM.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+hotel=${1:?usage: run_service.sh HOTEL_BINARY}
+
+work=$(mktemp -d)
+pid=""
+stop() {
+  local status=0
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid"
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "web e2e: hotel did not stop on SIGTERM; killing it" >&2
+      kill -KILL "$pid"
+      status=1
+    fi
+    wait "$pid" || status=$?
+  fi
+  rm -rf "$work"
+  return $status
+}
+trap 'stop' EXIT
+
+"$hotel" serve --data "$work/data" --address 127.0.0.1 --port 0 --web "$root/web" \
+  >"$work/out" 2>"$work/err" &
+pid=$!
+url=""
+for _ in $(seq 1200); do
+  url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$work/out" 2>/dev/null | head -1 || true)
+  [ -n "$url" ] && break
+  if ! kill -0 "$pid" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+if [ -z "$url" ]; then
+  echo "web e2e: hotel serve did not start:" >&2
+  cat "$work/out" "$work/err" >&2
+  exit 1
+fi
+echo "web e2e: hotel serving $url"
+
+HOTEL_URL=$url "$here/run.sh"
+status=$?
+trap - EXIT
+if ! stop; then
+  echo "web e2e: hotel exited badly on SIGTERM" >&2
+  [ "$status" -eq 0 ] && status=1
+fi
+exit $status
