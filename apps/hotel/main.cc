@@ -8,7 +8,10 @@
 //   hotel load [--data DIR] [--scale small] [--seed N] [--keyspace-prefix P]
 //       Creates the schema and loads a deterministic sample.
 //
-// `--cassandra host:port` (through the C++ driver) is not wired yet.
+// Both take `--cassandra host:port[,host:port...]` instead of `--data`: the same service on any
+// Cassandra-compatible cluster (cqld, Apache Cassandra, ScyllaDB) through the C++ driver
+// (src/client), with `--replication '{...}'` for the keyspaces it creates (default
+// SimpleStrategy, replication_factor 1).
 
 #include <csignal>
 #include <cstdio>
@@ -17,6 +20,7 @@
 #include <map>
 #include <string>
 
+#include "client/remote_session.h"
 #include "engine/database.h"
 #include "hotel/data_generator.h"
 #include "hotel/hotel_service.h"
@@ -30,7 +34,9 @@ namespace {
 constexpr const char* kUsage =
     "usage: hotel serve [--data DIR] [--address ADDR] [--port N] [--keyspace-prefix P] "
     "[--web DIR] [--threads N]\n"
-    "       hotel load [--data DIR] [--scale small] [--seed N] [--keyspace-prefix P]\n";
+    "       hotel load [--data DIR] [--scale small] [--seed N] [--keyspace-prefix P]\n"
+    "       (either command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP] instead "
+    "of --data)\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "hotel: %s\n", message.c_str());
@@ -52,7 +58,8 @@ int main(int argc, char** argv) {
   std::map<std::string, std::string> flags = {{"--data", "data"},   {"--address", "127.0.0.1"},
                                               {"--port", "8080"},   {"--keyspace-prefix", ""},
                                               {"--web", "web"},     {"--threads", "4"},
-                                              {"--scale", "small"}, {"--seed", "42"}};
+                                              {"--scale", "small"}, {"--seed", "42"},
+                                              {"--cassandra", ""},  {"--replication", ""}};
   for (int i = 2; i < argc; ++i) {
     std::string flag = argv[i];
     if (flags.count(flag) == 0 || i + 1 >= argc) {
@@ -77,15 +84,42 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   const std::string& data = flags["--data"];
-  std::error_code ignored;
-  std::filesystem::create_directories(data, ignored);
-  auto database = engine::Database::Open(data, engine::DatabaseOptions());
-  if (!database.ok()) return Fail("cannot open " + data + ": " + database.status().ToString());
-  auto session = (*database)->NewSession();
+  const std::string& cassandra = flags["--cassandra"];
+  // Where the data lives, for messages: the embedded directory or the cluster.
+  std::string mode = cassandra.empty() ? "embedded" : "cassandra";
+  std::string where = cassandra.empty() ? "data " + data : cassandra;
+  std::unique_ptr<engine::Database> database;
+  std::unique_ptr<cql::Session> session;
+  if (cassandra.empty()) {
+    std::error_code ignored;
+    std::filesystem::create_directories(data, ignored);
+    auto opened = engine::Database::Open(data, engine::DatabaseOptions());
+    if (!opened.ok()) return Fail("cannot open " + data + ": " + opened.status().ToString());
+    database = std::move(opened).value();
+    session = database->NewSession();
+  } else {
+    client::ClientOptions options;
+    options.contact_points.clear();
+    for (size_t start = 0; start <= cassandra.size();) {
+      size_t comma = cassandra.find(',', start);
+      if (comma == std::string::npos) comma = cassandra.size();
+      if (comma > start) options.contact_points.push_back(cassandra.substr(start, comma - start));
+      start = comma + 1;
+    }
+    auto connected = client::RemoteSession::Connect(options);
+    if (!connected.ok()) {
+      return Fail("cannot connect to " + cassandra + ": " + connected.status().ToString());
+    }
+    session = std::move(connected).value();
+  }
   const std::string& prefix = flags["--keyspace-prefix"];
   auto keyspaces = hotel::KeyspacesForPrefix(prefix);
   if (!keyspaces.ok()) return Fail(keyspaces.status().message());
-  if (auto created = hotel::CreateServiceSchema(*session, prefix); !created.ok()) {
+  common::Status created =
+      flags["--replication"].empty()
+          ? hotel::CreateServiceSchema(*session, prefix)
+          : hotel::CreateServiceSchema(*session, prefix, flags["--replication"]);
+  if (!created.ok()) {
     return Fail("cannot create the schema: " + created.ToString());
   }
   auto repository = hotel::Repository::Create(session.get(), *keyspaces);
@@ -106,7 +140,7 @@ int main(int argc, char** argv) {
     auto report = hotel::Generate(**repository, service, *options);
     if (!report.ok()) return Fail("load failed: " + report.status().ToString());
     std::printf("hotel load: %lld rows, %d reservations into %s\n",
-                static_cast<long long>(report->rows), report->reservations, data.c_str());
+                static_cast<long long>(report->rows), report->reservations, where.c_str());
     return 0;
   };
 
@@ -122,15 +156,15 @@ int main(int argc, char** argv) {
   if (!std::filesystem::exists(web + "/index.html")) {
     std::fprintf(stderr, "hotel: no %s/index.html; / answers 404\n", web.c_str());
   }
-  hotel::ApiRouter router(&service, web, "embedded");
+  hotel::ApiRouter router(&service, web, mode);
   hotel::HttpServerOptions server_options;
   server_options.address = flags["--address"];
   server_options.port = static_cast<uint16_t>(port);
   server_options.threads = static_cast<int>(threads);
   hotel::HttpServer server(&router, server_options);
   if (auto started = server.Start(); !started.ok()) return Fail(started.message());
-  std::printf("hotel serving http://%s:%u (embedded data %s)\n", server_options.address.c_str(),
-              server.port(), data.c_str());
+  std::printf("hotel serving http://%s:%u (%s %s)\n", server_options.address.c_str(),
+              server.port(), mode.c_str(), where.c_str());
   std::fflush(stdout);
   int signal = 0;
   sigwait(&signals, &signal);

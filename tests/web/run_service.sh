@@ -2,21 +2,26 @@
 # The web UI journey against the real service: starts `hotel serve` on a fresh data directory
 # (schema and the small sample are created on first start) on a free 127.0.0.1 port, runs
 # tests/web/run.sh against it with HOTEL_URL, and always stops the service and removes the
-# directory. CTest `web.e2e_service`.
+# directory. CTest `web.e2e_service`. With a CQLD_BINARY, the service runs in remote mode
+# instead: a fresh `cqld` on a free port, and `hotel serve --cassandra` through the C++ driver
+# (CTest `web.e2e_cassandra`).
 #
-# Usage: tests/web/run_service.sh HOTEL_BINARY
+# Usage: tests/web/run_service.sh HOTEL_BINARY [CQLD_BINARY]
 # Exits 77 when run.sh skips (node or chromium missing); fails if the service does not start
 # within 120 s or exits non-zero on SIGTERM.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-hotel=${1:?usage: run_service.sh HOTEL_BINARY}
+hotel=${1:?usage: run_service.sh HOTEL_BINARY [CQLD_BINARY]}
+cqld=${2:-}
 
 work=$(mktemp -d)
 pid=""
+cqld_pid=""
 stop() {
   local status=0
+  # The service stops first, then cqld, so the service never sees its database vanish.
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
     kill -TERM "$pid"
     for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
@@ -27,12 +32,36 @@ stop() {
     fi
     wait "$pid" || status=$?
   fi
+  if [ -n "$cqld_pid" ] && kill -0 "$cqld_pid" 2>/dev/null; then
+    kill -TERM "$cqld_pid"
+    for _ in $(seq 100); do kill -0 "$cqld_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$cqld_pid" 2>/dev/null && kill -KILL "$cqld_pid"
+    wait "$cqld_pid" || status=$?
+  fi
   rm -rf "$work"
   return $status
 }
 trap 'stop' EXIT
 
-"$hotel" serve --data "$work/data" --address 127.0.0.1 --port 0 --web "$root/web" \
+where=(--data "$work/data")
+if [ -n "$cqld" ]; then
+  "$cqld" --data "$work/cqld" --address 127.0.0.1 --port 0 >"$work/cqld.out" 2>"$work/cqld.err" &
+  cqld_pid=$!
+  port=""
+  for _ in $(seq 200); do
+    port=$(grep -o '127\.0\.0\.1:[0-9]*' "$work/cqld.out" 2>/dev/null | head -1 | cut -d: -f2 || true)
+    [ -n "$port" ] && break
+    kill -0 "$cqld_pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  if [ -z "$port" ]; then
+    echo "web e2e: cqld did not start:" >&2
+    cat "$work/cqld.out" "$work/cqld.err" >&2
+    exit 1
+  fi
+  where=(--cassandra "127.0.0.1:$port")
+fi
+"$hotel" serve "${where[@]}" --address 127.0.0.1 --port 0 --web "$root/web" \
   >"$work/out" 2>"$work/err" &
 pid=$!
 url=""
