@@ -153,7 +153,8 @@ class Store {
   // from RocksDB otherwise.
   static common::Result<std::unique_ptr<Store>> Open(const std::string& path,
                                                      const StoreOptions& options);
-  // Closes the database (flushing nothing extra: the WAL makes writes durable).
+  // Syncs the write-ahead log and closes the database (memtables are not flushed: the log
+  // replays them on the next open).
   ~Store();
 
   Store(const Store&) = delete;
