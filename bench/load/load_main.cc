@@ -38,7 +38,7 @@
 #include <fmt/format.h>
 #include <boost/asio.hpp>
 
-#include "bench/load/load_connection.h"
+#include "client/connection.h"
 #include "cql/value_codec.h"
 
 // RETURN_IF_ERROR for coroutines returning awaitable<Status>.
@@ -124,8 +124,7 @@ std::optional<Options> ParseFlags(int argc, char** argv) {
       return std::nullopt;
     }
   }
-  if (options.connections < 1 || options.in_flight < 1 ||
-      options.in_flight > static_cast<int>(load::LoadConnection::kMaxStreams) ||
+  if (options.connections < 1 || options.in_flight < 1 || options.in_flight > 32768 ||
       options.duration_seconds <= 0 || options.rows < 1 ||
       (options.protocol_version != 4 && options.protocol_version != 5)) {
     return std::nullopt;
@@ -239,17 +238,26 @@ struct PhaseResult {
 
 class LoadRun {
  public:
+  // A request not answered in this time counts as an error.
+  static constexpr std::chrono::milliseconds kRequestTimeout{10000};
+
   LoadRun(asio::io_context& io, const Options& options, pid_t server_pid)
       : io_(io), options_(options), server_pid_(server_pid), random_(42) {}
 
   asio::awaitable<Status> Setup(uint16_t port) {
     for (int i = 0; i < options_.connections; ++i) {
-      auto connection = std::make_unique<load::LoadConnection>(io_, options_.protocol_version);
-      Status status = co_await connection->Connect(options_.host, port);
+      std::shared_ptr<client::Connection> connection = client::Connection::Create(io_);
+      client::ConnectionSettings settings;
+      settings.host = options_.host;
+      settings.port = port;
+      settings.version = options_.protocol_version;
+      settings.max_in_flight = static_cast<size_t>(options_.in_flight);
+      settings.request_timeout = kRequestTimeout;
+      Status status = co_await connection->Open(std::move(settings));
       if (!status.ok()) co_return status;
       connections_.push_back(std::move(connection));
     }
-    load::LoadConnection& first = *connections_[0];
+    client::Connection& first = *connections_[0];
     for (const char* ddl :
          {"CREATE KEYSPACE IF NOT EXISTS cqld_load WITH replication = "
           "{'class': 'SimpleStrategy', 'replication_factor': 1}",
@@ -289,27 +297,18 @@ class LoadRun {
  private:
   enum class Mode { kPopulate, kWrite, kRead, kMixed };
 
-  static asio::awaitable<Status> CheckedCall(load::LoadConnection& connection,
+  static asio::awaitable<Status> CheckedCall(client::Connection& connection,
                                              const protocol::Request& request) {
-    Result<load::Response> response = co_await connection.Call(request);
-    if (!response.ok()) co_return response.status();
-    if (response->opcode == protocol::Opcode::kError) {
-      Result<protocol::ErrorResponse> error = protocol::DecodeError(response->body);
-      co_return error.ok() ? error->ToStatus() : error.status();
-    }
-    co_return Status::Ok();
+    Result<client::Response> response = co_await connection.Call(request, kRequestTimeout);
+    co_return response.status();
   }
 
-  static asio::awaitable<Result<common::Bytes>> PrepareId(load::LoadConnection& connection,
+  static asio::awaitable<Result<common::Bytes>> PrepareId(client::Connection& connection,
                                                           std::string query) {
     protocol::PrepareRequest prepare;
     prepare.query = std::move(query);
-    Result<load::Response> response = co_await connection.Call(prepare);
+    Result<client::Response> response = co_await connection.Call(prepare, kRequestTimeout);
     if (!response.ok()) co_return response.status();
-    if (response->opcode == protocol::Opcode::kError) {
-      Result<protocol::ErrorResponse> error = protocol::DecodeError(response->body);
-      co_return error.ok() ? error->ToStatus() : error.status();
-    }
     Result<protocol::ResultResponse> result =
         protocol::DecodeResult(response->body, connection.version(), nullptr);
     if (!result.ok()) co_return result.status();
@@ -360,33 +359,34 @@ class LoadRun {
     std::function<void(Clock::time_point)> issue = [&](Clock::time_point intended) {
       // Round-robin over connections with a free slot under the per-connection limit.
       for (size_t tries = 0; tries < connections_.size(); ++tries) {
-        load::LoadConnection& connection = *connections_[next_connection];
+        client::Connection& connection = *connections_[next_connection];
         next_connection = (next_connection + 1) % connections_.size();
         if (connection.broken() ||
             connection.in_flight() >= static_cast<size_t>(options_.in_flight)) {
           continue;
         }
         ++outstanding;
-        connection.Send(MakeRequest(mode), [&, intended](Result<load::Response> response) {
-          --outstanding;
-          Clock::time_point now = Clock::now();
-          if (response.ok() && response->opcode != protocol::Opcode::kError) {
-            ++result.ops;
-            result.latencies_ns.push_back(
-                std::chrono::duration_cast<std::chrono::nanoseconds>(now - intended).count());
-          } else {
-            ++result.errors;
-          }
-          if (stopping) return;
-          if (!backlog.empty()) {
-            Clock::time_point due = backlog.back();
-            backlog.pop_back();
-            issue(due);
-          } else if (rate == 0) {
-            if (mode == Mode::kPopulate && next_key_ >= options_.rows) return;
-            issue(Clock::now());
-          }
-        });
+        connection.Send(
+            MakeRequest(mode), kRequestTimeout, [&, intended](Result<client::Response> response) {
+              --outstanding;
+              Clock::time_point now = Clock::now();
+              if (response.ok()) {
+                ++result.ops;
+                result.latencies_ns.push_back(
+                    std::chrono::duration_cast<std::chrono::nanoseconds>(now - intended).count());
+              } else {
+                ++result.errors;
+              }
+              if (stopping) return;
+              if (!backlog.empty()) {
+                Clock::time_point due = backlog.back();
+                backlog.pop_back();
+                issue(due);
+              } else if (rate == 0) {
+                if (mode == Mode::kPopulate && next_key_ >= options_.rows) return;
+                issue(Clock::now());
+              }
+            });
         return;
       }
       backlog.push_back(intended);
@@ -436,7 +436,7 @@ class LoadRun {
   const Options& options_;
   pid_t server_pid_;
   std::mt19937_64 random_;
-  std::vector<std::unique_ptr<load::LoadConnection>> connections_;
+  std::vector<std::shared_ptr<client::Connection>> connections_;
   common::Bytes insert_id_;
   common::Bytes select_id_;
   int64_t next_key_ = 0;
