@@ -1,20 +1,27 @@
-// cql: the CQL shell.
+// cql: the CQL shell (cqlsh-like).
 //
-//   cql [--data DIR [--durability batch|periodic]]                interactive (readline)
-//   cql [--data DIR ...] -e 'STMT; ...'                           run statements and exit
-//   cql [--data DIR ...] -f FILE.cql                              run a file and exit
+//   cql [options] [host [port]]             connect to a server (default 127.0.0.1 9042)
+//   cql [options] --data DIR                open a data directory with the embedded engine
+//   cql --syntax-check                      parse and echo statements; execute nothing
 //
-// With `--data`, statements run on the embedded engine over the data directory DIR, created
-// when missing (shell/session_shell.h). Without it the shell runs in syntax-check mode: it
-// parses and echoes statements (shell/syntax_check_shell.h). Standard input that is not a
-// terminal is read as a script.
+// Options: -e 'STMT; ...' (run and exit), -f FILE.cql (run a file and exit), -k KEYSPACE,
+// -u USER, -p PASSWORD, --protocol-version 4|5, --connect-timeout SECONDS,
+// --request-timeout SECONDS, --durability batch|periodic (with --data). Without -e/-f,
+// statements come from the terminal (readline, history in ~/.cql_history, Tab completion) or
+// from standard input when it is not a terminal. See docs/shell.md.
 //
 // Exit status, as cqlsh: 0; 2 when a statement failed outside interactive mode, or on a usage
-// error; 1 when the data directory or the `-f` file cannot be opened.
+// error; 1 when the server cannot be reached, or the data directory or the `-f` file cannot
+// be opened.
 
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <charconv>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -22,7 +29,10 @@
 #include <sstream>
 #include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
 
+#include "client/remote_session.h"
 #include "engine/database.h"
 #include "shell/command_loop.h"
 #include "shell/session_shell.h"
@@ -37,24 +47,39 @@ constexpr int kCannotOpen = 1;
 void Usage(std::FILE* out) {
   std::fprintf(
       out,
-      "usage: cql [--data DIR [--durability batch|periodic]] [-e 'STATEMENTS' | -f FILE.cql]\n"
+      "usage: cql [options] [host [port]]\n"
+      "       cql [options] --data DIR [--durability batch|periodic]\n"
       "\n"
-      "  --data DIR           execute statements on the data directory DIR with the embedded\n"
-      "                       engine (created when missing)\n"
-      "  --durability MODE    with --data: 'periodic' (default) leaves syncing the write-ahead\n"
-      "                       log to the OS; 'batch' syncs it before each write is acknowledged\n"
-      "  -e, --execute STMTS  run the statements, then exit\n"
-      "  -f, --file FILE      run the statements of FILE, then exit\n"
-      "  -h, --help           this text\n"
+      "  host [port]              the server to connect to (default 127.0.0.1 9042)\n"
+      "  --data DIR               execute statements on the data directory DIR with the\n"
+      "                           embedded engine (created when missing); no server needed\n"
+      "  --durability MODE        with --data: 'periodic' (default) or 'batch' (sync the\n"
+      "                           write-ahead log before each write is acknowledged)\n"
+      "  -e, --execute STMTS      run the statements, then exit\n"
+      "  -f, --file FILE          run the statements of FILE, then exit\n"
+      "  -k, --keyspace KS        start in keyspace KS (USE KS)\n"
+      "  -u, --username USER      authenticate as USER (PasswordAuthenticator)\n"
+      "  -p, --password PASSWORD  the password of USER\n"
+      "  --protocol-version N     4 or 5 (default: the highest the server speaks)\n"
+      "  --connect-timeout SECS   connection timeout (default 5)\n"
+      "  --request-timeout SECS   statement timeout (default 10)\n"
+      "  --syntax-check           parse and echo statements in canonical CQL; execute nothing\n"
+      "  -h, --help               this text\n"
       "\n"
-      "Without --data, cql runs in syntax-check mode: each statement is parsed and echoed in\n"
-      "canonical CQL, or its syntax error reported; nothing is executed or stored.\n"
       "Without -e or -f, statements are read from the terminal (or from standard input).\n"
       "Exit status: 0; 2 when a statement failed (except at the terminal) or on a usage error;\n"
-      "1 when the data directory or the file cannot be opened.\n");
+      "1 when the server cannot be reached or the data directory or the file cannot be opened.\n");
 }
 
 struct Flags {
+  std::vector<std::string> positional;  // host [port]
+  std::optional<std::string> keyspace;
+  std::optional<std::string> username;
+  std::optional<std::string> password;
+  std::optional<std::string> protocol_version;
+  std::optional<std::string> connect_timeout;
+  std::optional<std::string> request_timeout;
+  bool syntax_check = false;
   std::optional<std::string> data;
   std::optional<std::string> durability;
   std::optional<std::string> execute;
@@ -84,9 +109,27 @@ std::optional<int> ParseFlags(int argc, char** argv, Flags* flags) {
       target = &flags->execute;
     } else if (arg == "-f" || arg == "--file") {
       target = &flags->file;
+    } else if (arg == "-k" || arg == "--keyspace") {
+      target = &flags->keyspace;
+    } else if (arg == "-u" || arg == "--username") {
+      target = &flags->username;
+    } else if (arg == "-p" || arg == "--password") {
+      target = &flags->password;
+    } else if (arg == "--protocol-version" || arg == "--protocol_version") {
+      target = &flags->protocol_version;
+    } else if (arg == "--connect-timeout" || arg == "--connect_timeout") {
+      target = &flags->connect_timeout;
+    } else if (arg == "--request-timeout" || arg == "--request_timeout") {
+      target = &flags->request_timeout;
+    } else if (arg == "--syntax-check") {
+      flags->syntax_check = true;
+      continue;
     } else if (arg == "-h" || arg == "--help") {
       Usage(stdout);
       return 0;
+    } else if (!arg.empty() && arg[0] != '-' && flags->positional.size() < 2) {
+      flags->positional.push_back(arg);
+      continue;
     } else {
       std::fprintf(stderr, "cql: unknown argument '%s'\n", argv[i]);
       Usage(stderr);
@@ -97,6 +140,10 @@ std::optional<int> ParseFlags(int argc, char** argv, Flags* flags) {
       std::fprintf(stderr, "cql: %s needs a value\n", arg.c_str());
       return kUsageError;
     }
+  }
+  if (flags->data && !flags->positional.empty()) {
+    std::fprintf(stderr, "cql: --data and a host exclude each other\n");
+    return kUsageError;
   }
   if (flags->durability && !flags->data) {
     std::fprintf(stderr, "cql: --durability needs --data\n");
@@ -135,15 +182,133 @@ int Run(shell::CommandLoop& loop, const Flags& flags) {
   return 0;
 }
 
+// Seconds given on the command line as milliseconds; nullopt when not a positive number.
+std::optional<std::chrono::milliseconds> ParseSeconds(const std::string& text) {
+  char* end = nullptr;
+  double seconds = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !(seconds > 0) || seconds > 1e6) {
+    return std::nullopt;
+  }
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+// The client options for the flags, or an exit status after a usage error.
+std::optional<int> ClientOptionsFor(const Flags& flags, std::string* host, uint16_t* port,
+                                    client::ClientOptions* options) {
+  *host = flags.positional.empty() ? "127.0.0.1" : flags.positional[0];
+  *port = 9042;
+  if (flags.positional.size() == 2) {
+    const std::string& text = flags.positional[1];
+    unsigned value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value == 0 || value > 65535) {
+      std::fprintf(stderr, "cql: the port must be a number in 1..65535, not '%s'\n", text.c_str());
+      return kUsageError;
+    }
+    *port = static_cast<uint16_t>(value);
+  }
+  std::string address = host->find(':') != std::string::npos ? "[" + *host + "]" : *host;
+  options->contact_points = {address + ":" + std::to_string(*port)};
+  if (flags.username) options->username = *flags.username;
+  if (flags.password) options->password = *flags.password;
+  if (flags.protocol_version) {
+    if (*flags.protocol_version != "4" && *flags.protocol_version != "5") {
+      std::fprintf(stderr, "cql: --protocol-version must be 4 or 5, not '%s'\n",
+                   flags.protocol_version->c_str());
+      return kUsageError;
+    }
+    options->protocol_version = static_cast<uint8_t>(std::stoi(*flags.protocol_version));
+  }
+  options->request_timeout = std::chrono::seconds(10);  // cqlsh's default
+  for (auto [flag, target] : {std::pair{&flags.connect_timeout, &options->connect_timeout},
+                              std::pair{&flags.request_timeout, &options->request_timeout}}) {
+    if (!*flag) continue;
+    std::optional<std::chrono::milliseconds> value = ParseSeconds(**flag);
+    if (!value) {
+      std::fprintf(stderr, "cql: a timeout must be a positive number of seconds, not '%s'\n",
+                   (*flag)->c_str());
+      return kUsageError;
+    }
+    *target = *value;
+  }
+  // COPY sends from several threads; a few connections spread the load.
+  options->connections_per_host = 2;
+  return std::nullopt;
+}
+
+// The history file, ~/.cql_history, when HOME is set.
+std::string HistoryFile() {
+  const char* home = std::getenv("HOME");
+  return home == nullptr || *home == '\0' ? "" : std::string(home) + "/.cql_history";
+}
+
+// USE -k's keyspace; false (after printing the error) when it failed.
+bool UseKeyspace(cql::Session& session, const Flags& flags) {
+  if (!flags.keyspace) return true;
+  common::Result<cql::ResultSet> use =
+      session.Execute("USE " + cql::QuoteIdentifierIfNeeded(*flags.keyspace));
+  if (use.ok()) return true;
+  std::fprintf(stderr, "%s\n", shell::CqlshErrorText(use.status()).c_str());
+  return false;
+}
+
+int RunRemote(const Flags& flags) {
+  std::string host;
+  uint16_t port = 0;
+  client::ClientOptions options;
+  if (std::optional<int> status = ClientOptionsFor(flags, &host, &port, &options)) return *status;
+  common::Result<std::unique_ptr<client::RemoteSession>> session =
+      client::RemoteSession::Connect(options);
+  if (!session.ok()) {
+    std::fprintf(stderr, "%s\n", shell::ConnectionErrorText(host, port, session.status()).c_str());
+    return kCannotOpen;
+  }
+  std::string cluster = "Test Cluster";
+  std::string release = "unknown";
+  std::string cql_version = "3.4.6";
+  common::Result<cql::ResultSet> local =
+      (*session)->Execute("SELECT cluster_name, release_version, cql_version FROM system.local");
+  if (local.ok() && local->row_count() == 1) {
+    if (auto text = local->GetText(0, 0); text.ok()) cluster = *text;
+    if (auto text = local->GetText(0, 1); text.ok()) release = *text;
+    if (auto text = local->GetText(0, 2); text.ok()) cql_version = *text;
+  }
+  shell::SessionShellOptions shell_options;
+  shell_options.host = fmt::format("Connected to {} at {}:{}", cluster, host, port);
+  shell_options.version = fmt::format("[cql | Cassandra {} | CQL spec {} | Native protocol v{}]",
+                                      release, cql_version, (*session)->protocol_version());
+  shell_options.banner = shell_options.host + "\n" + shell_options.version;
+  shell_options.output_is_terminal = isatty(STDOUT_FILENO) != 0;
+  shell_options.login = [options, host, port](const std::string& user, const std::string& password)
+      -> common::Result<std::unique_ptr<cql::Session>> {
+    client::ClientOptions login_options = options;
+    login_options.username = user;
+    login_options.password = password;
+    common::Result<std::unique_ptr<client::RemoteSession>> connected =
+        client::RemoteSession::Connect(login_options);
+    if (!connected.ok()) {
+      return common::Status(connected.status().code(),
+                            shell::ConnectionErrorText(host, port, connected.status()));
+    }
+    return std::unique_ptr<cql::Session>(std::move(connected).value());
+  };
+  if (!UseKeyspace(**session, flags)) return kStatementFailed;
+  shell::SessionShell shell(session->get(), stdout, stderr, shell_options);
+  shell.set_history_file(HistoryFile());
+  return Run(shell, flags);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Flags flags;
   if (std::optional<int> status = ParseFlags(argc, argv, &flags)) return *status;
-  if (!flags.data) {
+  if (flags.syntax_check) {
     shell::SyntaxCheckShell shell(stdout, stderr);
+    shell.set_history_file(HistoryFile());
     return Run(shell, flags);
   }
+  if (!flags.data) return RunRemote(flags);
 
   const std::string& directory = *flags.data;
   std::error_code error;
@@ -166,10 +331,14 @@ int main(int argc, char** argv) {
   std::unique_ptr<cql::Session> session = (*database)->NewSession();
   const schema::LocalNodeInfo& node = (*database)->local_node();
   shell::SessionShellOptions shell_options;
-  shell_options.banner = "Connected to " + node.cluster_name + " at " + directory +
-                         " (embedded engine, durability " + (batch ? "batch" : "periodic") +
-                         ").\n[cql | Cassandra " + node.release_version +
-                         " compatible | CQL spec " + node.cql_version + "]";
+  shell_options.host = "Connected to " + node.cluster_name + " at " + directory +
+                       " (embedded engine, durability " + (batch ? "batch" : "periodic") + ")";
+  shell_options.version = "[cql | Cassandra " + node.release_version + " compatible | CQL spec " +
+                          node.cql_version + "]";
+  shell_options.banner = shell_options.host + ".\n" + shell_options.version;
+  shell_options.output_is_terminal = isatty(STDOUT_FILENO) != 0;
+  if (!UseKeyspace(*session, flags)) return kStatementFailed;
   shell::SessionShell shell(session.get(), stdout, stderr, shell_options);
+  shell.set_history_file(HistoryFile());
   return Run(shell, flags);
 }

@@ -38,9 +38,10 @@ std::string FirstWord(std::string_view text) {
 
 // The shell commands cqlsh ends at the end of their line as well as at `;`.
 bool EndsAtNewline(std::string_view word) {
-  static constexpr std::string_view kWords[] = {"HELP",   "?",        "EXIT",    "QUIT",
-                                                "SOURCE", "DESCRIBE", "DESC",    "CONSISTENCY",
-                                                "SERIAL", "EXPAND",   "TRACING", "PAGING"};
+  static constexpr std::string_view kWords[] = {
+      "HELP",    "?",           "EXIT",   "QUIT",   "SOURCE",  "DESCRIBE",
+      "DESC",    "CONSISTENCY", "SERIAL", "EXPAND", "TRACING", "PAGING",
+      "CAPTURE", "LOGIN",       "SHOW",   "CLEAR",  "CLS"};
   return std::find(std::begin(kWords), std::end(kWords), word) != std::end(kWords);
 }
 
@@ -83,6 +84,9 @@ std::string SourcePath(std::string_view argument) {
   }
   return path;
 }
+
+// The loop running interactively, for readline's completion hook (readline is process-global).
+CommandLoop* completing_loop = nullptr;
 
 }  // namespace
 
@@ -150,6 +154,15 @@ int CommandLoop::RunInteractive() {
   tty_ = true;
   int failures = 0;
   StatementSplitter splitter;
+  if (!history_file_.empty() && read_history(history_file_.c_str()) != 0) {
+    // append_history needs the file to exist; when it cannot be created, history stays in
+    // memory.
+    if (std::FILE* created = std::fopen(history_file_.c_str(), "a")) std::fclose(created);
+  }
+  CommandLoop* saved_loop = std::exchange(completing_loop, this);
+  rl_attempted_completion_function = &CommandLoop::CompleteHook;
+  rl_completer_word_break_characters = const_cast<char*>(" \t\n\"'`@$><=;|&{(,.");
+  pending_.clear();
   while (!exit_requested_) {
     std::string prompt = Prompt(splitter.HasPartial());
     std::unique_ptr<char, decltype(&std::free)> line(readline(prompt.c_str()), &std::free);
@@ -158,19 +171,70 @@ int CommandLoop::RunInteractive() {
       break;
     }
     std::string text(line.get());
-    if (!text.empty()) add_history(text.c_str());
+    if (!text.empty()) {
+      add_history(text.c_str());
+      // Appending may fail (no HOME, read-only file system): history is a convenience.
+      if (!history_file_.empty()) append_history(1, history_file_.c_str());
+    }
     FeedLine(splitter, text + "\n");
+    pending_ += text + "\n";
     for (const SplitStatement& statement : splitter.TakeComplete()) {
       if (!RunOne(statement.text, "", 0)) ++failures;
       if (exit_requested_) break;
     }
+    if (!splitter.HasPartial()) pending_.clear();
   }
   if (!exit_requested_ && splitter.TakeRest()) {
     ReportError("Incomplete statement at end of file");
     ++failures;
   }
+  rl_attempted_completion_function = nullptr;
+  completing_loop = saved_loop;
   tty_ = false;
   return failures;
+}
+
+std::vector<std::string> CommandLoop::Complete(std::string_view /*context*/,
+                                               std::string_view /*word*/) {
+  return {};
+}
+
+bool CommandLoop::ReadMore() {
+  std::fflush(out_);
+  std::unique_ptr<char, decltype(&std::free)> line(readline("---MORE---"), &std::free);
+  return line != nullptr;
+}
+
+char** CommandLoop::CompleteHook(const char* text, int start, int /*end*/) {
+  rl_attempted_completion_over = 1;  // never fall back to file names
+  CommandLoop* loop = completing_loop;
+  if (loop == nullptr) return nullptr;
+  std::string context = loop->pending_;
+  context.append(rl_line_buffer, static_cast<size_t>(std::max(start, 0)));
+  std::string_view word(text);
+  loop->completions_.clear();
+  for (std::string& candidate : loop->Complete(context, word)) {
+    bool matches = candidate.size() >= word.size() &&
+                   std::equal(word.begin(), word.end(), candidate.begin(), [](char a, char b) {
+                     return std::tolower(static_cast<unsigned char>(a)) ==
+                            std::tolower(static_cast<unsigned char>(b));
+                   });
+    if (matches) loop->completions_.push_back(std::move(candidate));
+  }
+  std::sort(loop->completions_.begin(), loop->completions_.end());
+  loop->completions_.erase(std::unique(loop->completions_.begin(), loop->completions_.end()),
+                           loop->completions_.end());
+  if (loop->completions_.empty()) return nullptr;
+  return rl_completion_matches(text, &CommandLoop::CompletionGenerator);
+}
+
+char* CommandLoop::CompletionGenerator(const char* /*text*/, int state) {
+  CommandLoop* loop = completing_loop;
+  if (loop == nullptr || state < 0) return nullptr;
+  size_t index = static_cast<size_t>(state);
+  if (index >= loop->completions_.size()) return nullptr;
+  // readline frees the match with free().
+  return strdup(loop->completions_[index].c_str());
 }
 
 bool CommandLoop::RunOne(std::string_view statement, std::string_view source, int line) {
@@ -181,7 +245,9 @@ bool CommandLoop::RunOne(std::string_view statement, std::string_view source, in
   if (word == "EXIT" || word == "QUIT") {
     exit_requested_ = true;
   } else if (word == "HELP" || word == "?") {
-    PrintHelp();
+    std::string rest(
+        statement.substr(std::min(statement.find_first_of(" \t\n"), statement.size())));
+    PrintHelp(FirstWord(rest));
   } else if (word == "SOURCE") {
     ok = RunSource(statement.substr(std::min<size_t>(6, statement.size())));
   } else {

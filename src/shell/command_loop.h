@@ -19,6 +19,11 @@
 // EXIT ends the current input: the session, or only the SOURCE'd file it appears in (as in
 // cqlsh).
 //
+// At the terminal, lines go to readline's history and, when `set_history_file` named one, are
+// appended to that file as they are entered (read back when the next session starts; a file
+// that cannot be read or written is silently ignored, as cqlsh does). Tab completes the word
+// at the cursor with the candidates `Complete` returns (keywords, schema names).
+//
 // Thread-safety: not thread-safe; one loop per thread. Readline is process-global, so only
 // one loop may run interactively at a time.
 
@@ -27,6 +32,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/result.h"
 
@@ -52,6 +58,9 @@ class CommandLoop {
   // statements that failed.
   int RunInteractive();
 
+  // The file interactive lines are appended to (cqlsh's ~/.cql_history); empty: none.
+  void set_history_file(std::string path) { history_file_ = std::move(path); }
+
  protected:
   // Executes one complete statement (no trailing `;`, starting at its first token) that is not
   // one of the loop's commands. Returns false when it failed, after reporting why with
@@ -61,8 +70,16 @@ class CommandLoop {
   virtual std::string Prompt(bool continuation) const = 0;
   // Printed when an interactive session starts.
   virtual void PrintBanner() = 0;
-  // The text of HELP.
-  virtual void PrintHelp() = 0;
+  // The text of HELP, or of HELP `topic` (upper-cased; empty for plain HELP).
+  virtual void PrintHelp(std::string_view topic) = 0;
+  // Tab completion: the candidates for `word`, the partial word at the cursor, given
+  // `context`, the statement text before it (earlier lines of a multi-line statement
+  // included). Candidates need not start with `word`; the loop filters them. Default: none.
+  virtual std::vector<std::string> Complete(std::string_view context, std::string_view word);
+
+  // At the terminal: prints cqlsh's "---MORE---" prompt and waits for a line. Returns false at
+  // end of input (the caller stops paging).
+  bool ReadMore();
 
   // Writes `text` and a newline to the error stream, prefixed with `source:line:` outside the
   // terminal.
@@ -70,11 +87,16 @@ class CommandLoop {
   // Whether the current statement was typed at the terminal (cqlsh's `tty`).
   bool tty() const { return tty_; }
   std::FILE* out() const { return out_; }
+  std::FILE* err() const { return err_; }
 
  private:
   // Runs one complete statement or loop command. Returns false when it failed.
   bool RunOne(std::string_view statement, std::string_view source, int line);
   bool RunSource(std::string_view argument);
+  // Readline's completion hook for this loop (readline is process-global: the loop running
+  // interactively installs it).
+  static char** CompleteHook(const char* text, int start, int end);
+  static char* CompletionGenerator(const char* text, int state);
 
   std::FILE* out_;
   std::FILE* err_;
@@ -83,6 +105,9 @@ class CommandLoop {
   int source_depth_ = 0;
   std::string source_;  // where the current statement came from, for ReportError
   int line_ = 0;
+  std::string history_file_;
+  std::string pending_;                   // the lines of an unfinished statement at the terminal
+  std::vector<std::string> completions_;  // candidates of the current completion
 };
 
 }  // namespace shell

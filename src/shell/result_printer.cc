@@ -125,9 +125,42 @@ size_t DisplayWidth(std::string_view text) {
   return width;
 }
 
+namespace {
+
+// cqlsh's colours (its default colour map): bold magenta names, bold yellow text, bold red
+// blobs, bold blue collections, bold green the rest.
+constexpr std::string_view kNameColour = "\x1b[0;1;35m";
+constexpr std::string_view kResetColour = "\x1b[0m";
+
+std::string ValueColour(const cql::CqlType& type) {
+  switch (type.kind()) {
+    case cql::TypeKind::kText:
+    case cql::TypeKind::kAscii:
+      return "\x1b[0;1;33m";
+    case cql::TypeKind::kBlob:
+      return "\x1b[0;1;31m";
+    default:
+      return type.IsNative() ? "\x1b[0;1;32m" : "\x1b[0;1;34m";
+  }
+}
+
+// `padded` (text padded with spaces) with its text, not its padding, coloured.
+std::string Colour(const std::string& padded, std::string_view colour) {
+  size_t begin = padded.find_first_not_of(' ');
+  if (begin == std::string::npos) return padded;
+  size_t end = padded.find_last_not_of(' ') + 1;
+  return padded.substr(0, begin) + std::string(colour) + padded.substr(begin, end - begin) +
+         std::string(kResetColour) + padded.substr(end);
+}
+
+}  // namespace
+
 FormattedRows FormatRows(const cql::ResultSet& result, const cql::CqlshFormatOptions& options) {
   FormattedRows page;
-  for (const cql::ColumnSpec& column : result.columns()) page.names.push_back(column.name);
+  for (const cql::ColumnSpec& column : result.columns()) {
+    page.names.push_back(column.name);
+    page.colours.push_back(ValueColour(column.type));
+  }
   for (size_t r = 0; r < result.row_count(); ++r) {
     std::vector<std::string> row;
     row.reserve(result.column_count());
@@ -140,15 +173,20 @@ FormattedRows FormatRows(const cql::ResultSet& result, const cql::CqlshFormatOpt
   return page;
 }
 
-std::string FormatTable(const FormattedRows& page, bool with_header, bool tty) {
+std::string FormatTable(const FormattedRows& page, bool with_header, bool tty, bool colour) {
   if (page.names.empty()) return "";
   std::vector<size_t> widths = ColumnWidths(page);
   std::string out;
+  colour = colour && page.colours.size() == page.names.size();
   if (with_header) {
     std::string header;
     for (size_t c = 0; c < widths.size(); ++c) {
       if (c > 0) header += " | ";
-      header += LeftJustify(page.names[c], widths[c]);
+      std::string name = LeftJustify(page.names[c], widths[c]);
+      if (c + 1 == widths.size()) {
+        while (!name.empty() && name.back() == ' ') name.pop_back();
+      }
+      header += colour ? Colour(name, kNameColour) : name;
     }
     while (!header.empty() && header.back() == ' ') header.pop_back();
     out += " " + header + "\n-";
@@ -163,7 +201,8 @@ std::string FormatTable(const FormattedRows& page, bool with_header, bool tty) {
     out += ' ';
     for (size_t c = 0; c < row.size() && c < widths.size(); ++c) {
       if (c > 0) out += " | ";
-      out += RightJustify(row[c], widths[c]);
+      out += colour ? Colour(RightJustify(row[c], widths[c]), page.colours[c])
+                    : RightJustify(row[c], widths[c]);
     }
     out += '\n';
   }
@@ -171,7 +210,8 @@ std::string FormatTable(const FormattedRows& page, bool with_header, bool tty) {
   return out;
 }
 
-std::string FormatVertical(const FormattedRows& page, size_t first_row) {
+std::string FormatVertical(const FormattedRows& page, size_t first_row, bool colour) {
+  colour = colour && page.colours.size() == page.names.size();
   size_t name_width = 0;
   for (const std::string& name : page.names) name_width = std::max(name_width, DisplayWidth(name));
   size_t value_width = 0;
@@ -184,7 +224,9 @@ std::string FormatVertical(const FormattedRows& page, size_t first_row) {
   for (size_t r = 0; r < page.rows.size(); ++r) {
     out += "@ Row " + std::to_string(first_row + r) + "\n" + separator;
     for (size_t c = 0; c < page.rows[r].size() && c < page.names.size(); ++c) {
-      out += " " + LeftJustify(page.names[c], name_width) + " | " + page.rows[r][c] + "\n";
+      std::string name = LeftJustify(page.names[c], name_width);
+      out += " " + (colour ? Colour(name, kNameColour) : name) + " | " +
+             (colour ? Colour(page.rows[r][c], page.colours[c]) : page.rows[r][c]) + "\n";
     }
     out += '\n';
   }
@@ -245,11 +287,11 @@ std::string RowsFormatter::Page(const cql::ResultSet& page) {
   if (first_ || !page.empty()) {
     FormattedRows rows = FormatRows(page, style_.values);
     if (rows.rows.empty()) {
-      out += FormatTable(rows, /*with_header=*/true, style_.tty);
+      out += FormatTable(rows, /*with_header=*/true, style_.tty, style_.colour);
     } else if (style_.expand) {
-      out += FormatVertical(rows, row_count_ + 1);
+      out += FormatVertical(rows, row_count_ + 1, style_.colour);
     } else {
-      out += FormatTable(rows, first_ || style_.tty, style_.tty);
+      out += FormatTable(rows, first_ || style_.tty, style_.tty, style_.colour);
     }
     row_count_ += rows.rows.size();
   }
@@ -264,7 +306,8 @@ std::string RowsFormatter::Finish() const {
 std::string FormatStaticResult(const cql::ResultSet& result, const TableStyle& style) {
   if (result.empty()) return "";
   FormattedRows rows = FormatRows(result, style.values);
-  return "\n" + (style.expand ? FormatVertical(rows, 1) : FormatTable(rows, true, style.tty));
+  return "\n" + (style.expand ? FormatVertical(rows, 1, style.colour)
+                              : FormatTable(rows, true, style.tty, style.colour));
 }
 
 std::string FormatWarnings(const std::vector<std::string>& warnings) {

@@ -18,6 +18,8 @@
 //     lines (names left-aligned), and a blank line.
 //   - Rows from a statement other than SELECT (the `[applied]` row of a lightweight
 //     transaction) print as one table with a header and no row count.
+//   - With colour (at a terminal only), as cqlsh: column names bold magenta, text values bold
+//     yellow, blobs bold red, collections, tuples and UDTs bold blue, other values bold green.
 //   - Warnings print after the result as `Warnings :` followed by each warning and a blank
 //     line.
 //   - DESCRIBE (run by the server) prints each `create_statement` between blank lines;
@@ -49,12 +51,15 @@ struct TableStyle {
   bool tty = false;     // the statement came from a terminal (cqlsh's `tty`)
   bool expand = false;  // EXPAND ON: one block per row
   cql::CqlshFormatOptions values;
+  bool colour = false;  // ANSI colours (only ever at a terminal)
 };
 
 // A page of a result with every cell formatted.
 struct FormattedRows {
   std::vector<std::string> names;
   std::vector<std::vector<std::string>> rows;  // each row has names.size() cells
+  // cqlsh's ANSI colour of each column's values (FormatRows fills it; empty: no colours known).
+  std::vector<std::string> colours;
 };
 
 // The column names and formatted cells of `result` (nulls as "null").
@@ -62,11 +67,12 @@ FormattedRows FormatRows(const cql::ResultSet& result, const cql::CqlshFormatOpt
 
 // cqlsh's horizontal table for one page: the header and separator when `with_header`, then the
 // rows; a blank line after the rows when `tty`. With no rows: header, separator, blank line.
-std::string FormatTable(const FormattedRows& page, bool with_header, bool tty);
+// `colour`: names and values in cqlsh's colours (widths are unchanged).
+std::string FormatTable(const FormattedRows& page, bool with_header, bool tty, bool colour = false);
 
 // cqlsh's EXPAND ON layout for one page whose first row is row number `first_row` (1-based).
 // REQUIRES: `page.rows` is not empty.
-std::string FormatVertical(const FormattedRows& page, size_t first_row);
+std::string FormatVertical(const FormattedRows& page, size_t first_row, bool colour = false);
 
 // `words` laid out in as few rows as fit `width` columns, column by column, columns two spaces
 // apart, as Python's `cmd.Cmd.columnize` does; "<empty>" for no words.

@@ -132,7 +132,7 @@ TEST(ResultPrinterTest, WideAndCombiningCharactersAlignByTerminalColumns) {
   EXPECT_EQ(DisplayWidth("a\xE6\x97"), 3u);
   EXPECT_EQ(DisplayWidth("\xC3"), 1u);
 
-  FormattedRows page{{"name"}, {{"\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E"}, {"e\xCC\x81"}}};
+  FormattedRows page{{"name"}, {{"\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E"}, {"e\xCC\x81"}}, {}};
   EXPECT_EQ(FormatTable(page, true, false),
             " name\n"
             "--------\n"
@@ -226,6 +226,19 @@ TEST(ResultPrinterTest, DescribeCluster) {
                  std::string("SimpleSnitch")});
   EXPECT_EQ(FormatDescribe(DescribeKind::kCluster, result, false),
             "\nCluster: Test Cluster\nPartitioner: Murmur3Partitioner\nSnitch: SimpleSnitch\n\n");
+}
+
+TEST(ResultPrinterTest, ColourAtATerminalLeavesTheLayoutAlone) {
+  TableStyle style = Terminal();
+  style.colour = true;
+  RowsFormatter formatter(style);
+  std::string text = formatter.Page(People({{1, "alice", 2.5}}));
+  EXPECT_EQ(text,
+            "\n"
+            " \x1b[0;1;35mk\x1b[0m | \x1b[0;1;35mname\x1b[0m  | \x1b[0;1;35mv\x1b[0m\n"
+            "---+-------+-----\n"
+            " \x1b[0;1;32m1\x1b[0m | \x1b[0;1;33malice\x1b[0m | \x1b[0;1;32m2.5\x1b[0m\n"
+            "\n");
 }
 
 }  // namespace

@@ -5,8 +5,15 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cstdlib>
+#include <cstring>
 #include <utility>
+
+#include "shell/copy_command.h"
+#include "shell/shell_help.h"
+#include "shell/system_schema_reader.h"
 
 namespace shell {
 namespace {
@@ -133,6 +140,36 @@ std::string CqlshErrorText(const common::Status& status) {
   }
 }
 
+std::string ConnectionErrorText(std::string_view host, uint16_t port,
+                                const common::Status& status) {
+  std::string endpoint = fmt::format("{}:{}", host, port);
+  std::string tried = fmt::format("Tried connecting to [('{}', {})]. Last error: ", host, port);
+  const std::string& message = status.message();
+  std::string inner;
+  if (status.code() == common::StatusCode::kAuthenticationError) {
+    inner = fmt::format(
+        "AuthenticationFailed('Failed to authenticate to {}: Error from server: code=0100 [Bad "
+        "credentials] message=\"{}\"')",
+        endpoint, message);
+  } else if (status.code() == common::StatusCode::kIOError) {
+    if (message.find("refused") != std::string::npos) {
+      inner = "ConnectionRefusedError(111, \"" + tried + "Connection refused\")";
+    } else if (message.find("Timed out") != std::string::npos ||
+               message.find("timed out") != std::string::npos) {
+      inner = "OSError(None, \"" + tried + "timed out\")";
+    } else {
+      size_t colon = message.rfind(": ");
+      std::string reason = colon == std::string::npos ? message : message.substr(colon + 2);
+      while (!reason.empty() && reason.back() == ')') reason.pop_back();
+      inner = "OSError(None, \"" + tried + reason + "\")";
+    }
+  } else {
+    inner = "ConnectionException('" + CqlshErrorText(status) + "')";
+  }
+  return fmt::format("Connection error: ('Unable to connect to any servers', {{'{}': {}}})",
+                     endpoint, inner);
+}
+
 bool SessionShell::Execute(std::string_view statement) {
   std::vector<std::string> words = Words(statement);
   std::string command = words.empty() ? "" : Upper(words[0]);
@@ -142,6 +179,14 @@ bool SessionShell::Execute(std::string_view statement) {
   if (command == "SERIAL") return RunSerialConsistency(words);
   if (command == "PAGING") return RunPaging(words);
   if (command == "DESCRIBE" || command == "DESC") return RunDescribe(statement);
+  if (command == "COPY") return RunCopy(statement);
+  if (command == "CAPTURE") return RunCapture(statement);
+  if (command == "LOGIN") return RunLogin(words);
+  if (command == "SHOW") return RunShow(words);
+  if (command == "CLEAR" || command == "CLS") {
+    if (tty()) Write("\x1b[H\x1b[2J");
+    return true;
+  }
   return RunQuery(statement);
 }
 
@@ -153,9 +198,15 @@ cql::QueryOptions SessionShell::Options() const {
   return options;
 }
 
-TableStyle SessionShell::Style() const { return TableStyle{tty(), expand_, options_.values}; }
+TableStyle SessionShell::Style() const {
+  bool colour = tty() && options_.output_is_terminal && !capture_;
+  return TableStyle{tty(), expand_, options_.values, colour};
+}
 
-void SessionShell::Write(std::string_view text) { std::fwrite(text.data(), 1, text.size(), out()); }
+void SessionShell::Write(std::string_view text) {
+  std::FILE* target = capture_ ? capture_.get() : out();
+  std::fwrite(text.data(), 1, text.size(), target);
+}
 
 bool SessionShell::RunQuery(std::string_view statement) {
   cql::QueryOptions options = Options();
@@ -165,6 +216,10 @@ bool SessionShell::RunQuery(std::string_view statement) {
     return false;
   }
   std::vector<std::string> warnings = result->warnings();
+  if (result->kind() == cql::ResultSet::Kind::kSchemaChange ||
+      result->kind() == cql::ResultSet::Kind::kSetKeyspace) {
+    names_.Invalidate();
+  }
   if (result->kind() == cql::ResultSet::Kind::kRows) {
     if (IsSelect(statement)) {
       RowsFormatter rows(Style());
@@ -172,6 +227,8 @@ bool SessionShell::RunQuery(std::string_view statement) {
         Write(rows.Page(*result));
         // Stop at the last page, and at a paging state that would fetch the same page again.
         if (!result->paging_state() || result->paging_state() == options.paging_state) break;
+        // At the terminal, cqlsh waits for Enter between pages (not while capturing).
+        if (tty() && paging_ && !capture_ && !ReadMore()) break;
         options.paging_state = result->paging_state();
         result = session_->Execute(statement, options);
         if (!result.ok()) {
@@ -191,6 +248,13 @@ bool SessionShell::RunQuery(std::string_view statement) {
 bool SessionShell::RunDescribe(std::string_view statement) {
   cql::QueryOptions options = Options();
   common::Result<cql::ResultSet> page = session_->Execute(statement, options);
+  if (!page.ok() && page.status().code() == common::StatusCode::kSyntaxError) {
+    // A server without DESCRIBE (Cassandra before 4.0): build it from system_schema. A real
+    // syntax error fails here too, and the server's error is reported.
+    common::Result<cql::ResultSet> local =
+        DescribeFromSystemSchema(*session_, statement, session_->keyspace());
+    if (local.ok() || local.status().code() != common::StatusCode::kSyntaxError) page = local;
+  }
   if (!page.ok()) {
     // cqlsh prints only the server's message for DESCRIBE.
     const common::Status& status = page.status();
@@ -256,7 +320,9 @@ bool SessionShell::RunTracing(const std::vector<std::string>& words) {
   }
   std::string value = words.size() == 2 ? Upper(words[1]) : "";
   if (value == "ON") {
-    ReportError("Tracing is not available: the embedded engine records no traces.");
+    // Accepted, as cqlsh accepts it; the server keeps no traces to show.
+    Write("Tracing is not available from this server: statements run without traces.\n");
+    return true;
   } else if (value == "OFF") {
     ReportError("Tracing is not enabled.");
   } else {
@@ -347,21 +413,138 @@ void SessionShell::PrintBanner() {
   Write("Use HELP for help.\n");
 }
 
-void SessionShell::PrintHelp() {
-  Write(
-      "CQL statements end with ';' and run on the database; results print as cqlsh prints "
-      "them.\n"
-      "Shell commands (';' optional):\n"
-      "  DESCRIBE | DESC ...             schema as CQL (KEYSPACES, KEYSPACE ks, TABLES,\n"
-      "                                  TABLE t, TYPE t, SCHEMA, CLUSTER, ...)\n"
-      "  SOURCE 'file.cql'               run every statement of a file\n"
-      "  EXPAND [ON | OFF]               one block per row instead of a table\n"
-      "  CONSISTENCY [level]             show or set the consistency level (default ONE)\n"
-      "  SERIAL CONSISTENCY [level]      show or set SERIAL / LOCAL_SERIAL\n"
-      "  PAGING [ON | OFF | n]           show or set the page size (all pages are printed)\n"
-      "  TRACING                         not available on the embedded engine\n"
-      "  HELP | ?                        this text\n"
-      "  EXIT | QUIT                     leave the shell\n");
+void SessionShell::PrintHelp(std::string_view topic) { Write(HelpText(topic)); }
+
+std::vector<std::string> SessionShell::Complete(std::string_view context, std::string_view word) {
+  if (!names_.fresh()) (void)names_.Refresh(*session_);  // stale names beat none
+  return CompletionCandidates(names_, session_->keyspace(), context, word);
+}
+
+bool SessionShell::RunCopy(std::string_view statement) {
+  common::Result<CopyCommand> command = ParseCopyCommand(statement, session_->keyspace());
+  if (!command.ok()) {
+    ReportError(command.status().message());
+    return false;
+  }
+  CopyIo io;
+  io.out = capture_ ? capture_.get() : out();
+  io.err = err();
+  io.progress = options_.output_is_terminal && !capture_;
+  io.consistency = consistency_;
+  common::Result<CopyStats> stats =
+      command->from ? RunCopyFrom(*session_, *command, io) : RunCopyTo(*session_, *command, io);
+  if (!stats.ok()) {
+    const common::Status& status = stats.status();
+    ReportError(status.code() == common::StatusCode::kIOError ? status.message()
+                                                              : CqlshErrorText(status));
+    return false;
+  }
+  return stats->failed == 0;
+}
+
+bool SessionShell::RunCapture(std::string_view statement) {
+  std::string_view rest = statement.substr(std::min<size_t>(7, statement.size()));
+  while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.front()))) {
+    rest.remove_prefix(1);
+  }
+  while (!rest.empty() &&
+         (std::isspace(static_cast<unsigned char>(rest.back())) || rest.back() == ';')) {
+    rest.remove_suffix(1);
+  }
+  if (rest.empty()) {
+    Write(capture_ ? fmt::format("Currently capturing query output to '{}'.\n", capture_path_)
+                   : "Currently not capturing query output.\n");
+    return true;
+  }
+  if (Upper(rest) == "OFF") {
+    if (!capture_) {
+      ReportError("Not currently capturing output.");
+      return false;
+    }
+    capture_.reset();
+    Write(fmt::format("Stopped capture. Output saved in '{}'.\n", capture_path_));  // to out()
+    return true;
+  }
+  std::string path(rest);
+  if (path.size() >= 2 && path.front() == '\'' && path.back() == '\'') {
+    path = path.substr(1, path.size() - 2);
+  }
+  if (path.rfind("~/", 0) == 0) {
+    if (const char* home = std::getenv("HOME")) path = std::string(home) + path.substr(1);
+  }
+  if (capture_) capture_.reset();
+  capture_.reset(std::fopen(path.c_str(), "a"));
+  if (!capture_) {
+    ReportError(fmt::format("Unable to open '{}' for writing: [Errno {}] {}", path, errno,
+                            std::strerror(errno)));
+    return false;
+  }
+  capture_path_ = path;
+  std::fprintf(out(), "Now capturing query output to '%s'.\n", path.c_str());
+  return true;
+}
+
+bool SessionShell::RunLogin(const std::vector<std::string>& words) {
+  if (words.size() < 2 || words.size() > 3) {
+    ReportError("Improper login command.");
+    return false;
+  }
+  if (!options_.login) {
+    ReportError("LOGIN is not available: the embedded engine has no users.");
+    return false;
+  }
+  auto unquote = [](std::string text) {
+    while (!text.empty() && text.back() == ';') text.pop_back();
+    if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') {
+      text = text.substr(1, text.size() - 2);
+    }
+    return text;
+  };
+  std::string user = unquote(words[1]);
+  std::string password;
+  if (words.size() == 3) {
+    password = unquote(words[2]);
+  } else if (tty()) {
+    std::fprintf(out(), "password: ");
+    std::fflush(out());
+    char buffer[512];
+    if (std::fgets(buffer, sizeof(buffer), stdin) != nullptr) {
+      password = buffer;
+      while (!password.empty() && (password.back() == '\n' || password.back() == '\r')) {
+        password.pop_back();
+      }
+    }
+  }
+  common::Result<std::unique_ptr<cql::Session>> session = options_.login(user, password);
+  if (!session.ok()) {
+    ReportError(session.status().message());
+    return false;
+  }
+  std::string keyspace = session_->keyspace();
+  if (!keyspace.empty()) {
+    common::Result<cql::ResultSet> use =
+        (*session)->Execute("USE " + cql::QuoteIdentifierIfNeeded(keyspace));
+    if (!use.ok()) ReportError(CqlshErrorText(use.status()));
+  }
+  owned_session_ = std::move(session).value();
+  session_ = owned_session_.get();
+  names_.Invalidate();
+  return true;
+}
+
+bool SessionShell::RunShow(const std::vector<std::string>& words) {
+  std::string what = words.size() >= 2 ? Upper(words[1]) : "";
+  while (!what.empty() && what.back() == ';') what.pop_back();
+  if (what == "VERSION" && !options_.version.empty()) {
+    Write(options_.version + "\n");
+    return true;
+  }
+  if (what == "HOST" && !options_.host.empty()) {
+    Write(options_.host + "\n");
+    return true;
+  }
+  ReportError("Improper show command.");
+  return false;
 }
 
 }  // namespace shell

@@ -165,7 +165,7 @@ TEST_F(SessionShellTest, DescribePrintsCreateStatements) {
 TEST_F(SessionShellTest, ShellCommands) {
   EXPECT_EQ(Run("EXPAND\nEXPAND ON\nEXPAND ON;\nCONSISTENCY\nCONSISTENCY quorum\n"
                 "SERIAL CONSISTENCY local_serial\nCONSISTENCY FEW\nTRACING ON\nEXPAND OFF\n"),
-            3);
+            2);
   EXPECT_TRUE(shell_->expand() == false);
   EXPECT_EQ(shell_->consistency(), cql::Consistency::kQuorum);
   EXPECT_EQ(out_.Take(),
@@ -174,11 +174,11 @@ TEST_F(SessionShellTest, ShellCommands) {
             "Current consistency level is ONE.\n"
             "Consistency level set to QUORUM.\n"
             "Serial consistency level set to LOCAL_SERIAL.\n"
+            "Tracing is not available from this server: statements run without traces.\n"
             "Disabled Expanded output.\n");
   EXPECT_EQ(err_.Take(),
             "s.cql:3:Expanded output is already enabled. Use EXPAND OFF to disable.\n"
-            "s.cql:7:Improper consistency command.\n"
-            "s.cql:8:Tracing is not available: the embedded engine records no traces.\n");
+            "s.cql:7:Improper consistency command.\n");
 }
 
 TEST_F(SessionShellTest, PagingChangesThePageSize) {
@@ -235,6 +235,105 @@ TEST(CqlshErrorTextTest, MatchesThePythonDriversExceptions) {
   EXPECT_EQ(CqlshErrorText(Status(common::StatusCode::kFunctionFailure, "f failed")),
             "FunctionFailure: Error from server: code=1400 [User Defined Function failure] "
             "message=\"f failed\"");
+}
+
+// COPY TO then FROM into a second table: collections, a UDT, nulls, empty strings, a bad row.
+TEST_F(SessionShellTest, CopyRoundTripWithCollectionsUdtsNullsAndABadRow) {
+  std::string csv = directory_ + "/rows.csv";
+  std::string errors = directory_ + "/rows.err";
+  std::string schema =
+      "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+      "'replication_factor': 1};\n"
+      "CREATE TYPE ks.address (street text, city text, zip int);\n"
+      "CREATE TABLE ks.a (k text, c int, tags set<text>, prices map<date, decimal>, "
+      "home frozen<address>, seen timestamp, note text, PRIMARY KEY (k, c));\n"
+      "CREATE TABLE ks.b (k text, c int, tags set<text>, prices map<date, decimal>, "
+      "home frozen<address>, seen timestamp, note text, PRIMARY KEY (k, c));\n"
+      "INSERT INTO ks.a (k, c, tags, prices, home, seen, note) VALUES ('x', 1, {'a', 'b,c'}, "
+      "{'2024-01-31': 1.50}, {street: '1 \"Main\"', city: null, zip: 75001}, "
+      "'2015-05-03 13:30:54.234Z', 'multi\nline');\n"
+      "INSERT INTO ks.a (k, c, note) VALUES ('x', 2, '');\n"
+      "INSERT INTO ks.a (k, c) VALUES ('y', 3);\n";
+  ASSERT_EQ(Run(schema), 0) << err_.Take();
+  ASSERT_EQ(Run("COPY ks.a TO '" + csv + "' WITH HEADER = true;\n"), 0) << err_.Take();
+  std::string out = out_.Take();
+  EXPECT_NE(out.find("\n3 rows exported to 1 files in "), std::string::npos) << out;
+  // A bad row at line 5 (two rows, a header line and a row spanning two lines before it).
+  {
+    std::FILE* file = std::fopen(csv.c_str(), "a");
+    ASSERT_NE(file, nullptr);
+    std::fputs("z,notanumber,,,,,\n", file);
+    std::fclose(file);
+  }
+  EXPECT_EQ(Run("COPY ks.b FROM '" + csv + "' WITH HEADER = true AND ERRFILE = '" + errors +
+                "' AND MAXBATCHSIZE = 2;\n"),
+            1);
+  out = out_.Take();
+  EXPECT_NE(out.find("\n3 rows imported from 1 files in "), std::string::npos) << out;
+  EXPECT_NE(out.find(" seconds (0 skipped).\n"), std::string::npos) << out;
+  std::string err = err_.Take();
+  EXPECT_NE(err.find("Failed to import 1 rows: ParseError - Failed to parse notanumber : "),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("(line 6)"), std::string::npos) << err;
+  EXPECT_NE(err.find("Failed to process 1 rows; failed rows written to " + errors),
+            std::string::npos)
+      << err;
+  auto error_rows = ReadScriptFile(errors);
+  ASSERT_TRUE(error_rows.ok());
+  EXPECT_EQ(*error_rows, "z,notanumber,,,,,\n");
+  // Both tables now print the same rows.
+  ASSERT_EQ(Run("SELECT * FROM ks.a;\n"), 0);
+  std::string a = out_.Take();
+  ASSERT_EQ(Run("SELECT * FROM ks.b;\n"), 0);
+  EXPECT_EQ(out_.Take(), a);
+  EXPECT_NE(a.find("{street: '1 \"Main\"', city: null, zip: 75001}"), std::string::npos) << a;
+}
+
+TEST_F(SessionShellTest, CopyRefusesUnknownOptions) {
+  ASSERT_EQ(Run(std::string(kSchema)), 0);
+  EXPECT_EQ(Run("COPY ks.t TO 'x.csv' WITH MAXBATCHSIZE = 3;\n"), 1);
+  EXPECT_EQ(err_.Take(), "s.cql:1:Unrecognized COPY TO options: maxbatchsize\n");
+}
+
+TEST_F(SessionShellTest, CaptureWritesResultsToAFile) {
+  std::string path = directory_ + "/captured.txt";
+  ASSERT_EQ(Run(std::string(kSchema) + "INSERT INTO ks.t (k, c, v) VALUES (1, 1, 'one');\n"), 0);
+  EXPECT_EQ(Run("CAPTURE '" + path + "'\nSELECT v FROM ks.t;\nCAPTURE\nCAPTURE OFF\nCAPTURE OFF\n"),
+            1);
+  EXPECT_EQ(out_.Take(), "Now capturing query output to '" + path +
+                             "'.\nStopped capture. Output saved in '" + path + "'.\n");
+  auto captured = ReadScriptFile(path);
+  ASSERT_TRUE(captured.ok());
+  EXPECT_EQ(*captured,
+            "\n v\n-----\n one\n\n(1 rows)\nCurrently capturing query output to '" + path + "'.\n");
+  EXPECT_EQ(err_.Take(), "s.cql:5:Not currently capturing output.\n");
+}
+
+TEST_F(SessionShellTest, HelpTopicsAndLoginWithoutServer) {
+  EXPECT_EQ(Run("HELP\nHELP copy\nHELP nothing\nLOGIN bob secret\n"), 1);
+  std::string out = out_.Take();
+  EXPECT_NE(out.find("Documented shell commands:\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("COPY [ks.]table [(col, ...)] TO"), std::string::npos) << out;
+  EXPECT_NE(out.find("No help topic for 'NOTHING'\n"), std::string::npos) << out;
+  EXPECT_EQ(err_.Take(), "s.cql:4:LOGIN is not available: the embedded engine has no users.\n");
+}
+
+TEST(ConnectionErrorTextTest, AsCqlsh) {
+  EXPECT_EQ(ConnectionErrorText(
+                "127.0.0.1", 9042,
+                common::Status::IOError("Unable to connect to any contact point (127.0.0.1:9042: "
+                                        "Cannot connect to 127.0.0.1:9042: Connection refused)")),
+            "Connection error: ('Unable to connect to any servers', {'127.0.0.1:9042': "
+            "ConnectionRefusedError(111, \"Tried connecting to [('127.0.0.1', 9042)]. Last error: "
+            "Connection refused\")})");
+  EXPECT_EQ(ConnectionErrorText("h", 1,
+                                common::Status(common::StatusCode::kAuthenticationError,
+                                               "Provided username x and/or password "
+                                               "are incorrect")),
+            "Connection error: ('Unable to connect to any servers', {'h:1': "
+            "AuthenticationFailed('Failed to authenticate to h:1: Error from server: code=0100 "
+            "[Bad credentials] message=\"Provided username x and/or password are incorrect\"')})");
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ void SyntaxCheckShell::PrintBanner() {
                "database). HELP for help, EXIT to quit.\n");
 }
 
-void SyntaxCheckShell::PrintHelp() {
+void SyntaxCheckShell::PrintHelp(std::string_view /*topic*/) {
   std::fprintf(out(),
                "Syntax-check mode: each CQL statement (ending in ';') is parsed and printed back\n"
                "in canonical form, or its syntax error is shown as Cassandra reports it.\n"

@@ -26,7 +26,7 @@ class SyntaxCheckShell : public CommandLoop {
   bool Execute(std::string_view statement) override;
   std::string Prompt(bool continuation) const override;
   void PrintBanner() override;
-  void PrintHelp() override;
+  void PrintHelp(std::string_view topic) override;
 };
 
 }  // namespace shell
