@@ -5,13 +5,29 @@
 //       Opens the embedded database in DIR (default ./data), creates the schema if missing,
 //       loads the small sample when the hotel keyspace is empty, and serves the HTTP API and
 //       the web UI until SIGINT/SIGTERM.
-//   hotel load [--data DIR] [--scale small] [--seed N] [--keyspace-prefix P]
-//       Creates the schema and loads a deterministic sample.
+//   hotel load [--data DIR] [--scale small|seed] [--seed N] [--keyspace-prefix P]
+//              [--hotels N] [--rooms N] [--days N] [--pois N] [--guests N] [--reservations N]
+//              [--writers N] [--first-day YYYY-MM-DD]
+//       Creates the schema and loads a deterministic sample (src/hotel/data_generator.h) with a
+//       progress bar; explicit counts override the scale's.
+//   hotel bench [--url http://HOST:PORT | --data DIR] [--mix workflow|lookup|availability]
+//               [--concurrency N] [--duration SECONDS] [--rate R|half] [--seed N]
+//               [--scale S] [--days N] [--first-day YYYY-MM-DD]
+//       The workflow as a load (src/hotel/load_bench.h), over HTTP against a running `hotel
+//       serve`, or in-process on the embedded engine; prints throughput and latencies per
+//       operation and the double-booking check. --rate R: open loop at R ops/s; --rate half:
+//       closed loop, then open loop at half the throughput it reached.
 //
 // Both take `--cassandra host:port[,host:port...]` instead of `--data`: the same service on any
 // Cassandra-compatible cluster (cqld, Apache Cassandra, ScyllaDB) through the C++ driver
 // (src/client), with `--replication '{...}'` for the keyspaces it creates (default
 // SimpleStrategy, replication_factor 1).
+//
+// `--bucketing none|month` (default none) selects the availability table: one partition per
+// hotel, or the seeds' month-bucketed table (docs/data-model.md). `hotel serve` runs the repair
+// pass (orphan holds, stale pending confirmations) in the background every minute.
+
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
@@ -26,6 +42,8 @@
 #include "hotel/hotel_service.h"
 #include "hotel/http_router.h"
 #include "hotel/http_server.h"
+#include "hotel/load_bench.h"
+#include "hotel/progress_bar.h"
 #include "hotel/repository.h"
 #include "hotel/service_schema.h"
 
@@ -34,13 +52,62 @@ namespace {
 constexpr const char* kUsage =
     "usage: hotel serve [--data DIR] [--address ADDR] [--port N] [--keyspace-prefix P] "
     "[--web DIR] [--threads N]\n"
-    "       hotel load [--data DIR] [--scale small] [--seed N] [--keyspace-prefix P]\n"
+    "       hotel load [--data DIR] [--scale small|seed] [--seed N] [--keyspace-prefix P]\n"
+    "                  [--hotels N] [--rooms N] [--days N] [--pois N] [--guests N]\n"
+    "                  [--reservations N] [--writers N] [--first-day YYYY-MM-DD]\n"
+    "       hotel bench [--url http://HOST:PORT | --data DIR] [--mix workflow|lookup|"
+    "availability]\n"
+    "                   [--concurrency N] [--duration SECONDS] [--rate R|half] [--seed N]\n"
+    "                   [--scale S] [--days N] [--first-day YYYY-MM-DD]\n"
     "       (either command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP] instead "
-    "of --data)\n";
+    "of --data)\n"
+    "       (any command: --bucketing none|month selects the availability table)\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "hotel: %s\n", message.c_str());
   return 1;
+}
+
+// An integer flag; unset ("") leaves `value` as is. False when malformed or out of range.
+bool IntFlag(const std::string& text, long low, long high, int* value) {
+  if (text.empty()) return true;
+  char* end = nullptr;
+  long parsed = std::strtol(text.c_str(), &end, 10);
+  if (*end != '\0' || parsed < low || parsed > high) return false;
+  *value = static_cast<int>(parsed);
+  return true;
+}
+
+// `hotel bench`: runs the phases and the integrity check (0 when it passes).
+int Bench(const hotel::BenchClientFactory& factory, std::map<std::string, std::string>& flags,
+          uint64_t seed) {
+  hotel::BenchOptions options;
+  auto mix = hotel::ParseBenchMix(flags["--mix"]);
+  if (!mix.ok()) return Fail(mix.status().message());
+  options.mix = *mix;
+  options.seed = seed;
+  auto scale = hotel::GeneratorOptionsForScale(flags["--scale"]);
+  if (!scale.ok()) return Fail(scale.status().message());
+  options.days = scale->days;
+  if (!IntFlag(flags["--concurrency"], 1, 1024, &options.concurrency)) {
+    return Fail("bad --concurrency");
+  }
+  if (!IntFlag(flags["--days"], 8, 3660, &options.days)) return Fail("bad --days");
+  char* end = nullptr;
+  options.duration_seconds = std::strtod(flags["--duration"].c_str(), &end);
+  if (*end != '\0' || !(options.duration_seconds > 0)) return Fail("bad --duration");
+  bool half_peak = flags["--rate"] == "half";
+  double rate = half_peak ? 0 : std::strtod(flags["--rate"].c_str(), &end);
+  if (!half_peak && (*end != '\0' || !(rate >= 0))) return Fail("bad --rate");
+  if (!flags["--first-day"].empty()) {
+    auto day = hotel::ParseDay(flags["--first-day"]);
+    if (!day.ok()) return Fail("bad --first-day");
+    options.first_day = *day;
+  }
+  hotel::LoadBench bench(factory, options);
+  common::Status status = hotel::RunBenchCommand(bench, rate, half_peak, stdout);
+  if (!status.ok()) return Fail("bench: " + status.ToString());
+  return 0;
 }
 
 }  // namespace
@@ -51,15 +118,22 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   std::string command = argv[1];
-  if (command != "serve" && command != "load") {
+  if (command != "serve" && command != "load" && command != "bench") {
     std::fputs(kUsage, stderr);
     return 2;
   }
-  std::map<std::string, std::string> flags = {{"--data", "data"},   {"--address", "127.0.0.1"},
-                                              {"--port", "8080"},   {"--keyspace-prefix", ""},
-                                              {"--web", "web"},     {"--threads", "4"},
-                                              {"--scale", "small"}, {"--seed", "42"},
-                                              {"--cassandra", ""},  {"--replication", ""}};
+  std::map<std::string, std::string> flags = {{"--data", "data"},     {"--address", "127.0.0.1"},
+                                              {"--port", "8080"},     {"--keyspace-prefix", ""},
+                                              {"--web", "web"},       {"--threads", "4"},
+                                              {"--scale", "small"},   {"--seed", "42"},
+                                              {"--cassandra", ""},    {"--replication", ""},
+                                              {"--hotels", ""},       {"--rooms", ""},
+                                              {"--days", ""},         {"--pois", ""},
+                                              {"--guests", ""},       {"--reservations", ""},
+                                              {"--writers", "2"},     {"--first-day", ""},
+                                              {"--url", ""},          {"--mix", "workflow"},
+                                              {"--concurrency", "8"}, {"--duration", "10"},
+                                              {"--rate", "0"},        {"--bucketing", "none"}};
   for (int i = 2; i < argc; ++i) {
     std::string flag = argv[i];
     if (flags.count(flag) == 0 || i + 1 >= argc) {
@@ -81,7 +155,13 @@ int main(int argc, char** argv) {
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // (serve only: load and bench stop on SIGINT as any command does).
+  if (command == "serve") pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  if (command == "bench" && !flags["--url"].empty()) {
+    std::string url = flags["--url"];
+    return Bench([url] { return hotel::ConnectHttpBenchClient(url); }, flags, seed);
+  }
 
   const std::string& data = flags["--data"];
   const std::string& cassandra = flags["--cassandra"];
@@ -125,26 +205,66 @@ int main(int argc, char** argv) {
   auto repository = hotel::Repository::Create(session.get(), *keyspaces);
   if (!repository.ok()) return Fail(repository.status().ToString());
   hotel::HotelServiceOptions service_options;
+  auto bucketing = hotel::ParseBucketing(flags["--bucketing"]);
+  if (!bucketing.ok()) return Fail(bucketing.status().message());
+  service_options.availability_bucketing = *bucketing;
+  if (command == "serve") service_options.repair_interval_millis = 60 * 1000;
   hotel::HotelService service(repository->get(), service_options);
 
   auto load = [&](bool verbose) -> int {
     auto options = hotel::GeneratorOptionsForScale(flags["--scale"]);
     if (!options.ok()) return Fail(options.status().message());
     options->seed = seed;
+    if (!IntFlag(flags["--hotels"], 0, 1000000, &options->hotels) ||
+        !IntFlag(flags["--rooms"], 1, 3000, &options->rooms_per_hotel) ||
+        !IntFlag(flags["--days"], 0, 3660, &options->days) ||
+        !IntFlag(flags["--pois"], 0, 1000000, &options->pois) ||
+        !IntFlag(flags["--guests"], 0, 100000000, &options->guests) ||
+        !IntFlag(flags["--reservations"], 0, 100000000, &options->reservations) ||
+        !IntFlag(flags["--writers"], 1, 64, &options->threads)) {
+      return Fail("bad count flag (see --help for the ranges in src/hotel/data_generator.h)");
+    }
+    if (!flags["--first-day"].empty()) {
+      auto day = hotel::ParseDay(flags["--first-day"]);
+      if (!day.ok()) return Fail("bad --first-day");
+      options->first_day = *day;
+    }
     if (verbose) {
-      options->progress = [](int done, int total) {
-        std::fprintf(stderr, "\rhotel load: %d/%d hotels", done, total);
-        if (done == total) std::fputc('\n', stderr);
+      // A bar redrawn in place on a terminal; a line every 5 s in a log.
+      bool terminal = isatty(STDERR_FILENO) != 0;
+      options->progress_interval_millis = terminal ? 250 : 5000;
+      options->progress = [terminal](const hotel::GeneratorProgress& progress) {
+        std::string line =
+            hotel::FormatProgress(progress.rows_done, progress.rows_total, progress.seconds,
+                                  progress.finished, terminal ? 24 : 0);
+        std::fprintf(stderr, terminal ? "\rhotel load: %s\033[K" : "hotel load: %s\n",
+                     line.c_str());
+        if (terminal && progress.finished) std::fputc('\n', stderr);
       };
     }
     auto report = hotel::Generate(**repository, service, *options);
     if (!report.ok()) return Fail("load failed: " + report.status().ToString());
-    std::printf("hotel load: %lld rows, %d reservations into %s\n",
-                static_cast<long long>(report->rows), report->reservations, where.c_str());
+    std::printf(
+        "hotel load: %lld rows (%lld availability) in %.1f s, %.0f rows/s; availability phase "
+        "%.1f s, %.0f rows/s; %d reservations into %s\n",
+        static_cast<long long>(report->rows), static_cast<long long>(report->availability_rows),
+        report->seconds, report->seconds > 0 ? report->rows / report->seconds : 0,
+        report->availability_seconds,
+        report->availability_seconds > 0 ? report->availability_rows / report->availability_seconds
+                                         : 0,
+        report->reservations, where.c_str());
     return 0;
   };
 
   if (command == "load") return load(true);
+  if (command == "bench") {
+    hotel::Repository* repository_pointer = repository->get();
+    return Bench(
+        [&service, repository_pointer]() -> common::Result<std::unique_ptr<hotel::BenchClient>> {
+          return hotel::NewServiceBenchClient(&service, repository_pointer);
+        },
+        flags, seed);
+  }
 
   auto pois = service.ListPois();
   if (!pois.ok()) return Fail(pois.status().ToString());
@@ -163,8 +283,8 @@ int main(int argc, char** argv) {
   server_options.threads = static_cast<int>(threads);
   hotel::HttpServer server(&router, server_options);
   if (auto started = server.Start(); !started.ok()) return Fail(started.message());
-  std::printf("hotel serving http://%s:%u (%s %s)\n", server_options.address.c_str(),
-              server.port(), mode.c_str(), where.c_str());
+  std::printf("hotel serving http://%s:%u (%s %s)\n", server_options.address.c_str(), server.port(),
+              mode.c_str(), where.c_str());
   std::fflush(stdout);
   int signal = 0;
   sigwait(&signals, &signal);

@@ -4,8 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <random>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace hotel {
@@ -113,24 +118,104 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kAmenitie
     {"desk", "Work desk with lamp"},
 }};
 
-}  // namespace
-
-common::Result<GeneratorOptions> GeneratorOptionsForScale(const std::string& scale) {
-  if (scale == "small") return GeneratorOptions();
-  return common::Status::Invalid("Unknown scale '" + scale + "' (known: small)");
+// A well-mixed 64-bit seed for the generator of item `index` of `stream` (splitmix64's
+// finalizer), so every hotel and guest has its own independent sequence.
+uint64_t SeedFor(uint64_t seed, uint64_t stream, uint64_t index) {
+  uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream * 0x100000001ULL + index + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
 }
 
-common::Result<GeneratorReport> Generate(Repository& repository, HotelService& service,
-                                         const GeneratorOptions& options) {
-  std::mt19937_64 random(options.seed);
-  auto pick = [&](size_t size) {
-    return static_cast<size_t>(std::uniform_int_distribution<size_t>(0, size - 1)(random));
-  };
-  GeneratorReport report;
-  Day first_day = options.first_day != 0 ? options.first_day : Today();
+enum Stream : uint64_t { kHotelStream = 1, kGuestStream = 2, kReservationStream = 3 };
 
-  // Points of interest: each city's landmarks, then generated ones, spread over the cities.
-  std::vector<std::vector<Poi>> pois_by_city(kCities.size());
+// Guests are generated in chunks of this many, one generator per chunk.
+constexpr int kGuestsPerChunk = 256;
+
+class Picker {
+ public:
+  explicit Picker(uint64_t seed) : random_(seed) {}
+  // Uniform in [0, size). REQUIRES: size > 0.
+  size_t operator()(size_t size) {
+    return static_cast<size_t>(std::uniform_int_distribution<size_t>(0, size - 1)(random_));
+  }
+  std::mt19937_64& random() { return random_; }
+
+ private:
+  std::mt19937_64 random_;
+};
+
+int16_t RoomNumber(int index) {
+  return static_cast<int16_t>(100 * (1 + index / 10) + 1 + index % 10);
+}
+
+// "YYYY-MM" of a day, to keep batches inside one month.
+int64_t MonthOf(Day day) {
+  std::string text = FormatDay(day);
+  return std::stoll(text.substr(0, 4)) * 12 + std::stoll(text.substr(5, 2));
+}
+
+// Runs task(0) .. task(count - 1) on `threads` threads (each index once, in increasing order
+// per thread); the calling thread calls `tick` every `interval_millis` until they finish.
+// Returns the first error; after an error no new index starts.
+common::Status RunParallel(int count, int threads, const std::function<common::Status(int)>& task,
+                           const std::function<void()>& tick, int interval_millis) {
+  std::atomic<int> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex mutex;
+  std::condition_variable finished_cv;
+  int running = std::max(1, std::min(threads, count));
+  common::Status first_error;  // GUARDED_BY(mutex)
+  auto work = [&] {
+    while (!failed.load()) {
+      int index = next.fetch_add(1);
+      if (index >= count) break;
+      common::Status status = task(index);
+      if (!status.ok()) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (first_error.ok()) first_error = status;
+        failed = true;
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    --running;
+    finished_cv.notify_all();
+  };
+  if (count <= 0) return common::Status::Ok();
+  std::vector<std::thread> workers;
+  int started = running;
+  for (int i = 0; i < started; ++i) workers.emplace_back(work);
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (running > 0) {
+      finished_cv.wait_for(lock, std::chrono::milliseconds(interval_millis));
+      if (running > 0 && tick) {
+        lock.unlock();
+        tick();
+        lock.lock();
+      }
+    }
+  }
+  for (std::thread& worker : workers) worker.join();
+  return first_error;
+}
+
+// What every worker shares.
+struct LoadState {
+  Repository& repository;
+  HotelService& service;
+  const GeneratorOptions& options;
+  Day first_day;
+  std::vector<std::vector<Poi>> pois_by_city;
+  std::atomic<int64_t> rows{0};
+  std::atomic<int64_t> availability_rows{0};
+  std::atomic<int> reservations{0};
+};
+
+common::Status WritePois(LoadState& state) {
+  const GeneratorOptions& options = state.options;
+  Picker pick(SeedFor(options.seed, 0, 0));
+  state.pois_by_city.assign(kCities.size(), {});
   for (int i = 0; i < options.pois; ++i) {
     size_t city = static_cast<size_t>(i) % kCities.size();
     size_t round = static_cast<size_t>(i) / kCities.size();
@@ -143,107 +228,235 @@ common::Result<GeneratorReport> Generate(Repository& repository, HotelService& s
       poi.name = fmt::format("{} {} {}", kCities[city].name, kPoiKinds[kind], round - 2);
       poi.description = std::string(kPoiDescriptions[kind]);
     }
-    RETURN_IF_ERROR(repository.InsertPoi(poi));
-    ++report.rows;
-    pois_by_city[city].push_back(std::move(poi));
+    RETURN_IF_ERROR(state.repository.InsertPoi(poi));
+    state.rows += 2;  // the directory row and the Q1 partition's static description
+    state.pois_by_city[city].push_back(std::move(poi));
+  }
+  return common::Status::Ok();
+}
+
+std::string HotelId(int index) {
+  return fmt::format("{}{:03}", kCities[static_cast<size_t>(index) % kCities.size()].code,
+                     100 + index);
+}
+
+// One hotel: its row and POI links, its rooms, and its nights in partition-sized batches.
+common::Status WriteHotel(LoadState& state, int index) {
+  const GeneratorOptions& options = state.options;
+  Picker pick(SeedFor(options.seed, kHotelStream, static_cast<uint64_t>(index)));
+  size_t city = static_cast<size_t>(index) % kCities.size();
+  const City& where = kCities[city];
+  Hotel hotel;
+  hotel.hotel_id = HotelId(index);
+  hotel.name = fmt::format("Hotel {} {}", kHotelWords[pick(kHotelWords.size())], where.name);
+  hotel.phone = fmt::format("{} {:04} {:04}", where.phone, pick(10000), pick(10000));
+  hotel.address = {fmt::format("{} {}", 1 + pick(200), kStreets[pick(kStreets.size())]),
+                   std::string(where.name), std::string(where.region),
+                   fmt::format("{:05}", 10000 + pick(89999)), std::string(where.country)};
+  // Near: two of the city's POIs in rotation, sometimes a third at random.
+  const std::vector<Poi>& city_pois = state.pois_by_city[city];
+  std::vector<Poi> near;
+  if (!city_pois.empty()) {
+    size_t count = city_pois.size();
+    size_t first = static_cast<size_t>(index) / kCities.size() % count;
+    near.push_back(city_pois[first]);
+    if (count > 1) near.push_back(city_pois[(first + 1) % count]);
+    size_t extra = pick(count);
+    if (count > 2 && pick(3) == 0 && extra != first && extra != (first + 1) % count) {
+      near.push_back(city_pois[extra]);
+    }
+  }
+  std::sort(near.begin(), near.end(), [](const Poi& a, const Poi& b) { return a.name < b.name; });
+  for (const Poi& poi : near) hotel.pois.push_back(poi.name);
+  RETURN_IF_ERROR(state.repository.InsertHotel(hotel, near));  // false: exists, keep it
+  state.rows += 1 + 2 * static_cast<int64_t>(near.size());
+
+  std::vector<Room> rooms(static_cast<size_t>(options.rooms_per_hotel));
+  for (int r = 0; r < options.rooms_per_hotel; ++r) {
+    Room& room = rooms[static_cast<size_t>(r)];
+    room.room_number = RoomNumber(r);
+    const RoomType& type = kRoomTypes[pick(kRoomTypes.size())];
+    room.room_type = std::string(type.name);
+    room.base_rate = type.base + static_cast<Cents>(pick(5)) * 1000;
+    for (const auto& [name, description] : kAmenities) {
+      if (pick(2) == 0) room.amenities.push_back({std::string(name), std::string(description)});
+    }
+    RETURN_IF_ERROR(state.repository.InsertRoom(hotel.hotel_id, room));
+    state.rows += 2 + static_cast<int64_t>(room.amenities.size());
   }
 
-  // Hotels, rooms and availability.
-  std::vector<std::string> hotel_ids;
-  std::vector<int> hotel_rooms;
-  for (int h = 0; h < options.hotels; ++h) {
-    size_t city = static_cast<size_t>(h) % kCities.size();
-    const City& where = kCities[city];
-    Hotel hotel;
-    hotel.hotel_id = fmt::format("{}{:03}", where.code, 100 + h);
-    hotel.name = fmt::format("Hotel {} {}", kHotelWords[pick(kHotelWords.size())], where.name);
-    hotel.phone = fmt::format("{} {:04} {:04}", where.phone, pick(10000), pick(10000));
-    hotel.address = {fmt::format("{} {}", 1 + pick(200), kStreets[pick(kStreets.size())]),
-                     std::string(where.name), std::string(where.region),
-                     fmt::format("{:05}", 10000 + pick(89999)), std::string(where.country)};
-    std::vector<Poi> near;
-    for (const Poi& poi : pois_by_city[city]) {
-      if (near.size() < 2 || pick(3) == 0) near.push_back(poi);
-    }
-    for (const Poi& poi : near) hotel.pois.push_back(poi.name);
-    std::sort(hotel.pois.begin(), hotel.pois.end());
-    auto created = service.CreateHotel(hotel);
-    if (!created.ok() && created.status().code() != common::StatusCode::kAlreadyExists) {
-      return created.status();
-    }
-    report.rows += 1 + 2 * static_cast<int64_t>(near.size());
-
-    std::vector<RoomNight> nights;
-    for (int r = 0; r < options.rooms_per_hotel; ++r) {
-      Room room;
-      room.room_number = static_cast<int16_t>(100 * (1 + r / 10) + 1 + r % 10);
-      const RoomType& type = kRoomTypes[pick(kRoomTypes.size())];
-      room.room_type = std::string(type.name);
-      room.base_rate = type.base + static_cast<Cents>(pick(5)) * 1000;
-      for (const auto& [name, description] : kAmenities) {
-        if (pick(2) == 0) room.amenities.push_back({std::string(name), std::string(description)});
+  // Whole days per batch, never across a month.
+  int days_per_batch = std::max(1, options.rows_per_batch / options.rooms_per_hotel);
+  std::vector<RoomNight> batch;
+  batch.reserve(static_cast<size_t>(days_per_batch * options.rooms_per_hotel));
+  Day end = state.first_day + options.days;
+  for (Day day = state.first_day; day < end;) {
+    int64_t month = MonthOf(day);
+    batch.clear();
+    for (int d = 0; d < days_per_batch && day < end && MonthOf(day) == month; ++d, ++day) {
+      int64_t weekday = ((day + 4) % 7 + 7) % 7;  // 1970-01-01 was a Thursday; 5, 6 = Fri, Sat
+      bool weekend = weekday == 5 || weekday == 6;
+      for (const Room& room : rooms) {
+        Cents rate = room.base_rate + (weekend ? room.base_rate / 5 : 0);
+        batch.push_back({day, room.room_number, true, rate, room.room_type, "", 0});
       }
-      RETURN_IF_ERROR(repository.InsertRoom(hotel.hotel_id, room));
-      report.rows += 2 + static_cast<int64_t>(room.amenities.size());
-      for (int d = 0; d < options.days; ++d) {
-        Day day = first_day + d;
-        int64_t weekday = (day + 4) % 7;  // 1970-01-01 was a Thursday (4); 5, 6 = Fri, Sat
-        Cents rate = room.base_rate + (weekday == 5 || weekday == 6 ? room.base_rate / 5 : 0);
-        nights.push_back({day, room.room_number, true, rate, room.room_type, "", 0});
-      }
     }
-    for (size_t begin = 0; begin < nights.size(); begin += 500) {
-      std::vector<RoomNight> chunk(
-          nights.begin() + static_cast<ptrdiff_t>(begin),
-          nights.begin() + static_cast<ptrdiff_t>(std::min(nights.size(), begin + 500)));
-      RETURN_IF_ERROR(repository.WriteNights(hotel.hotel_id, chunk));
-    }
-    report.rows += static_cast<int64_t>(nights.size());
-    hotel_ids.push_back(hotel.hotel_id);
-    hotel_rooms.push_back(options.rooms_per_hotel);
-    if (options.progress) options.progress(h + 1, options.hotels);
+    RETURN_IF_ERROR(state.repository.WriteNights(hotel.hotel_id, batch));
+    state.rows += static_cast<int64_t>(batch.size());
+    state.availability_rows += static_cast<int64_t>(batch.size());
   }
+  return common::Status::Ok();
+}
 
-  // Guests.
-  std::vector<common::Uuid> guests;
-  for (int g = 0; g < options.guests; ++g) {
-    Guest guest;
-    guest.guest_id = common::Uuid::Random(random);
-    guest.first_name = std::string(kFirstNames[pick(kFirstNames.size())]);
-    guest.last_name = std::string(kLastNames[pick(kLastNames.size())]);
-    guest.title = pick(2) == 0 ? "Ms." : "Mr.";
-    guest.emails = {fmt::format("{}.{}{}@example.com", FoldName(guest.first_name),
-                                FoldName(guest.last_name), g)};
-    guest.phone_numbers = {fmt::format("+1 555 {:04}", pick(10000))};
-    const City& home = kCities[pick(kCities.size())];
-    guest.addresses["home"] = {fmt::format("{} {}", 1 + pick(300), kStreets[pick(kStreets.size())]),
-                               std::string(home.name), std::string(home.region),
-                               fmt::format("{:05}", 10000 + pick(89999)),
-                               std::string(home.country)};
-    RETURN_IF_ERROR(repository.UpsertGuest(guest));
-    ++report.rows;
-    guests.push_back(guest.guest_id);
+Guest MakeGuest(Picker& pick, int index) {
+  Guest guest;
+  guest.guest_id = common::Uuid::Random(pick.random());
+  guest.first_name = std::string(kFirstNames[pick(kFirstNames.size())]);
+  guest.last_name = std::string(kLastNames[pick(kLastNames.size())]);
+  guest.title = pick(2) == 0 ? "Ms." : "Mr.";
+  guest.emails = {fmt::format("{}.{}{}@example.com", FoldName(guest.first_name),
+                              FoldName(guest.last_name), index)};
+  guest.phone_numbers = {fmt::format("+1 555 {:04}", pick(10000))};
+  const City& home = kCities[pick(kCities.size())];
+  guest.addresses["home"] = {fmt::format("{} {}", 1 + pick(300), kStreets[pick(kStreets.size())]),
+                             std::string(home.name), std::string(home.region),
+                             fmt::format("{:05}", 10000 + pick(89999)), std::string(home.country)};
+  return guest;
+}
+
+}  // namespace
+
+common::Result<GeneratorOptions> GeneratorOptionsForScale(const std::string& scale) {
+  if (scale == "small") return GeneratorOptions();
+  if (scale == "seed") {
+    GeneratorOptions options;
+    options.hotels = 5000;
+    options.rooms_per_hotel = 100;
+    options.days = 730;
+    options.pois = 500;
+    options.guests = 100000;
+    options.reservations = 20000;
+    return options;
   }
+  return common::Status::Invalid("Unknown scale '" + scale + "' (known: small, seed)");
+}
 
-  // Reservations, through the service (a taken room-night just skips the attempt).
-  for (int i = 0; i < options.reservations && !hotel_ids.empty() && !guests.empty(); ++i) {
-    size_t h = pick(hotel_ids.size());
-    int r = static_cast<int>(pick(static_cast<size_t>(hotel_rooms[h])));
+common::Status ValidateGeneratorOptions(const GeneratorOptions& options) {
+  auto bad = [](const char* field, const char* rule) {
+    return common::Status::Invalid(fmt::format("{} must be {}", field, rule));
+  };
+  if (options.hotels < 0 || options.hotels > 1000000) return bad("hotels", "0 to 1000000");
+  if (options.rooms_per_hotel < 1 || options.rooms_per_hotel > 3000) {
+    return bad("rooms", "1 to 3000");
+  }
+  if (options.days < 0 || options.days > 3660) return bad("days", "0 to 3660");
+  if (options.pois < 0 || options.pois > 1000000) return bad("pois", "0 to 1000000");
+  if (options.guests < 0) return bad("guests", "at least 0");
+  if (options.reservations < 0) return bad("reservations", "at least 0");
+  if (options.threads < 1 || options.threads > 64) return bad("threads", "1 to 64");
+  if (options.rows_per_batch < 1 || options.rows_per_batch > 65535) {
+    return bad("rows_per_batch", "1 to 65535");
+  }
+  if (options.hotels > 0 && options.pois < 1) return bad("pois", "at least 1 with hotels");
+  return common::Status::Ok();
+}
+
+int64_t PlannedRows(const GeneratorOptions& options) {
+  int64_t hotels = options.hotels;
+  int64_t rooms = hotels * options.rooms_per_hotel;
+  return 2 * int64_t{options.pois} + hotels * 6 + rooms * 5 + rooms * options.days +
+         options.guests + 3 * int64_t{options.reservations};
+}
+
+common::Result<GeneratorReport> Generate(Repository& repository, HotelService& service,
+                                         const GeneratorOptions& options) {
+  RETURN_IF_ERROR(ValidateGeneratorOptions(options));
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  LoadState state{
+      repository, service, options, options.first_day != 0 ? options.first_day : Today(),
+      {},         {},      {},      {}};
+  int64_t planned = PlannedRows(options);
+  auto tick = [&] {
+    if (options.progress) options.progress({state.rows.load(), planned, elapsed(), false});
+  };
+  int threads = options.threads;
+  int interval = std::max(10, options.progress_interval_millis);
+
+  RETURN_IF_ERROR(WritePois(state));
+  RETURN_IF_ERROR(RunParallel(
+      options.hotels, threads, [&](int index) { return WriteHotel(state, index); }, tick,
+      interval));
+  double availability_seconds = elapsed();
+
+  // Guests, in chunks with a generator each.
+  std::vector<common::Uuid> guests(static_cast<size_t>(options.guests));
+  int guest_chunks = (options.guests + kGuestsPerChunk - 1) / kGuestsPerChunk;
+  RETURN_IF_ERROR(RunParallel(
+      guest_chunks, threads,
+      [&](int chunk) -> common::Status {
+        Picker pick(SeedFor(options.seed, kGuestStream, static_cast<uint64_t>(chunk)));
+        int end = std::min(options.guests, (chunk + 1) * kGuestsPerChunk);
+        for (int g = chunk * kGuestsPerChunk; g < end; ++g) {
+          Guest guest = MakeGuest(pick, g);
+          RETURN_IF_ERROR(repository.UpsertGuest(guest));
+          ++state.rows;
+          guests[static_cast<size_t>(g)] = guest.guest_id;
+        }
+        return common::Status::Ok();
+      },
+      tick, interval));
+
+  // Reservations: drawn in one sequence, booked per hotel in that order (thread t books the
+  // hotels with index % threads == t), so the same ones succeed whatever the timing.
+  struct Draw {
+    int hotel = 0;
     BookingRequest request;
-    request.hotel_id = hotel_ids[h];
-    request.room_number = static_cast<int16_t>(100 * (1 + r / 10) + 1 + r % 10);
-    request.check_in =
-        first_day + static_cast<Day>(pick(static_cast<size_t>(std::max(1, options.days - 7))));
-    request.check_out = request.check_in + 1 + static_cast<Day>(pick(5));
-    request.guest_id = guests[pick(guests.size())];
-    auto booked = service.Book(request);
-    if (booked.ok()) {
-      ++report.reservations;
-      report.rows += 3;
-    } else if (booked.status().code() != common::StatusCode::kWriteFailure) {
-      return booked.status();
+  };
+  std::vector<Draw> draws;
+  if (options.hotels > 0 && options.guests > 0) {
+    Picker pick(SeedFor(options.seed, kReservationStream, 0));
+    draws.reserve(static_cast<size_t>(options.reservations));
+    for (int i = 0; i < options.reservations; ++i) {
+      Draw draw;
+      draw.hotel = static_cast<int>(pick(static_cast<size_t>(options.hotels)));
+      BookingRequest& request = draw.request;
+      request.hotel_id = HotelId(draw.hotel);
+      request.room_number =
+          RoomNumber(static_cast<int>(pick(static_cast<size_t>(options.rooms_per_hotel))));
+      request.check_in = state.first_day +
+                         static_cast<Day>(pick(static_cast<size_t>(std::max(1, options.days - 7))));
+      request.check_out = request.check_in + 1 + static_cast<Day>(pick(5));
+      request.guest_id = guests[pick(guests.size())];
+      draws.push_back(std::move(draw));
     }
   }
+  int booking_threads = std::min(threads, std::max(1, options.hotels));
+  RETURN_IF_ERROR(RunParallel(
+      booking_threads, booking_threads,
+      [&](int thread) -> common::Status {
+        for (const Draw& draw : draws) {
+          if (draw.hotel % booking_threads != thread) continue;
+          auto booked = service.Book(draw.request);
+          if (booked.ok()) {
+            ++state.reservations;
+            state.rows += 3;
+          } else if (booked.status().code() != common::StatusCode::kWriteFailure) {
+            return booked.status();
+          }
+        }
+        return common::Status::Ok();
+      },
+      tick, interval));
+
+  GeneratorReport report;
+  report.rows = state.rows.load();
+  report.availability_rows = state.availability_rows.load();
+  report.reservations = state.reservations.load();
+  report.seconds = elapsed();
+  report.availability_seconds = availability_seconds;
+  if (options.progress) options.progress({report.rows, planned, report.seconds, true});
   return report;
 }
 

@@ -46,6 +46,33 @@ Day Today() {
   return std::chrono::floor<std::chrono::days>(now).time_since_epoch().count();
 }
 
+std::string_view BucketingName(AvailabilityBucketing bucketing) {
+  return bucketing == AvailabilityBucketing::kMonth ? "month" : "none";
+}
+
+common::Result<AvailabilityBucketing> ParseBucketing(std::string_view text) {
+  if (text == "none") return AvailabilityBucketing::kNone;
+  if (text == "month") return AvailabilityBucketing::kMonth;
+  return common::Status::Invalid("Invalid bucketing '" + std::string(text) +
+                                 "': expected none or month");
+}
+
+int32_t MonthOf(Day day) {
+  cql::CivilDate civil = cql::CivilFromDays(day);
+  return static_cast<int32_t>(civil.year * 100 + civil.month);
+}
+
+Day NextMonthStart(Day day) {
+  cql::CivilDate civil = cql::CivilFromDays(day);
+  int64_t year = civil.year;
+  int month = civil.month + 1;
+  if (month > 12) {
+    month = 1;
+    ++year;
+  }
+  return cql::DaysFromCivil(year, month, 1);
+}
+
 common::Result<Cents> ParseMoney(std::string_view text) {
   auto invalid = [&] {
     return common::Status::Invalid("Invalid amount '" + std::string(text) +

@@ -34,6 +34,22 @@ std::string FormatDay(Day day);
 // Today in UTC.
 Day Today();
 
+// The availability table's design (docs/data-model.md, "Partition sizes"):
+//   kNone  — `available_rooms_by_hotel_date`, one partition per hotel (the seeds' design);
+//   kMonth — `available_rooms_by_hotel_month`, one partition per hotel and calendar month (the
+//            seeds' refinement): a stay reads and claims one partition per month it touches.
+enum class AvailabilityBucketing { kNone, kMonth };
+// "none" / "month".
+std::string_view BucketingName(AvailabilityBucketing bucketing);
+// Parses "none" or "month". Errors: kInvalid.
+common::Result<AvailabilityBucketing> ParseBucketing(std::string_view text);
+
+// The month bucket of a day, as the seeds' integer `month` column: year * 100 + month
+// (2026-12-03 -> 202612), so buckets sort in calendar order.
+int32_t MonthOf(Day day);
+// The first day of the month after `day`'s month (2026-12-03 -> 2027-01-01).
+Day NextMonthStart(Day day);
+
 // An amount of money in cents (the API's "129.00").
 using Cents = int64_t;
 // Parses "129", "129.5" or "129.00" (at most 2 fraction digits, no sign, < 10^12).

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "common/logging.h"
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -26,10 +28,8 @@ std::vector<Day> NightsOf(Day check_in, Day check_out) {
   return nights;
 }
 
-// Partition bounds that cover every date the service uses (1970 .. 4841).
-constexpr Day kFirstDay = 0;
-constexpr Day kLastDay = 1 << 20;
 constexpr int kConfirmationAttempts = 16;
+constexpr int64_t kMillisPerDay = 24 * 60 * 60 * 1000;
 
 }  // namespace
 
@@ -40,7 +40,23 @@ Status RoomUnavailable(std::string message) {
 HotelService::HotelService(Repository* repository, HotelServiceOptions options)
     : repository_(repository),
       options_(options),
-      random_(options.seed != 0 ? options.seed : std::random_device()()) {}
+      random_(options.seed != 0 ? options.seed : std::random_device()()) {
+  repository_->set_availability_bucketing(options_.availability_bucketing);
+  if (options_.repair_interval_millis > 0) {
+    repair_ = std::make_unique<RepairScheduler>(
+        std::chrono::milliseconds(options_.repair_interval_millis), [this] {
+          auto report = RepairAll(NowMillis());
+          if (!report.ok()) {
+            LOG_WARNING("hotel repair pass failed: {}", report.status().ToString());
+          } else if (report->nights_freed > 0 || report->pending_removed > 0) {
+            LOG_INFO("hotel repair pass: {} hotels, {} orphan nights freed, {} pending removed",
+                     report->hotels, report->nights_freed, report->pending_removed);
+          }
+        });
+  }
+}
+
+HotelService::~HotelService() { repair_.reset(); }
 
 Status HotelService::ValidateStay(Day check_in, Day check_out) const {
   if (check_out <= check_in) return Status::Invalid("check_out must be after check_in");
@@ -238,9 +254,11 @@ Result<Reservation> HotelService::Book(const BookingRequest& request) {
   RETURN_IF_ERROR(ReserveNumber(reservation, now));
   const std::string& number = reservation.confirmation_number;
   std::vector<Day> stay = NightsOf(request.check_in, request.check_out);
+  // One conditional batch (per month partition when bucketed; a failed later month releases the
+  // earlier ones).
   auto claimed = repository_->ClaimNights(hotel.hotel_id, request.room_number, stay, number, now);
   if (!claimed.ok() || !*claimed) {
-    // Nothing was claimed (the batch is all-or-nothing); drop the pending number.
+    // Nothing is claimed (all-or-nothing, or compensated); drop the pending number.
     (void)repository_->DeletePendingConfirmation(number);
     RETURN_IF_ERROR(claimed.status());
     ASSIGN_OR_RETURN(
@@ -250,8 +268,12 @@ Result<Reservation> HotelService::Book(const BookingRequest& request) {
                   .value_or(request.check_in);
     return TakenNight(request.room_number, day);
   }
+  // Too slow to be safe: past half the hold timeout the repair pass may soon treat the holds as
+  // orphans, so give up rather than write a reservation whose nights could be freed.
   Status written =
-      repository_->WriteReservation(reservation, new_guest ? &guest : nullptr, nullptr);
+      NowMillis() - now > options_.hold_timeout_millis / 2
+          ? Status(common::StatusCode::kUnavailable, "booking timed out; retry")
+          : repository_->WriteReservation(reservation, new_guest ? &guest : nullptr, nullptr);
   if (!written.ok()) {
     // Compensate; if this fails too, RepairHolds frees the holds later (invariant I3).
     (void)repository_->ReleaseNights(hotel.hotel_id, request.room_number, stay, number);
@@ -306,7 +328,9 @@ Result<Reservation> HotelService::Change(const std::string& confirmation,
                   .value_or(updated.check_in);
     return TakenNight(updated.room_number, day);
   }
-  Status written = repository_->WriteReservation(updated, nullptr, &old);
+  Status written = NowMillis() - now > options_.hold_timeout_millis / 2
+                       ? Status(common::StatusCode::kUnavailable, "change timed out; retry")
+                       : repository_->WriteReservation(updated, nullptr, &old);
   if (!written.ok()) {
     (void)repository_->ReleaseNights(old.hotel_id, updated.room_number, to_claim, confirmation);
     return written;
@@ -323,8 +347,8 @@ Result<Reservation> HotelService::Change(const std::string& confirmation,
 }
 
 Result<int> HotelService::RepairHolds(const std::string& hotel_id, int64_t now_millis) {
-  ASSIGN_OR_RETURN(std::vector<RoomNight> nights,
-                   repository_->RoomNights(hotel_id, kFirstDay, kLastDay));
+  Day from = now_millis / kMillisPerDay - 1;
+  ASSIGN_OR_RETURN(std::vector<RoomNight> nights, repository_->RoomNightsFrom(hotel_id, from));
   // Old holds, by confirmation number.
   std::map<std::string, std::vector<const RoomNight*>> holds;
   for (const RoomNight& night : nights) {
@@ -335,6 +359,18 @@ Result<int> HotelService::RepairHolds(const std::string& hotel_id, int64_t now_m
   int freed = 0;
   for (const auto& [number, held] : holds) {
     ASSIGN_OR_RETURN(auto reservation, repository_->FindReservation(number));
+    if (reservation && reservation->status == "pending") {
+      // A booking that died after claiming. The pending row goes first (IF status =
+      // 'pending'): should the booking still confirm, the delete does not apply and the
+      // reservation is read again, so its nights are kept. A crash here leaves holds without
+      // any reservation: orphans for the next pass.
+      ASSIGN_OR_RETURN(bool deleted, repository_->DeletePendingConfirmation(number));
+      if (deleted) {
+        reservation.reset();
+      } else {
+        ASSIGN_OR_RETURN(reservation, repository_->FindReservation(number));
+      }
+    }
     bool confirmed = reservation && reservation->status == "confirmed";
     std::map<int16_t, std::vector<Day>> orphans;  // by room
     for (const RoomNight* night : held) {
@@ -346,11 +382,28 @@ Result<int> HotelService::RepairHolds(const std::string& hotel_id, int64_t now_m
       ASSIGN_OR_RETURN(int count, repository_->ReleaseNights(hotel_id, room, days, number));
       freed += count;
     }
-    if (reservation && reservation->status == "pending") {
-      RETURN_IF_ERROR(repository_->DeletePendingConfirmation(number));
-    }
   }
   return freed;
+}
+
+Result<RepairReport> HotelService::RepairAll(int64_t now_millis) {
+  RepairReport report;
+  ASSIGN_OR_RETURN(std::vector<std::string> hotels, repository_->ListHotelIds());
+  for (const std::string& hotel_id : hotels) {
+    ASSIGN_OR_RETURN(int freed, RepairHolds(hotel_id, now_millis));
+    report.nights_freed += freed;
+    ++report.hotels;
+  }
+  // Pending rows left without holds (a booking that died before or while claiming, or whose
+  // cleanup failed). Their numbers' holds, if any, were handled above.
+  ASSIGN_OR_RETURN(std::vector<Repository::PendingConfirmation> pending,
+                   repository_->PendingConfirmations());
+  for (const Repository::PendingConfirmation& row : pending) {
+    if (now_millis - row.created_at_millis < options_.hold_timeout_millis) continue;
+    ASSIGN_OR_RETURN(bool deleted, repository_->DeletePendingConfirmation(row.confirmation));
+    if (deleted) ++report.pending_removed;
+  }
+  return report;
 }
 
 // --- Guests and inventory ------------------------------------------------------------------

@@ -9,16 +9,23 @@
 //   2. One conditional batch on the hotel's availability partition flips every night of the
 //      stay from free to held (`held_by` = the confirmation number, `held_at` = now). Two
 //      concurrent bookings can never both hold a room-night: the batch is all-or-nothing.
+//      With month buckets (`AvailabilityBucketing::kMonth`) a stay crossing a month boundary
+//      spans two partitions: one conditional batch per partition, in month order, and the
+//      earlier months are released again when a later one fails (Repository::ClaimNights).
 //   3. One logged batch writes the reservation to the three reservation tables ("confirmed")
 //      and the guest.
 // Invariants: (I1) a room-night is sold at most once: it is held by at most one confirmation
 // number; (I2) a confirmed reservation's nights are all held by its number; (I3) a night held
 // by a number whose reservation is missing, pending, or does not cover that night is an orphan
 // hold — left by a crash or a failed compensation — and `RepairHolds` frees it once it is older
-// than `hold_timeout`. Cancel deletes the reservation rows first, then frees the nights (a
-// crash in between leaves orphans, never a reservation without its nights). Change claims the
-// new nights first (nights the old stay already holds are kept, not re-claimed), then rewrites
-// the reservation rows, then frees the old nights the new stay does not use.
+// than `hold_timeout`. A booking or change whose claim is older than half the hold timeout
+// when it is about to write the reservation gives up (releasing its claim) instead, so the
+// repair pass can never free the nights of a reservation still being written. The repair pass
+// runs in the background every `repair_interval_millis` (RepairAll). Cancel deletes the reservation
+// rows first, then frees the nights (a crash in between leaves orphans, never a reservation without
+// its nights). Change claims the new nights first (nights the old stay already holds are kept, not
+// re-claimed), then rewrites the reservation rows, then frees the old nights the new stay does not
+// use.
 //
 // Errors (mapped to HTTP in one function, `http_server.cc`):
 //   kInvalid -> 400, kNotFound -> 404, kAlreadyExists -> 409 "conflict",
@@ -31,6 +38,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -39,6 +47,7 @@
 
 #include "common/result.h"
 #include "hotel/domain.h"
+#include "hotel/repair_scheduler.h"
 #include "hotel/repository.h"
 
 namespace hotel {
@@ -52,6 +61,19 @@ struct HotelServiceOptions {
   int64_t hold_timeout_millis = 10 * 60 * 1000;
   // Seeds the confirmation-number generator; 0 draws a random seed.
   uint64_t seed = 0;
+  // Which availability table the service uses (`hotel serve/load --bucketing none|month`). The
+  // service sets it on its repository. Both tables always exist; data written under one
+  // setting is not visible under the other.
+  AvailabilityBucketing availability_bucketing = AvailabilityBucketing::kNone;
+  // How often a background thread runs RepairAll; 0: never (call RepairAll yourself).
+  int64_t repair_interval_millis = 0;
+};
+
+// What one RepairAll pass did.
+struct RepairReport {
+  int hotels = 0;           // hotels scanned
+  int nights_freed = 0;     // orphan holds freed
+  int pending_removed = 0;  // stale "pending" confirmation rows deleted
 };
 
 struct Availability {
@@ -85,8 +107,14 @@ struct ChangeRequest {
 
 class HotelService {
  public:
-  // REQUIRES: `repository` outlives the service.
+  // Sets the repository's availability table to `options.availability_bucketing` and starts
+  // the background repair pass when `options.repair_interval_millis` > 0.
+  // REQUIRES: `repository` outlives the service and is not in use by other threads yet.
   HotelService(Repository* repository, HotelServiceOptions options);
+  // Stops the background repair pass (waiting for a running pass).
+  ~HotelService();
+  HotelService(const HotelService&) = delete;
+  HotelService& operator=(const HotelService&) = delete;
 
   // --- Reads -------------------------------------------------------------------------------
   common::Result<std::vector<Poi>> ListPois();
@@ -123,8 +151,15 @@ class HotelService {
   // Moves a reservation to new dates (and room). RoomUnavailable leaves the old stay intact.
   common::Result<Reservation> Change(const std::string& confirmation, const ChangeRequest& request);
   // Frees the orphan holds (invariant I3) of a hotel older than the hold timeout, as of
-  // `now_millis`. Returns the number of nights freed.
+  // `now_millis`, on nights from the day before `now_millis` on (older nights are past
+  // selling), deleting the pending confirmation rows of the numbers holding them. Reads the
+  // hotel's availability partition (every month partition from that day on when bucketed).
+  // Returns the number of nights freed.
   common::Result<int> RepairHolds(const std::string& hotel_id, int64_t now_millis);
+  // The whole repair pass: RepairHolds for every hotel, then deletes every "pending"
+  // confirmation row older than the hold timeout (a booking that died before claiming, or
+  // whose compensation failed). Full-table reads: meant for the background, not requests.
+  common::Result<RepairReport> RepairAll(int64_t now_millis);
 
   // --- Guests and inventory ---------------------------------------------------------------
   // Creates a guest with a new id. kInvalid without first and last name.
@@ -157,7 +192,8 @@ class HotelService {
   Repository* repository_;
   HotelServiceOptions options_;
   std::mutex random_mutex_;
-  std::mt19937_64 random_;  // GUARDED_BY(random_mutex_)
+  std::mt19937_64 random_;                   // GUARDED_BY(random_mutex_)
+  std::unique_ptr<RepairScheduler> repair_;  // last: stopped first
 };
 
 }  // namespace hotel

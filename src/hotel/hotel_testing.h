@@ -1,10 +1,13 @@
 // Test fixture for the hotel layer's unit tests: an embedded `engine::Database` in a fresh
 // temporary directory, the service schema under a prefix, a repository, a service, and a tiny
 // hand-made inventory (hotel AZ123 near the Eiffel Tower and the Louvre, rooms 101 and 102,
-// nights 2030-01-01 .. 2030-01-10 open at 100.00 / 150.00).
+// nights 2030-01-01 .. 2030-01-10 open at 100.00 / 150.00). A subclass may set `bucketing_`
+// before calling HotelTest::SetUp to run on the month-bucketed availability table, or
+// `session_kind_` = kRemote to run the service through the C++ driver (client::RemoteSession)
+// against an in-process cqld server (server::Server) over the same database.
 //
-// Only *_test.cc files include this header (it uses the engine; scripts/check-layers allows
-// that for tests only).
+// Only *_test.cc files include this header (it uses the engine, the server and the driver;
+// scripts/check-layers allows that for tests only).
 //
 // Thread-safety: as the service (thread-safe).
 
@@ -17,12 +20,17 @@
 #include <memory>
 #include <string>
 
+#include "client/remote_session.h"
 #include "engine/database.h"
 #include "hotel/hotel_service.h"
 #include "hotel/repository.h"
 #include "hotel/service_schema.h"
+#include "server/server.h"
 
 namespace hotel {
+
+// How the service reaches the database in a test.
+enum class SessionKind { kEmbedded, kRemote };
 
 class HotelTest : public ::testing::Test {
  protected:
@@ -33,7 +41,22 @@ class HotelTest : public ::testing::Test {
     auto database = engine::Database::Open(directory_, engine::DatabaseOptions());
     ASSERT_TRUE(database.ok()) << database.status().ToString();
     database_ = std::move(*database);
-    session_ = database_->NewSession();
+    if (session_kind_ == SessionKind::kEmbedded) {
+      session_ = database_->NewSession();
+    } else {
+      server::ServerOptions server_options;
+      server_options.address = "127.0.0.1";
+      server_options.port = 0;
+      server_options.io_threads = 2;
+      auto server = server::Server::Start(database_.get(), server_options);
+      ASSERT_TRUE(server.ok()) << server.status().ToString();
+      cqld_server_ = std::move(*server);
+      client::ClientOptions client_options;
+      client_options.contact_points = {"127.0.0.1:" + std::to_string(cqld_server_->port())};
+      auto remote = client::RemoteSession::Connect(client_options);
+      ASSERT_TRUE(remote.ok()) << remote.status().ToString();
+      session_ = std::move(*remote);
+    }
     ASSERT_TRUE(CreateServiceSchema(*session_, "t_").ok());
     auto keyspaces = KeyspacesForPrefix("t_");
     ASSERT_TRUE(keyspaces.ok());
@@ -42,6 +65,7 @@ class HotelTest : public ::testing::Test {
     repository_ = std::move(*repository);
     HotelServiceOptions options;
     options.seed = 7;
+    options.availability_bucketing = bucketing_;
     service_ = std::make_unique<HotelService>(repository_.get(), options);
   }
 
@@ -49,6 +73,8 @@ class HotelTest : public ::testing::Test {
     service_.reset();
     repository_.reset();
     session_.reset();
+    if (cqld_server_) cqld_server_->Stop();
+    cqld_server_.reset();
     database_.reset();
     std::error_code ignored;
     std::filesystem::remove_all(directory_, ignored);
@@ -93,8 +119,11 @@ class HotelTest : public ::testing::Test {
     return guest;
   }
 
+  AvailabilityBucketing bucketing_ = AvailabilityBucketing::kNone;
+  SessionKind session_kind_ = SessionKind::kEmbedded;
   std::string directory_;
   std::unique_ptr<engine::Database> database_;
+  std::unique_ptr<server::Server> cqld_server_;  // kRemote only
   std::unique_ptr<cql::Session> session_;
   std::unique_ptr<Repository> repository_;
   std::unique_ptr<HotelService> service_;

@@ -1,3 +1,6 @@
+// The HTTP API suite, run twice: on the embedded engine, and through the C++ driver against an
+// in-process cqld server (the service's `--cassandra` mode).
+
 #include <gtest/gtest.h>
 
 #include <boost/asio.hpp>
@@ -20,12 +23,13 @@ struct Reply {
   json::value body;
 };
 
-class HttpApiTest : public HotelTest {
+class HttpApiTest : public HotelTest, public ::testing::WithParamInterface<SessionKind> {
  protected:
   void SetUp() override {
+    session_kind_ = GetParam();
     HotelTest::SetUp();
     LoadInventory();
-    router_ = std::make_unique<ApiRouter>(service_.get(), "/nonexistent-web-dir", "embedded");
+    router_ = std::make_unique<ApiRouter>(service_.get(), "/nonexistent-web-dir", Mode());
     HttpServerOptions options;
     options.port = 0;
     options.threads = 2;
@@ -63,6 +67,10 @@ class HttpApiTest : public HotelTest {
     return reply;
   }
 
+  std::string Mode() const {
+    return session_kind_ == SessionKind::kEmbedded ? "embedded" : "cassandra";
+  }
+
   static std::string Code(const Reply& reply) {
     boost::system::error_code ec;
     const json::value* code = reply.body.find_pointer("/error/code", ec);
@@ -79,10 +87,10 @@ constexpr const char* kBooking = R"({"hotel_id": "AZ123", "room_number": 101,
             "emails": ["mai@example.com"], "phone_numbers": ["+1 555 0100"],
             "addresses": {"home": {"street": "1 Main St", "city": "Springfield"}}}})";
 
-TEST_F(HttpApiTest, ReadEndpointsQ1ToQ5) {
+TEST_P(HttpApiTest, ReadEndpointsQ1ToQ5) {
   auto health = Call(http::verb::get, "/api/v1/health");
   EXPECT_EQ(health.status, 200);
-  EXPECT_EQ(health.body.at("mode"), "embedded");
+  EXPECT_EQ(std::string(health.body.at("mode").as_string()), Mode());
 
   auto pois = Call(http::verb::get, "/api/v1/pois");
   ASSERT_EQ(pois.status, 200);
@@ -124,7 +132,7 @@ TEST_F(HttpApiTest, ReadEndpointsQ1ToQ5) {
   EXPECT_EQ(paths.size(), 15u);
 }
 
-TEST_F(HttpApiTest, BookLookUpChangeAndCancel) {
+TEST_P(HttpApiTest, BookLookUpChangeAndCancel) {
   auto booked = Call(http::verb::post, "/api/v1/reservations", kBooking);
   ASSERT_EQ(booked.status, 201) << json::serialize(booked.body);
   std::string number(booked.body.at("confirmation_number").as_string());
@@ -165,7 +173,7 @@ TEST_F(HttpApiTest, BookLookUpChangeAndCancel) {
   EXPECT_EQ(Call(http::verb::get, "/api/v1/reservations/" + number).status, 404);
 }
 
-TEST_F(HttpApiTest, InventoryAndGuestWrites) {
+TEST_P(HttpApiTest, InventoryAndGuestWrites) {
   EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", R"({"name": "Orsay", "description": "Museum"})")
                 .status,
             201);
@@ -200,7 +208,7 @@ TEST_F(HttpApiTest, InventoryAndGuestWrites) {
   EXPECT_EQ(booked.body.at("total"), "161.00");
 }
 
-TEST_F(HttpApiTest, BadRequestsGetJsonErrors) {
+TEST_P(HttpApiTest, BadRequestsGetJsonErrors) {
   auto malformed = Call(http::verb::post, "/api/v1/reservations", "{not json");
   EXPECT_EQ(malformed.status, 400);
   EXPECT_EQ(Code(malformed), "invalid_json");
@@ -233,6 +241,23 @@ TEST_F(HttpApiTest, BadRequestsGetJsonErrors) {
   EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", huge).status, 413);
   EXPECT_EQ(Call(http::verb::patch, "/api/v1/pois", "{}").status, 405);
 }
+
+// Through the driver, a database that stops answering is a 503, not a crash or a 500.
+TEST_P(HttpApiTest, UnreachableDatabaseIs503) {
+  if (GetParam() != SessionKind::kRemote) GTEST_SKIP() << "the embedded engine is in-process";
+  cqld_server_->Stop();
+  auto hotel = Call(http::verb::get, "/api/v1/hotels/AZ123");
+  EXPECT_EQ(hotel.status, 503);
+  EXPECT_EQ(Code(hotel), "database_unavailable");
+  auto booked = Call(http::verb::post, "/api/v1/reservations", kBooking);
+  EXPECT_EQ(booked.status, 503);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sessions, HttpApiTest,
+                         ::testing::Values(SessionKind::kEmbedded, SessionKind::kRemote),
+                         [](const ::testing::TestParamInfo<SessionKind>& info) {
+                           return info.param == SessionKind::kEmbedded ? "Embedded" : "Remote";
+                         });
 
 }  // namespace
 }  // namespace hotel

@@ -2,197 +2,28 @@
 
 #include <fmt/format.h>
 
-#include "cql/big_number.h"
-#include "cql/temporal.h"
-#include "cql/value_codec.h"
+#include "hotel/repository_rows.h"
 
 namespace hotel {
-
-namespace {
 
 using common::Bytes;
 using common::Result;
 using common::Status;
 using cql::BoundValue;
-
-// --- Values to bind ------------------------------------------------------------------------
-
-BoundValue TextValue(std::string_view text) { return BoundValue::Of(Bytes(text)); }
-BoundValue DayValue(Day day) {
-  return BoundValue::Of(cql::SerializeDate(static_cast<uint32_t>(day + cql::kDateEpoch)));
-}
-BoundValue RoomValue(int16_t room) { return BoundValue::Of(cql::SerializeSmallint(room)); }
-BoundValue MoneyValue(Cents cents) { return BoundValue::Of(cql::SerializeDecimal(cents, 2)); }
-BoundValue BoolValue(bool value) { return BoundValue::Of(cql::SerializeBoolean(value)); }
-BoundValue UuidValue(const common::Uuid& uuid) { return BoundValue::Of(uuid.ToBytes()); }
-BoundValue TimestampValue(int64_t millis) {
-  return BoundValue::Of(cql::SerializeTimestamp(millis));
-}
-
-Bytes AddressBytes(const Address& address) {
-  return cql::SerializeTupleOrUdt({Bytes(address.street), Bytes(address.city),
-                                   Bytes(address.state_or_province), Bytes(address.postal_code),
-                                   Bytes(address.country)});
-}
-
-// --- Row decoding --------------------------------------------------------------------------
-
-// Reads the cells of one row by position; remembers the first decoding error.
-class RowView {
- public:
-  RowView(const cql::ResultSet& result, size_t row) : result_(result), row_(row) {}
-
-  std::string Text(size_t column) {
-    auto value = result_.Value(row_, column);
-    return value ? std::string(*value) : std::string();
-  }
-  Day Date(size_t column) {
-    auto value = result_.Value(row_, column);
-    if (!value || value->size() != 4) return Fail("date", 0);
-    uint32_t raw = static_cast<uint32_t>(static_cast<unsigned char>((*value)[0])) << 24 |
-                   static_cast<uint32_t>(static_cast<unsigned char>((*value)[1])) << 16 |
-                   static_cast<uint32_t>(static_cast<unsigned char>((*value)[2])) << 8 |
-                   static_cast<uint32_t>(static_cast<unsigned char>((*value)[3]));
-    return static_cast<Day>(raw) - static_cast<Day>(cql::kDateEpoch);
-  }
-  int16_t Room(size_t column) {
-    auto value = result_.Value(row_, column);
-    if (!value) return Fail("smallint", 0);
-    auto room = cql::DeserializeSmallint(*value);
-    return room.ok() ? *room : Fail("smallint", 0);
-  }
-  bool Bool(size_t column) {
-    auto value = result_.Value(row_, column);
-    if (!value) return false;
-    auto flag = cql::DeserializeBoolean(*value);
-    return flag.ok() ? *flag : Fail("boolean", false);
-  }
-  int64_t Timestamp(size_t column) {
-    auto value = result_.Value(row_, column);
-    if (!value) return 0;
-    auto millis = cql::DeserializeBigint(*value);
-    return millis.ok() ? *millis : Fail("timestamp", 0);
-  }
-  // A decimal as cents, rounding half up past 2 fraction digits.
-  Cents Money(size_t column) {
-    auto value = result_.Value(row_, column);
-    if (!value) return 0;
-    if (value->size() < 5) return Fail("decimal", 0);
-    int32_t scale =
-        static_cast<int32_t>(static_cast<uint32_t>(static_cast<unsigned char>((*value)[0])) << 24 |
-                             static_cast<uint32_t>(static_cast<unsigned char>((*value)[1])) << 16 |
-                             static_cast<uint32_t>(static_cast<unsigned char>((*value)[2])) << 8 |
-                             static_cast<uint32_t>(static_cast<unsigned char>((*value)[3])));
-    auto unscaled = cql::VarintToInt64(value->substr(4));
-    if (!unscaled.ok() || scale < -6 || scale > 12) return Fail("decimal", 0);
-    int64_t cents = *unscaled;
-    for (int32_t s = scale; s < 2; ++s) cents *= 10;
-    for (int32_t s = scale; s > 2; --s) cents = (cents + (cents >= 0 ? 5 : -5)) / 10;
-    return cents;
-  }
-  common::Uuid Uuid(size_t column) {
-    auto value = result_.Value(row_, column);
-    if (!value) return common::Uuid();
-    auto uuid = common::Uuid::FromBytes(*value);
-    return uuid.ok() ? *uuid : Fail("uuid", common::Uuid());
-  }
-  Address AddressAt(std::optional<std::string_view> value) {
-    Address address;
-    if (!value) return address;
-    auto fields = cql::SplitTupleOrUdt(*value, 5);
-    if (!fields.ok()) return Fail("address", address);
-    std::string* targets[] = {&address.street, &address.city, &address.state_or_province,
-                              &address.postal_code, &address.country};
-    for (size_t i = 0; i < fields->size(); ++i) {
-      if ((*fields)[i]) *targets[i] = std::string(*(*fields)[i]);
-    }
-    return address;
-  }
-  Address AddressColumn(size_t column) { return AddressAt(result_.Value(row_, column)); }
-  std::vector<std::string> TextCollection(size_t column, bool set) {
-    std::vector<std::string> out;
-    auto value = result_.Value(row_, column);
-    if (!value) return out;
-    cql::CqlType type =
-        set ? cql::CqlType::Set(cql::CqlType::Text()) : cql::CqlType::List(cql::CqlType::Text());
-    auto elements = cql::SplitListOrSet(type, *value);
-    if (!elements.ok()) return Fail("collection", out);
-    for (std::string_view element : *elements) out.emplace_back(element);
-    return out;
-  }
-  std::map<std::string, Address> AddressMap(size_t column) {
-    std::map<std::string, Address> out;
-    auto value = result_.Value(row_, column);
-    if (!value) return out;
-    auto entries = cql::SplitMap(*value);
-    if (!entries.ok()) return Fail("map", out);
-    for (const cql::MapEntryView& entry : *entries) {
-      out[std::string(entry.key)] = AddressAt(entry.value);
-    }
-    return out;
-  }
-
-  Status status() const { return status_; }
-
- private:
-  template <typename T>
-  T Fail(std::string_view what, T fallback) {
-    if (status_.ok()) {
-      status_ = Status::Internal(fmt::format("hotel: cannot decode a {} value in a row", what));
-    }
-    return fallback;
-  }
-
-  const cql::ResultSet& result_;
-  size_t row_;
-  Status status_;
-};
-
-// The database's errors as the service sees them (header comment).
-Status DatabaseError(const Status& status) {
-  switch (status.code()) {
-    case common::StatusCode::kUnavailable:
-    case common::StatusCode::kOverloaded:
-    case common::StatusCode::kIsBootstrapping:
-    case common::StatusCode::kWriteTimeout:
-    case common::StatusCode::kReadTimeout:
-    case common::StatusCode::kCasWriteUnknown:
-    case common::StatusCode::kIOError:
-      return Status(common::StatusCode::kUnavailable, "database unavailable: " + status.message());
-    default:
-      return Status::Internal("database error: " + status.ToString());
-  }
-}
-
-bool Applied(const cql::ResultSet& result) {
-  if (result.row_count() == 0 || result.column_count() == 0) return false;
-  auto applied = result.GetBoolean(0, 0);
-  return applied.ok() && *applied;
-}
-
-// Column lists shared by the reservation reads, so RowView positions match.
-constexpr std::string_view kReservationColumns =
-    "confirm_number, hotel_id, hotel_name, start_date, end_date, room_number, guest_id, "
-    "guest_first_name, guest_last_name, total, currency";
-
-Reservation ReadReservation(RowView& row) {
-  Reservation reservation;
-  reservation.confirmation_number = row.Text(0);
-  reservation.hotel_id = row.Text(1);
-  reservation.hotel_name = row.Text(2);
-  reservation.check_in = row.Date(3);
-  reservation.check_out = row.Date(4);
-  reservation.room_number = row.Room(5);
-  reservation.guest_id = row.Uuid(6);
-  reservation.guest_first_name = row.Text(7);
-  reservation.guest_last_name = row.Text(8);
-  reservation.total = row.Money(9);
-  reservation.currency = row.Text(10);
-  if (reservation.currency.empty()) reservation.currency = std::string(kCurrency);
-  return reservation;
-}
-
-}  // namespace
+using repository_rows::AddressBytes;
+using repository_rows::Applied;
+using repository_rows::BoolValue;
+using repository_rows::DatabaseError;
+using repository_rows::DayValue;
+using repository_rows::IntValue;
+using repository_rows::kReservationColumns;
+using repository_rows::MoneyValue;
+using repository_rows::ReadReservation;
+using repository_rows::RoomValue;
+using repository_rows::RowView;
+using repository_rows::TextValue;
+using repository_rows::TimestampValue;
+using repository_rows::UuidValue;
 
 Result<std::unique_ptr<Repository>> Repository::Create(cql::Session* session, Keyspaces keyspaces) {
   auto repository = std::make_unique<Repository>(session, std::move(keyspaces));
@@ -344,6 +175,49 @@ Status Repository::PrepareAll() {
        fmt::format("INSERT INTO {}.guests (guest_id, first_name, last_name, title, emails, "
                    "phone_numbers, addresses) VALUES (?, ?, ?, ?, ?, ?, ?)",
                    r)},
+      // The month-bucketed availability table (AvailabilityBucketing::kMonth).
+      {&room_nights_month_,
+       fmt::format("SELECT date, room_number, is_available, rate, room_type, held_by, held_at "
+                   "FROM {}.available_rooms_by_hotel_month WHERE hotel_id = ? AND month = ? "
+                   "AND date >= ? AND date < ?",
+                   h)},
+      {&room_night_month_,
+       fmt::format("SELECT date, room_number, is_available, rate, room_type, held_by, held_at "
+                   "FROM {}.available_rooms_by_hotel_month WHERE hotel_id = ? AND month = ? "
+                   "AND date = ? AND room_number = ?",
+                   h)},
+      {&write_night_month_,
+       fmt::format("INSERT INTO {}.available_rooms_by_hotel_month (hotel_id, month, date, "
+                   "room_number, is_available, rate, room_type, held_by, held_at) VALUES (?, ?, "
+                   "?, ?, ?, ?, ?, ?, ?)",
+                   h)},
+      {&open_night_month_,
+       fmt::format("INSERT INTO {}.available_rooms_by_hotel_month (hotel_id, month, date, "
+                   "room_number, is_available, rate, room_type) VALUES (?, ?, ?, ?, true, ?, ?) "
+                   "IF NOT EXISTS",
+                   h)},
+      {&claim_night_month_,
+       fmt::format("UPDATE {}.available_rooms_by_hotel_month SET is_available = false, "
+                   "held_by = ?, held_at = ? WHERE hotel_id = ? AND month = ? AND date = ? "
+                   "AND room_number = ? IF is_available = true",
+                   h)},
+      {&release_night_month_,
+       fmt::format("UPDATE {}.available_rooms_by_hotel_month SET is_available = true, "
+                   "held_by = null, held_at = null WHERE hotel_id = ? AND month = ? AND date = ? "
+                   "AND room_number = ? IF held_by = ?",
+                   h)},
+      {&note_month_,
+       fmt::format("INSERT INTO {}.availability_months_by_hotel (hotel_id, month) VALUES (?, ?)",
+                   h)},
+      {&list_months_, fmt::format("SELECT month FROM {}.availability_months_by_hotel "
+                                  "WHERE hotel_id = ? AND month >= ?",
+                                  h)},
+      // The repair pass's full-table reads.
+      {&list_hotel_ids_, fmt::format("SELECT id FROM {}.hotels", h)},
+      {&pending_confirmations_,
+       fmt::format("SELECT confirm_number, created_at FROM {}.reservations_by_confirmation "
+                   "WHERE status = 'pending' ALLOW FILTERING",
+                   r)},
   };
   for (Item& item : items) {
     auto prepared = session_->Prepare(item.query);
@@ -429,46 +303,6 @@ Result<std::vector<Poi>> Repository::PoisByHotel(const std::string& hotel_id) {
     pois.push_back({row.Text(0), row.Text(1)});
   }
   return pois;
-}
-
-namespace {
-
-Result<RoomNight> ReadRoomNight(const cql::ResultSet& rows, size_t i) {
-  RowView row(rows, i);
-  RoomNight night;
-  night.date = row.Date(0);
-  night.room_number = row.Room(1);
-  night.is_available = row.Bool(2);
-  night.rate = row.Money(3);
-  night.room_type = row.Text(4);
-  night.held_by = row.Text(5);
-  night.held_at_millis = row.Timestamp(6);
-  RETURN_IF_ERROR(row.status());
-  return night;
-}
-
-}  // namespace
-
-Result<std::vector<RoomNight>> Repository::RoomNights(const std::string& hotel_id, Day first,
-                                                      Day last) {
-  ASSIGN_OR_RETURN(cql::ResultSet rows,
-                   Run(room_nights_, {TextValue(hotel_id), DayValue(first), DayValue(last)}));
-  std::vector<RoomNight> nights;
-  nights.reserve(rows.row_count());
-  for (size_t i = 0; i < rows.row_count(); ++i) {
-    ASSIGN_OR_RETURN(RoomNight night, ReadRoomNight(rows, i));
-    nights.push_back(std::move(night));
-  }
-  return nights;
-}
-
-Result<std::optional<RoomNight>> Repository::FindRoomNight(const std::string& hotel_id, Day date,
-                                                           int16_t room_number) {
-  ASSIGN_OR_RETURN(cql::ResultSet rows,
-                   Run(room_night_, {TextValue(hotel_id), DayValue(date), RoomValue(room_number)}));
-  if (rows.row_count() == 0) return std::optional<RoomNight>();
-  ASSIGN_OR_RETURN(RoomNight night, ReadRoomNight(rows, 0));
-  return std::optional<RoomNight>(std::move(night));
 }
 
 Result<std::optional<Room>> Repository::FindRoom(const std::string& hotel_id, int16_t room_number) {
@@ -617,35 +451,6 @@ Status Repository::InsertRoom(const std::string& hotel_id, const Room& room) {
   return RunBatch(cql::BatchType::kLogged, std::move(entries)).status();
 }
 
-Status Repository::WriteNights(const std::string& hotel_id, const std::vector<RoomNight>& nights) {
-  if (nights.empty()) return Status::Ok();
-  std::vector<cql::BatchEntry> entries;
-  entries.reserve(nights.size());
-  for (const RoomNight& night : nights) {
-    cql::BatchEntry entry;
-    entry.prepared = write_night_;
-    entry.values = {
-        TextValue(hotel_id),
-        DayValue(night.date),
-        RoomValue(night.room_number),
-        BoolValue(night.is_available),
-        MoneyValue(night.rate),
-        TextValue(night.room_type),
-        night.held_by.empty() ? BoundValue::Null() : TextValue(night.held_by),
-        night.held_by.empty() ? BoundValue::Null() : TimestampValue(night.held_at_millis)};
-    entries.push_back(std::move(entry));
-  }
-  return RunBatch(cql::BatchType::kUnlogged, std::move(entries)).status();
-}
-
-Result<bool> Repository::OpenNightIfAbsent(const std::string& hotel_id, const RoomNight& night) {
-  ASSIGN_OR_RETURN(
-      cql::ResultSet result,
-      Run(open_night_, {TextValue(hotel_id), DayValue(night.date), RoomValue(night.room_number),
-                        MoneyValue(night.rate), TextValue(night.room_type)}));
-  return Applied(result);
-}
-
 // --- Booking -------------------------------------------------------------------------------
 
 Result<bool> Repository::ReserveConfirmation(const Reservation& pending, int64_t now_millis) {
@@ -658,50 +463,9 @@ Result<bool> Repository::ReserveConfirmation(const Reservation& pending, int64_t
   return Applied(result);
 }
 
-Status Repository::DeletePendingConfirmation(const std::string& confirmation) {
-  return Run(delete_pending_, {TextValue(confirmation)}).status();
-}
-
-Result<bool> Repository::ClaimNights(const std::string& hotel_id, int16_t room_number,
-                                     const std::vector<Day>& nights,
-                                     const std::string& confirmation, int64_t now_millis) {
-  if (nights.empty()) return true;
-  std::vector<cql::BatchEntry> entries;
-  for (Day night : nights) {
-    cql::BatchEntry entry;
-    entry.prepared = claim_night_;
-    entry.values = {TextValue(confirmation), TimestampValue(now_millis), TextValue(hotel_id),
-                    DayValue(night), RoomValue(room_number)};
-    entries.push_back(std::move(entry));
-  }
-  ASSIGN_OR_RETURN(cql::ResultSet result, RunBatch(cql::BatchType::kLogged, std::move(entries)));
+Result<bool> Repository::DeletePendingConfirmation(const std::string& confirmation) {
+  ASSIGN_OR_RETURN(cql::ResultSet result, Run(delete_pending_, {TextValue(confirmation)}));
   return Applied(result);
-}
-
-Result<int> Repository::ReleaseNights(const std::string& hotel_id, int16_t room_number,
-                                      const std::vector<Day>& nights,
-                                      const std::string& confirmation) {
-  if (nights.empty()) return 0;
-  auto entry_for = [&](Day night) {
-    cql::BatchEntry entry;
-    entry.prepared = release_night_;
-    entry.values = {TextValue(hotel_id), DayValue(night), RoomValue(room_number),
-                    TextValue(confirmation)};
-    return entry;
-  };
-  std::vector<cql::BatchEntry> entries;
-  for (Day night : nights) entries.push_back(entry_for(night));
-  ASSIGN_OR_RETURN(cql::ResultSet result, RunBatch(cql::BatchType::kLogged, std::move(entries)));
-  if (Applied(result)) return static_cast<int>(nights.size());
-  // Some night is no longer held by this confirmation (freed by a repair pass, say): free the
-  // others one by one.
-  int freed = 0;
-  for (Day night : nights) {
-    cql::BatchEntry entry = entry_for(night);
-    ASSIGN_OR_RETURN(cql::ResultSet one, Run(release_night_, std::move(entry.values)));
-    if (Applied(one)) ++freed;
-  }
-  return freed;
 }
 
 std::vector<BoundValue> Repository::ReservationValues(const Reservation& reservation) const {
@@ -762,8 +526,18 @@ Status Repository::WriteReservation(const Reservation& reservation, const Guest*
     entries.push_back(std::move(entry));
   };
   if (replaced != nullptr) {
-    add(delete_by_hotel_date_, ByHotelDateKey(*replaced));
-    add(delete_by_guest_, ByGuestKey(*replaced));
+    // Only rows whose key changes are deleted: every statement of a batch has the same
+    // timestamp, and a deletion wins over an insertion at the same timestamp, so deleting a
+    // row the batch also writes would delete it.
+    bool same_guest = FoldName(replaced->guest_last_name) == FoldName(reservation.guest_last_name);
+    bool same_start = replaced->check_in == reservation.check_in;
+    if (!same_guest || !same_start || replaced->room_number != reservation.room_number) {
+      add(delete_by_hotel_date_, ByHotelDateKey(*replaced));
+    }
+    if (!same_guest || !same_start ||
+        FoldName(replaced->guest_first_name) != FoldName(reservation.guest_first_name)) {
+      add(delete_by_guest_, ByGuestKey(*replaced));
+    }
   }
   add(insert_by_confirmation_, ReservationValues(reservation));
   std::vector<BoundValue> by_date = ReservationValues(reservation);

@@ -7,6 +7,15 @@
 // claim or release the nights of a stay, and logged batches for the denormalized reservation
 // rows. Statements are prepared once in `Create` and executed by id.
 //
+// Availability lives in one of two tables (`AvailabilityBucketing`, set by the service):
+// `available_rooms_by_hotel_date` (one partition per hotel) or `available_rooms_by_hotel_month`
+// (one partition per hotel and month). With month buckets a range of nights spans one
+// partition per month it touches: reads issue one single-partition query per month, and
+// conditional batches — which Cassandra allows only within one partition — are issued per
+// month, in month order, with compensation (see ClaimNights). The background repair pass
+// additionally uses two full-table reads (ListHotelIds, PendingConfirmations), paged; nothing
+// on a request path does.
+//
 // Errors: database errors are mapped to kUnavailable (the database could not answer: timeouts,
 // unavailable replicas, overload, I/O) or kInternal (anything else, e.g. a schema mismatch);
 // the service turns those into HTTP 503 / 500. Rows that do not decode are kInternal.
@@ -17,8 +26,11 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/result.h"
@@ -37,6 +49,11 @@ class Repository {
 
   const Keyspaces& keyspaces() const { return keyspaces_; }
 
+  // Selects the availability table. Set once before the repository is shared between threads
+  // (HotelService's constructor does it); not thread-safe against concurrent calls.
+  void set_availability_bucketing(AvailabilityBucketing bucketing) { bucketing_ = bucketing; }
+  AvailabilityBucketing availability_bucketing() const { return bucketing_; }
+
   // --- Reads (one partition each) ---------------------------------------------------------
 
   // Every POI: the single partition directory = 'all' of `pois`.
@@ -52,11 +69,17 @@ class Repository {
   common::Result<std::optional<Hotel>> FindHotel(const std::string& hotel_id);
   // Q3: partition hotel_id of `pois_by_hotel`.
   common::Result<std::vector<Poi>> PoisByHotel(const std::string& hotel_id);
-  // Q4: the rows of partition hotel_id of `available_rooms_by_hotel_date` with
-  // first <= date < last, in (date, room_number) order.
+  // Q4: the rows with first <= date < last, in (date, room_number) order. Unbucketed: one range
+  // read of partition hotel_id of `available_rooms_by_hotel_date`. Month buckets: one range read
+  // per month touched, of partition (hotel_id, month) of `available_rooms_by_hotel_month` (one
+  // or two for a stay of up to 29 nights; a 30-night stay over all of February touches three).
   common::Result<std::vector<RoomNight>> RoomNights(const std::string& hotel_id, Day first,
                                                     Day last);
-  // Q5 (rate): one row of the same partition.
+  // The repair pass's read: every row of the hotel with date >= first. Unbucketed: one range
+  // read of the hotel's partition. Month buckets: the hotel's partition of
+  // `availability_months_by_hotel`, then each listed month partition from first's month on.
+  common::Result<std::vector<RoomNight>> RoomNightsFrom(const std::string& hotel_id, Day first);
+  // Q5 (rate): one row of the same partition (the night's month partition when bucketed).
   common::Result<std::optional<RoomNight>> FindRoomNight(const std::string& hotel_id, Day date,
                                                          int16_t room_number);
   // Q5 (type, base rate, amenities): partition (hotel_id, room_number) of `amenities_by_room`.
@@ -76,6 +99,18 @@ class Repository {
   // Q9: partition guest_id of `guests`.
   common::Result<std::optional<Guest>> FindGuest(const common::Uuid& guest_id);
 
+  // --- Background reads of the repair pass (full-table, paged; never on a request path) -----
+
+  // Every hotel id (`hotels`, all partitions).
+  common::Result<std::vector<std::string>> ListHotelIds();
+  struct PendingConfirmation {
+    std::string confirmation;
+    int64_t created_at_millis = 0;
+  };
+  // Every "pending" row of `reservations_by_confirmation` (status = 'pending' ALLOW
+  // FILTERING).
+  common::Result<std::vector<PendingConfirmation>> PendingConfirmations();
+
   // --- Inventory writes --------------------------------------------------------------------
 
   // Adds the POI to the directory and sets the static description of its Q1 partition.
@@ -87,7 +122,8 @@ class Repository {
   // Inserts or replaces a room: `rooms_by_hotel` and `amenities_by_room` (logged batch).
   common::Status InsertRoom(const std::string& hotel_id, const Room& room);
   // Writes free nights without reading (bulk loading of fresh data only: it would overwrite a
-  // booked night). One unlogged batch in the hotel's partition.
+  // booked night). One unlogged batch in the hotel's partition (per month partition when
+  // bucketed, after recording the months in `availability_months_by_hotel`).
   common::Status WriteNights(const std::string& hotel_id, const std::vector<RoomNight>& nights);
   // Opens one night unless its row exists (INSERT ... IF NOT EXISTS). Returns whether applied.
   common::Result<bool> OpenNightIfAbsent(const std::string& hotel_id, const RoomNight& night);
@@ -97,22 +133,30 @@ class Repository {
   // Reserves a confirmation number: INSERT ... IF NOT EXISTS of a "pending" row into
   // `reservations_by_confirmation` describing the intended stay. False on collision.
   common::Result<bool> ReserveConfirmation(const Reservation& pending, int64_t now_millis);
-  // Deletes a "pending" confirmation row (IF status = 'pending').
-  common::Status DeletePendingConfirmation(const std::string& confirmation);
+  // Deletes a "pending" confirmation row (IF status = 'pending'). Returns whether it applied
+  // (false: no such row, or it is no longer pending).
+  common::Result<bool> DeletePendingConfirmation(const std::string& confirmation);
   // One conditional batch on the hotel's availability partition: for every night,
   // UPDATE SET is_available = false, held_by, held_at ... IF is_available = true. Returns
   // whether it applied (all nights claimed) or nothing changed.
+  // Month buckets: one such batch per month partition, in ascending month order; when a later
+  // batch does not apply (or fails), the months already claimed are released again
+  // (IF held_by = confirmation) before returning false (or the error). A crash, or a failed
+  // release, in between leaves holds of `confirmation` with no confirmed reservation: orphans
+  // that the repair pass frees (docs/data-model.md).
   common::Result<bool> ClaimNights(const std::string& hotel_id, int16_t room_number,
                                    const std::vector<Day>& nights, const std::string& confirmation,
                                    int64_t now_millis);
-  // Frees nights held by `confirmation` (IF held_by = confirmation): one conditional batch, or
-  // night by night when some night is no longer held by it. Returns the nights freed.
+  // Frees nights held by `confirmation` (IF held_by = confirmation): one conditional batch (per
+  // month partition when bucketed), or night by night when some night is no longer held by it.
+  // Returns the nights freed.
   common::Result<int> ReleaseNights(const std::string& hotel_id, int16_t room_number,
                                     const std::vector<Day>& nights,
                                     const std::string& confirmation);
   // One logged batch: the reservation's rows in the three reservation tables (status
   // "confirmed"), the guest when `guest` is set, and the deletion of `replaced`'s rows in the
-  // by-date and by-guest tables when set (a changed stay).
+  // by-date and by-guest tables when set (a changed stay) and their keys differ from the new
+  // rows' keys.
   common::Status WriteReservation(const Reservation& reservation, const Guest* guest,
                                   const Reservation* replaced);
   // One logged batch deleting the reservation's rows from the three reservation tables.
@@ -133,9 +177,32 @@ class Repository {
   common::Result<cql::ResultSet> RunBatch(cql::BatchType type,
                                           std::vector<cql::BatchEntry> entries);
   std::vector<cql::BoundValue> ReservationValues(const Reservation& reservation) const;
+  // The nights grouped by availability partition, in ascending order: one group when
+  // unbucketed, one per month otherwise.
+  std::vector<std::vector<Day>> GroupByPartition(const std::vector<Day>& nights) const;
+  // hotel_id, [month,] date: the leading key values of a night's row.
+  void AppendNightKey(std::vector<cql::BoundValue>& values, const std::string& hotel_id,
+                      Day date) const;
+  // Reads [first, last) of one availability partition (REQUIRES: one month when bucketed).
+  common::Status ReadNights(const std::string& hotel_id, Day first, Day last,
+                            std::vector<RoomNight>& out);
+  // Records (hotel_id, month) in `availability_months_by_hotel` unless already recorded by
+  // this repository.
+  common::Status NoteMonth(const std::string& hotel_id, int32_t month);
+  common::Result<bool> ClaimPartition(const std::string& hotel_id, int16_t room_number,
+                                      const std::vector<Day>& nights,
+                                      const std::string& confirmation, int64_t now_millis);
+  common::Result<int> ReleasePartition(const std::string& hotel_id, int16_t room_number,
+                                       const std::vector<Day>& nights,
+                                       const std::string& confirmation);
+  // Every row of a SELECT without partition restriction, fetched in pages.
+  common::Result<std::vector<cql::ResultSet>> RunAllPages(const Prepared& statement);
 
   cql::Session* session_;
   Keyspaces keyspaces_;
+  AvailabilityBucketing bucketing_ = AvailabilityBucketing::kNone;
+  std::mutex noted_mutex_;
+  std::set<std::pair<std::string, int32_t>> noted_months_;  // GUARDED_BY(noted_mutex_)
 
   Prepared list_pois_, hotels_by_poi_, find_hotel_, pois_by_hotel_, room_nights_, room_night_,
       find_room_, rooms_by_hotel_, find_reservation_, by_hotel_date_, by_hotel_date_name_,
@@ -146,6 +213,10 @@ class Repository {
   Prepared reserve_confirmation_, delete_pending_, claim_night_, release_night_,
       insert_by_confirmation_, insert_by_hotel_date_, insert_by_guest_, delete_by_confirmation_,
       delete_by_hotel_date_, delete_by_guest_, insert_guest_;
+  // The month-bucketed variants of the availability statements (a `month` key after hotel_id).
+  Prepared room_nights_month_, room_night_month_, write_night_month_, open_night_month_,
+      claim_night_month_, release_night_month_, note_month_, list_months_;
+  Prepared list_hotel_ids_, pending_confirmations_;
 };
 
 }  // namespace hotel

@@ -76,6 +76,30 @@ CREATE TABLE IF NOT EXISTS ${prefix}hotel.available_rooms_by_hotel_date (
     PRIMARY KEY ((hotel_id), date, room_number)
 ) WITH comment = 'Q4. Find available rooms by hotel / date, with the nightly rate (Q5)';
 
+-- The seeds' refinement of Q4's table: a month bucket in the partition key (month = year * 100
+-- + month, e.g. 202612), so a hotel's availability is split into partitions of one month.
+-- The service uses it instead of available_rooms_by_hotel_date with --bucketing month.
+CREATE TABLE IF NOT EXISTS ${prefix}hotel.available_rooms_by_hotel_month (
+    hotel_id text,
+    month int,
+    date date,
+    room_number smallint,
+    is_available boolean,
+    rate decimal,
+    room_type text,
+    held_by text,
+    held_at timestamp,
+    PRIMARY KEY ((hotel_id, month), date, room_number)
+) WITH comment = 'Q4. Find available rooms by hotel / date, bucketed by month';
+
+-- The month buckets a hotel has opened (written before the nights), so the repair pass can
+-- find every partition of available_rooms_by_hotel_month without a scan.
+CREATE TABLE IF NOT EXISTS ${prefix}hotel.availability_months_by_hotel (
+    hotel_id text,
+    month int,
+    PRIMARY KEY ((hotel_id), month)
+) WITH comment = 'Repair: the month partitions of a hotel in available_rooms_by_hotel_month';
+
 CREATE TABLE IF NOT EXISTS ${prefix}hotel.amenities_by_room (
     hotel_id text,
     room_number smallint,

@@ -1,0 +1,115 @@
+// Test helper for the hotel layer: checks the booking invariants of docs/data-model.md on the
+// data as stored, after concurrent bookings (concurrency tests) or after a crash and a repair
+// pass (crash test):
+//   - every room-night of the hotel in [first, last) is either free (no holder) or held by a
+//     confirmation number whose reservation is confirmed and covers that night (I1, I3 gone);
+//   - every confirmed reservation holds all its nights (I2) and is visible in all three
+//     reservation tables (Q6, Q7, Q8);
+//   - no "pending" confirmation row is left, and the by-date and by-guest tables hold no rows
+//     beyond the confirmed reservations (nothing half-done).
+//
+// Only *_test.cc files include this header. Thread-safety: as the repository (call it when no
+// booking is running, or the answer may describe a moment in between).
+
+#pragma once
+
+#include <fmt/format.h>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cql/session.h"
+#include "hotel/repository.h"
+
+namespace hotel::testing {
+
+// Every violation found, as readable text (empty: consistent). Assumes every reservation in
+// the keyspace belongs to `hotel_id`.
+inline std::vector<std::string> CheckBookingInvariants(cql::Session& session,
+                                                       Repository& repository,
+                                                       const std::string& hotel_id, Day first,
+                                                       Day last) {
+  std::vector<std::string> problems;
+  auto nights = repository.RoomNights(hotel_id, first, last);
+  if (!nights.ok()) return {"reading nights: " + nights.status().ToString()};
+  std::map<std::pair<int16_t, Day>, std::string> holder;  // (room, day) -> held_by
+  for (const RoomNight& night : *nights) {
+    std::string where = fmt::format("room {} on {}", night.room_number, FormatDay(night.date));
+    if (night.is_available) {
+      if (!night.held_by.empty()) problems.push_back(where + ": free but held_by is set");
+      continue;
+    }
+    holder[{night.room_number, night.date}] = night.held_by;
+    if (night.held_by.empty()) {
+      problems.push_back(where + ": taken without a holder");
+      continue;
+    }
+    auto reservation = repository.FindReservation(night.held_by);
+    if (!reservation.ok() || !reservation->has_value() || (*reservation)->status != "confirmed") {
+      problems.push_back(where + ": held by " + night.held_by + " with no confirmed reservation");
+      continue;
+    }
+    const Reservation& r = **reservation;
+    if (r.room_number != night.room_number || night.date < r.check_in ||
+        night.date >= r.check_out) {
+      problems.push_back(where + ": held by " + night.held_by + " whose stay does not cover it");
+    }
+  }
+
+  const std::string& ks = repository.keyspaces().reservation;
+  auto all = session.Execute(
+      fmt::format("SELECT confirm_number, status FROM {}.reservations_by_confirmation", ks));
+  if (!all.ok()) return {"scanning reservations: " + all.status().ToString()};
+  size_t confirmed = 0;
+  for (size_t i = 0; i < all->row_count(); ++i) {
+    std::string number(all->Value(i, 0).value_or(""));
+    std::string status(all->Value(i, 1).value_or(""));
+    if (status != "confirmed") {
+      problems.push_back(number + ": status '" + status + "' left behind");
+      continue;
+    }
+    ++confirmed;
+    auto found = repository.FindReservation(number);
+    if (!found.ok() || !found->has_value()) {
+      problems.push_back(number + ": unreadable");
+      continue;
+    }
+    const Reservation& r = **found;
+    for (Day day = r.check_in; day < r.check_out; ++day) {
+      if (day < first || day >= last) continue;
+      auto it = holder.find({r.room_number, day});
+      if (it == holder.end() || it->second != number) {
+        problems.push_back(fmt::format("{}: night {} of room {} is not held by it", number,
+                                       FormatDay(day), r.room_number));
+      }
+    }
+    auto q7 =
+        repository.ReservationsByHotelDate(r.hotel_id, r.check_in, FoldName(r.guest_last_name));
+    bool in_q7 = false;
+    if (q7.ok()) {
+      for (const Reservation& row : *q7) in_q7 |= row.confirmation_number == number;
+    }
+    if (!in_q7) problems.push_back(number + ": missing from reservations_by_hotel_date");
+    auto q8 =
+        repository.ReservationsByGuest(FoldName(r.guest_last_name), FoldName(r.guest_first_name));
+    bool in_q8 = false;
+    if (q8.ok()) {
+      for (const Reservation& row : *q8) in_q8 |= row.confirmation_number == number;
+    }
+    if (!in_q8) problems.push_back(number + ": missing from reservations_by_guest");
+  }
+  for (const char* table : {"reservations_by_hotel_date", "reservations_by_guest"}) {
+    auto rows = session.Execute(fmt::format("SELECT confirm_number FROM {}.{}", ks, table));
+    if (!rows.ok()) {
+      problems.push_back(std::string("scanning ") + table + ": " + rows.status().ToString());
+    } else if (rows->row_count() != confirmed) {
+      problems.push_back(fmt::format("{} has {} rows for {} confirmed reservations", table,
+                                     rows->row_count(), confirmed));
+    }
+  }
+  return problems;
+}
+
+}  // namespace hotel::testing

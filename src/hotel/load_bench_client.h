@@ -1,0 +1,86 @@
+// BenchClient: what `hotel bench` (load_bench.h) asks of the service, one call per operation
+// of the seeds' workflow, with two implementations:
+//   - in-process: calls `HotelService` directly (the embedded engine, `--data DIR`): the
+//     latencies are the service time;
+//   - HTTP: one keep-alive HTTP/1.1 connection (Boost.Beast, blocking) to a running
+//     `hotel serve` (`--url http://HOST:PORT`): the latencies include HTTP and JSON.
+// Each call returns only what the benchmark needs to go on (ids to follow, room numbers,
+// confirmation numbers); errors are the service's status codes (over HTTP mapped back from the
+// status: 400 kInvalid, 404 kNotFound, 409 room_unavailable kWriteFailure, 503 kUnavailable,
+// other failures kInternal / kIOError).
+//
+// Thread-safety: a client is NOT thread-safe; the benchmark gives each worker its own (the
+// in-process clients share the thread-safe service).
+
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "hotel/domain.h"
+#include "hotel/hotel_service.h"
+#include "hotel/repository.h"
+
+namespace hotel {
+
+// A booked stay as Q6 answers it.
+struct BookedStay {
+  std::string confirmation_number;
+  std::string hotel_id;
+  int16_t room_number = 0;
+  Day check_in = 0;
+  Day check_out = 0;
+  std::string status;
+};
+
+class BenchClient {
+ public:
+  virtual ~BenchClient() = default;
+
+  // The names of every POI.
+  virtual common::Result<std::vector<std::string>> ListPois() = 0;
+  // Q1: the ids of the hotels near a POI.
+  virtual common::Result<std::vector<std::string>> HotelsNearPoi(const std::string& poi) = 0;
+  // Q2.
+  virtual common::Status GetHotel(const std::string& hotel_id) = 0;
+  // Q3.
+  virtual common::Status HotelPois(const std::string& hotel_id) = 0;
+  // Q4: the room numbers free for the whole stay.
+  virtual common::Result<std::vector<int16_t>> Availability(const std::string& hotel_id,
+                                                            Day check_in, Day check_out) = 0;
+  // Q5.
+  virtual common::Status GetRoom(const std::string& hotel_id, int16_t room_number, Day date) = 0;
+  // Q6.
+  virtual common::Result<BookedStay> GetReservation(const std::string& confirmation) = 0;
+  // Q7.
+  virtual common::Status ReservationsByHotelDate(const std::string& hotel_id, Day date) = 0;
+  // Q8.
+  virtual common::Status ReservationsByGuest(const std::string& last_name) = 0;
+  // Q9 (`guest_id` as text).
+  virtual common::Status GetGuest(const std::string& guest_id) = 0;
+  // Creates a guest; returns its id as text.
+  virtual common::Result<std::string> CreateGuest(const std::string& first_name,
+                                                  const std::string& last_name) = 0;
+  // Books; returns the confirmation number. kWriteFailure when a night is taken (HTTP 409).
+  virtual common::Result<std::string> Book(const std::string& hotel_id, int16_t room_number,
+                                           Day check_in, Day check_out,
+                                           const std::string& guest_id) = 0;
+  // Cancels. kNotFound when unknown.
+  virtual common::Status Cancel(const std::string& confirmation) = 0;
+  // The integrity check of one confirmed stay: true when every night is held by its
+  // confirmation number. In-process: read from the availability rows; over HTTP (which does
+  // not expose holds): true when Q4 does not offer the room for the stay.
+  virtual common::Result<bool> StayHeld(const BookedStay& stay) = 0;
+};
+
+// An in-process client. REQUIRES: `service` and `repository` (the service's) outlive it.
+std::unique_ptr<BenchClient> NewServiceBenchClient(HotelService* service, Repository* repository);
+
+// Connects to `url` ("http://HOST:PORT", path ignored). Errors: kInvalid for a malformed URL
+// or another scheme, kIOError when the connection fails.
+common::Result<std::unique_ptr<BenchClient>> ConnectHttpBenchClient(const std::string& url);
+
+}  // namespace hotel
