@@ -156,7 +156,7 @@ class ResultSet {
 
   Kind kind_ = Kind::kVoid;
   std::shared_ptr<const std::vector<ColumnSpec>> columns_;  // null: no columns
-  std::vector<std::optional<common::Bytes>> cells_;  // row-major
+  std::vector<std::optional<common::Bytes>> cells_;         // row-major
   std::optional<common::Bytes> paging_state_;
   std::string keyspace_;
   SchemaChangeEvent schema_change_;

@@ -408,8 +408,8 @@ Result<std::vector<Mutation>> ModificationStatement::BuildMutations(
               if (params.counter_totals != nullptr) {
                 batch_key.emplace(table.storage_id, target_key, id);
               }
-              auto pending = batch_key ? params.counter_totals->find(*batch_key)
-                                       : CounterTotals::iterator();
+              auto pending =
+                  batch_key ? params.counter_totals->find(*batch_key) : CounterTotals::iterator();
               if (batch_key && pending != params.counter_totals->end()) {
                 total = pending->second;
               } else {

@@ -56,8 +56,8 @@ using CounterTotals = std::map<std::tuple<std::string, common::Bytes, uint32_t>,
 
 // The write-time parameters shared by every mutation of an execution.
 struct WriteParams {
-  int64_t timestamp = 0;    // microseconds
-  int64_t now_seconds = 0;  // local deletion time / TTL base
+  int64_t timestamp = 0;                    // microseconds
+  int64_t now_seconds = 0;                  // local deletion time / TTL base
   CounterTotals* counter_totals = nullptr;  // a batch's; null for a single statement
 };
 

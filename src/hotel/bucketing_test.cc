@@ -179,7 +179,7 @@ TEST_F(BucketedHotelTest, RepairFindsOrphansInEveryMonthPartition) {
   // A pending row that never claimed anything, and a cancelled stay's leftover hold.
   pending.confirmation_number = "YYYYYY";
   ASSERT_TRUE(*repository_->ReserveConfirmation(pending, 1000));
-  ASSERT_TRUE(*repository_->ClaimNights("AZ123", 101, {D("2030-02-05")}, "XXXXXX", 1000));
+  ASSERT_TRUE(*repository_->ClaimNights("AZ123", 101, {D("2030-02-05")}, "ORPHN7", 1000));
   auto healthy = service_->Book(
       {"AZ123", 101, D("2030-01-30"), D("2030-02-02"), std::nullopt, MakeGuest("Mai", "Nguyen")});
   ASSERT_TRUE(healthy.ok());
@@ -200,7 +200,7 @@ TEST_F(BucketedHotelTest, RepairFindsOrphansInEveryMonthPartition) {
 }
 
 TEST_F(BucketedHotelTest, BackgroundRepairPassFreesOrphans) {
-  ASSERT_TRUE(*repository_->ClaimNights("AZ123", 101, {D("2030-02-05")}, "XXXXXX", 1000));
+  ASSERT_TRUE(*repository_->ClaimNights("AZ123", 101, {D("2030-02-05")}, "ORPHN7", 1000));
   HotelServiceOptions options;
   options.availability_bucketing = AvailabilityBucketing::kMonth;
   options.repair_interval_millis = 20;

@@ -50,8 +50,8 @@ Result<Bytes> DecompressLz4Exact(std::string_view block, size_t size) {
     return Status::ProtocolError("lz4 block too large");
   }
   Bytes out(size, '\0');
-  char dummy = 0;  // lz4 wants a valid destination pointer even for an empty output
-  int produced = LZ4_decompress_safe(block.data(), size == 0 ? &dummy : out.data(),
+  char empty_output = 0;  // lz4 wants a valid destination pointer even for an empty output
+  int produced = LZ4_decompress_safe(block.data(), size == 0 ? &empty_output : out.data(),
                                      static_cast<int>(block.size()), static_cast<int>(size));
   if (produced < 0 || static_cast<size_t>(produced) != size) {
     return Status::ProtocolError("Corrupt lz4 compressed data");
@@ -117,8 +117,9 @@ Result<Bytes> DecompressBody(Compression compression, std::string_view body, siz
                                      " bytes exceeds the maximum of " + std::to_string(max_size));
       }
       Bytes out(length, '\0');
-      char dummy = 0;
-      if (!snappy::RawUncompress(body.data(), body.size(), length == 0 ? &dummy : out.data())) {
+      char empty_output = 0;  // snappy too
+      if (!snappy::RawUncompress(body.data(), body.size(),
+                                 length == 0 ? &empty_output : out.data())) {
         return Status::ProtocolError("Corrupt snappy compressed data");
       }
       return out;

@@ -257,10 +257,10 @@ TEST_F(StoreTest, GetPartitionRowReadsTheDeletionOnlyWithoutSingleRowPartitions)
   deletion.deletion = DeletionTime{5, kStart};
   for (bool single_row : {false, true}) {
     std::string table = single_row ? "single" : "legacy";
-    ASSERT_TRUE(store_
-                    ->CreateTable(table, TableOptions{.shape = shape,
-                                                      .single_row_partitions = single_row})
-                    .ok());
+    ASSERT_TRUE(
+        store_
+            ->CreateTable(table, TableOptions{.shape = shape, .single_row_partitions = single_row})
+            .ok());
     MergeOne(table, row_key, Cells({LiveCell(0, 1, "v")}));
     MergeOne(table, deletion_key, deletion);
     auto read = store_->GetPartitionRow(table, deletion_key, row_key);
