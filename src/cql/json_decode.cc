@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/ascii.h"
 #include "cql/big_number.h"
 #include "cql/json.h"
 #include "cql/literal.h"
@@ -142,13 +143,6 @@ Result<std::vector<Bytes>> Elements(const CqlType& element_type, const JsonValue
   return out;
 }
 
-std::string LowerAscii(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-  });
-  return text;
-}
-
 Result<Bytes> FromJsonAt(const CqlType& type, const JsonValue& input, int depth) {
   if (depth > kMaxValueNestingDepth) return Status::Invalid("JSON value nested too deeply");
   if (type.IsNative() || type.kind() == TypeKind::kCustom) return NativeFromJson(type, input);
@@ -207,7 +201,7 @@ Result<Bytes> FromJsonAt(const CqlType& type, const JsonValue& input, int depth)
         const std::string& key = value.keys[i];
         std::string name = key.size() >= 2 && key.front() == '"' && key.back() == '"'
                                ? key.substr(1, key.size() - 2)
-                               : LowerAscii(key);
+                               : common::AsciiLower(key);
         members.emplace_back(std::move(name), &value.elements[i]);
       }
       std::vector<std::optional<Bytes>> fields(type.params().size());

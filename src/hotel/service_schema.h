@@ -1,4 +1,4 @@
-// The hotel service's CQL schema (schema/hotel_service.cql, embedded so the binary needs no
+// The hotel service's CQL schema (schema/hotel_service.cql, compiled in so the binary needs no
 // file at run time) and the code that loads it through a `cql::Session`.
 //
 // The schema's keyspace names carry a prefix (`--keyspace-prefix`), so several service

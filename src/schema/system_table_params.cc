@@ -12,25 +12,13 @@
 #include <string_view>
 #include <system_error>
 
+#include "common/ascii.h"
+
 namespace schema {
 namespace {
 
 constexpr std::string_view kCompactionPackage = "org.apache.cassandra.db.compaction.";
 constexpr std::string_view kCompressionPackage = "org.apache.cassandra.io.compress.";
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string Upper(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return out;
-}
 
 std::optional<double> ParseDouble(std::string_view text) {
   double value = 0;
@@ -62,7 +50,7 @@ std::string Qualify(std::string_view class_name, std::string_view package) {
 
 // Cassandra's speculative retry / additional write policy spellings, as stored.
 std::string NormalizeRetryPolicy(std::string_view text) {
-  const std::string lower = Lower(text);
+  const std::string lower = common::AsciiLower(text);
   if (lower == "always") return "ALWAYS";
   if (lower == "never" || lower == "none") return "NEVER";
   auto strip = [&](std::string_view suffix) -> std::optional<std::string> {
@@ -80,7 +68,7 @@ std::string NormalizeRetryPolicy(std::string_view text) {
 std::map<std::string, std::string> CachingOf(std::map<std::string, std::string> given) {
   std::map<std::string, std::string> caching = {{"keys", "ALL"}, {"rows_per_partition", "NONE"}};
   for (auto& [key, value] : given) {
-    const std::string upper = Upper(value);
+    const std::string upper = common::AsciiUpper(value);
     caching[key] = (upper == "ALL" || upper == "NONE") ? upper : value;
   }
   return caching;
@@ -100,7 +88,7 @@ std::map<std::string, std::string> CompactionOf(std::map<std::string, std::strin
 
 std::map<std::string, std::string> CompressionOf(std::map<std::string, std::string> given) {
   auto enabled = given.find("enabled");
-  if (enabled != given.end() && Lower(enabled->second) == "false") {
+  if (enabled != given.end() && common::AsciiLower(enabled->second) == "false") {
     return {{"enabled", "false"}};
   }
   if (enabled != given.end()) given.erase(enabled);
@@ -175,12 +163,12 @@ EffectiveTableParams EffectiveParams(const TableOptions& options) {
     } else if (name == "extensions" && is_map) {
       params.extensions = ExtensionsOf(MapOf(property.value));
     } else if (name == "cdc" && !is_map) {
-      const std::string lower = Lower(text);
+      const std::string lower = common::AsciiLower(text);
       params.cdc = lower == "true" || lower == "1" || lower == "yes";
     } else if (name == "memtable" && !is_map) {
       params.memtable = text;
     } else if (name == "read_repair" && !is_map) {
-      params.read_repair = Upper(text);
+      params.read_repair = common::AsciiUpper(text);
     } else if (name == "max_index_interval" && !is_map) {
       if (auto value = ParseInt(text)) params.max_index_interval = *value;
     } else if (name == "min_index_interval" && !is_map) {

@@ -15,6 +15,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include "common/ascii.h"
 #include "common/logging.h"
 #include "common/status.h"
 
@@ -28,13 +29,6 @@ constexpr auto kUseAwaitable = asio::as_tuple(asio::use_awaitable);
 constexpr size_t kReadBufferSize = 64 * 1024;
 // How long a failed connection keeps reading (and discarding) before it closes (design 6).
 constexpr std::chrono::seconds kDrainTimeout(1);
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
-}
 
 // Checks STARTUP's CQL_VERSION: any 3.x or later (Cassandra refuses below 3.0.0).
 Status CheckCqlVersion(std::string_view version) {
@@ -343,7 +337,7 @@ void Connection::HandleStartup(int16_t stream, const protocol::StartupRequest& s
   }
   protocol::Compression compression = protocol::Compression::kNone;
   if (std::optional<std::string_view> name = startup.Option("COMPRESSION")) {
-    std::string lower = Lower(*name);
+    std::string lower = common::AsciiLower(*name);
     std::optional<protocol::Compression> parsed = protocol::ParseCompression(lower);
     if (!parsed) {
       QueueError(stream,

@@ -9,26 +9,13 @@
 #include <cstdlib>
 #include <map>
 
+#include "common/ascii.h"
 #include "cql/literal.h"
 #include "cql/parser.h"
 #include "cql/value_format.h"
 
 namespace shell {
 namespace {
-
-std::string Upper(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return out;
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // A token of a COPY command.
 struct Token {
@@ -93,7 +80,8 @@ common::Result<std::vector<Token>> Tokenize(std::string_view text) {
 
 // A name as CQL must spell it: unquoted names fold to lower case.
 std::string NameOf(const Token& token) {
-  std::string name = token.kind == Token::Kind::kQuotedName ? token.text : Lower(token.text);
+  std::string name =
+      token.kind == Token::Kind::kQuotedName ? token.text : common::AsciiLower(token.text);
   return cql::QuoteIdentifierIfNeeded(name);
 }
 
@@ -139,7 +127,7 @@ common::Status ParseInteger(const std::string& name, const std::string& value, I
   auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
   if (error != std::errc() || end != value.data() + value.size()) {
     return common::Status::Invalid(
-        fmt::format("Invalid value for COPY option {}: {}", Upper(name), value));
+        fmt::format("Invalid value for COPY option {}: {}", common::AsciiUpper(name), value));
   }
   *out = parsed;
   return common::Status::Ok();
@@ -147,8 +135,9 @@ common::Status ParseInteger(const std::string& name, const std::string& value, I
 
 common::Status ParseChar(const std::string& name, const std::string& value, char* out) {
   if (value.size() != 1) {
-    return common::Status::Invalid(fmt::format(
-        "Invalid value for COPY option {}: {} (must be one character)", Upper(name), value));
+    return common::Status::Invalid(
+        fmt::format("Invalid value for COPY option {}: {} (must be one character)",
+                    common::AsciiUpper(name), value));
   }
   *out = value[0];
   return common::Status::Ok();
@@ -174,7 +163,7 @@ common::Result<bool> ApplyOption(const std::string& name, const std::string& raw
     return true;
   }
   if (name == "header") {
-    options->header = Lower(value) == "true";
+    options->header = common::AsciiLower(value) == "true";
     return true;
   }
   if (name == "null") {
@@ -221,7 +210,8 @@ common::Result<bool> ApplyOption(const std::string& name, const std::string& raw
   // Accepted for compatibility; they change nothing here.
   if (name == "encoding" || name == "maxattempts" || name == "configfile" ||
       name == "datetimeformat" || name == "decimalsep" || name == "thousandssep") {
-    if (name == "encoding" && Lower(value) != "utf8" && Lower(value) != "utf-8") {
+    if (name == "encoding" && common::AsciiLower(value) != "utf8" &&
+        common::AsciiLower(value) != "utf-8") {
       return common::Status::Invalid("Only the utf8 encoding is supported, not " + value);
     }
     return true;
@@ -321,7 +311,7 @@ common::Result<CopyCommand> ParseCopyCommand(std::string_view statement,
   size_t i = 0;
   auto is_word = [&](size_t index, std::string_view word) {
     return index < tokens.size() && tokens[index].kind == Token::Kind::kWord &&
-           Upper(tokens[index].text) == word;
+           common::AsciiUpper(tokens[index].text) == word;
   };
   auto is_symbol = [&](size_t index, std::string_view symbol) {
     return index < tokens.size() && tokens[index].kind == Token::Kind::kSymbol &&
@@ -382,7 +372,7 @@ common::Result<CopyCommand> ParseCopyCommand(std::string_view statement,
     ++i;
     while (true) {
       if (!is_name(i)) return improper();
-      std::string name = Lower(tokens[i++].text);
+      std::string name = common::AsciiLower(tokens[i++].text);
       if (!is_symbol(i++, "=")) return improper();
       if (i >= tokens.size() || tokens[i].kind == Token::Kind::kSymbol) return improper();
       std::string value = tokens[i++].text;

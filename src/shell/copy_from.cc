@@ -9,6 +9,7 @@
 //   3. Reports and the error file are written under `report_mutex`.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -33,12 +34,6 @@ using Clock = std::chrono::steady_clock;
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string ColumnList(const std::vector<std::string>& columns) {
-  std::string out;
-  for (const std::string& column : columns) out += (out.empty() ? "" : ", ") + column;
-  return out;
 }
 
 std::string Unquoted(const std::string& name) {
@@ -134,7 +129,7 @@ common::Status Importer::Prepare() {
   std::string markers;
   for (size_t i = 0; i < inserted.size(); ++i) markers += i == 0 ? "?" : ", ?";
   std::string query =
-      fmt::format("INSERT INTO {} ({}) VALUES ({})", table_, ColumnList(inserted), markers);
+      fmt::format("INSERT INTO {} ({}) VALUES ({})", table_, fmt::join(inserted, ", "), markers);
   if (options_.ttl > 0) query += fmt::format(" USING TTL {}", options_.ttl);
   ASSIGN_OR_RETURN(insert_, session_.Prepare(query));
   is_partition_key_.assign(insert_->bind_variables.size(), false);
@@ -334,7 +329,7 @@ common::Result<CopyStats> Importer::Run() {
           ? options_.threads
           : static_cast<int>(std::clamp(std::thread::hardware_concurrency() * 2, 4u, 16u));
   std::fprintf(io_.out, "Using %d child processes\n\nStarting copy of %s with columns [%s].\n",
-               threads, table_.c_str(), ColumnList(file_columns_).c_str());
+               threads, table_.c_str(), fmt::format("{}", fmt::join(file_columns_, ", ")).c_str());
   std::fflush(io_.out);
   start_ = last_report_ = Clock::now();
 

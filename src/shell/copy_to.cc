@@ -1,6 +1,7 @@
 // COPY TO (copy_command.h): pages through the table and writes CSV.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cerrno>
 #include <chrono>
@@ -18,12 +19,6 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string ColumnList(const std::vector<std::string>& columns) {
-  std::string out;
-  for (const std::string& column : columns) out += (out.empty() ? "" : ", ") + column;
-  return out;
-}
-
 }  // namespace
 
 common::Result<CopyStats> RunCopyTo(cql::Session& session, const CopyCommand& command,
@@ -31,8 +26,11 @@ common::Result<CopyStats> RunCopyTo(cql::Session& session, const CopyCommand& co
   Clock::time_point start = Clock::now();
   const CopyOptions& options = command.options;
   std::string table = command.keyspace + "." + command.table;
-  std::string query = fmt::format(
-      "SELECT {} FROM {}", command.columns.empty() ? "*" : ColumnList(command.columns), table);
+  std::string query =
+      fmt::format("SELECT {} FROM {}",
+                  command.columns.empty() ? std::string("*")
+                                          : fmt::format("{}", fmt::join(command.columns, ", ")),
+                  table);
   cql::QueryOptions query_options;
   query_options.consistency = io.consistency;
   query_options.page_size = options.page_size;
@@ -65,7 +63,7 @@ common::Result<CopyStats> RunCopyTo(cql::Session& session, const CopyCommand& co
   }
   if (!to_stdout) {
     std::fprintf(io.out, "Using %d child processes\n\nStarting copy of %s with columns [%s].\n", 1,
-                 table.c_str(), ColumnList(names).c_str());
+                 table.c_str(), fmt::format("{}", fmt::join(names, ", ")).c_str());
     std::fflush(io.out);
   }
 

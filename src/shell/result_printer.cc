@@ -5,6 +5,8 @@
 #include <iterator>
 #include <utility>
 
+#include "common/ascii.h"
+
 namespace shell {
 namespace {
 
@@ -80,13 +82,6 @@ std::vector<size_t> ColumnWidths(const FormattedRows& page) {
 std::string TextCell(const cql::ResultSet& result, size_t row, int column) {
   if (column < 0) return "";
   return result.GetText(row, static_cast<size_t>(column)).value_or("");
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 }  // namespace
@@ -329,7 +324,7 @@ DescribeKind DescribeKindOf(std::string_view statement) {
            statement[i] != ';') {
       ++i;
     }
-    return Lower(statement.substr(begin, i - begin));
+    return common::AsciiLower(statement.substr(begin, i - begin));
   };
   word();  // DESCRIBE or DESC
   std::string what = word();

@@ -4,24 +4,11 @@
 #include <cctype>
 #include <initializer_list>
 
+#include "common/ascii.h"
 #include "cql/types.h"
 
 namespace shell {
 namespace {
-
-std::string Upper(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return out;
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // Identifiers as typed: unquoted ones fold to lower case, quoted ones keep their case.
 std::string Unquote(std::string_view name) {
@@ -33,7 +20,7 @@ std::string Unquote(std::string_view name) {
     }
     return out;
   }
-  return Lower(name);
+  return common::AsciiLower(name);
 }
 
 constexpr std::string_view kKeywords[] = {
@@ -171,25 +158,26 @@ std::vector<std::string> CompletionCandidates(const SchemaNames& names, std::str
   });
   auto add_keywords = [&]() {
     for (std::string_view keyword : kKeywords) {
-      out.push_back(lower ? Lower(keyword) : std::string(keyword));
+      out.push_back(lower ? common::AsciiLower(keyword) : std::string(keyword));
     }
   };
   if (tokens.empty()) {
     add_keywords();
     return out;
   }
-  std::string last = Upper(tokens.back());
+  std::string last = common::AsciiUpper(tokens.back());
   // `ks.` followed by the word: a table, view or type of ks.
   if (last == "." && tokens.size() >= 2) {
     std::string qualifier = Unquote(tokens[tokens.size() - 2]);
     bool type_context = std::find_if(tokens.begin(), tokens.end(), [](const std::string& t) {
-                          return Upper(t) == "TYPE";
+                          return common::AsciiUpper(t) == "TYPE";
                         }) != tokens.end();
     add_quoted(type_context ? names.Types(qualifier) : names.Tables(qualifier));
     return out;
   }
   if (Contains({"USE", "KEYSPACE"}, last) ||
-      (last == "EXISTS" && tokens.size() >= 3 && Upper(tokens[tokens.size() - 3]) == "KEYSPACE")) {
+      (last == "EXISTS" && tokens.size() >= 3 &&
+       common::AsciiUpper(tokens[tokens.size() - 3]) == "KEYSPACE")) {
     add_quoted(names.Keyspaces());
     return out;
   }
@@ -209,7 +197,7 @@ std::vector<std::string> CompletionCandidates(const SchemaNames& names, std::str
   // UPDATE t, DELETE ... FROM t, COPY t).
   if (Contains({"SELECT", "WHERE", "AND", "SET", "BY", "(", ",", "DISTINCT", "IF"}, last)) {
     for (size_t i = 0; i + 1 < tokens.size(); ++i) {
-      std::string token = Upper(tokens[i]);
+      std::string token = common::AsciiUpper(tokens[i]);
       if (!Contains({"FROM", "INTO", "UPDATE", "COPY"}, token)) continue;
       std::string table_keyspace(keyspace);
       std::string table = Unquote(tokens[i + 1]);

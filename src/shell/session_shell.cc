@@ -11,19 +11,13 @@
 #include <cstring>
 #include <utility>
 
+#include "common/ascii.h"
 #include "shell/copy_command.h"
 #include "shell/shell_help.h"
 #include "shell/system_schema_reader.h"
 
 namespace shell {
 namespace {
-
-std::string Upper(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return out;
-}
 
 // The words of `statement`, split at whitespace.
 std::vector<std::string> Words(std::string_view statement) {
@@ -41,7 +35,7 @@ std::vector<std::string> Words(std::string_view statement) {
 // As cqlsh decides whether to print a table and a row count: by the statement's first six
 // characters.
 bool IsSelect(std::string_view statement) {
-  return statement.size() >= 6 && Upper(statement.substr(0, 6)) == "SELECT";
+  return statement.size() >= 6 && common::AsciiUpper(statement.substr(0, 6)) == "SELECT";
 }
 
 constexpr std::array kConsistencies = {
@@ -52,7 +46,7 @@ constexpr std::array kConsistencies = {
 };
 
 std::optional<cql::Consistency> ParseConsistency(std::string_view name) {
-  std::string upper = Upper(name);
+  std::string upper = common::AsciiUpper(name);
   for (cql::Consistency consistency : kConsistencies) {
     if (cql::ConsistencyName(consistency) == upper) return consistency;
   }
@@ -172,7 +166,7 @@ std::string ConnectionErrorText(std::string_view host, uint16_t port,
 
 bool SessionShell::Execute(std::string_view statement) {
   std::vector<std::string> words = Words(statement);
-  std::string command = words.empty() ? "" : Upper(words[0]);
+  std::string command = words.empty() ? "" : common::AsciiUpper(words[0]);
   if (command == "EXPAND") return RunExpand(words);
   if (command == "TRACING") return RunTracing(words);
   if (command == "CONSISTENCY") return RunConsistency(words);
@@ -290,7 +284,7 @@ bool SessionShell::RunExpand(const std::vector<std::string>& words) {
                   : "Expanded output is currently disabled. Use EXPAND ON to enable.\n");
     return true;
   }
-  std::string value = words.size() == 2 ? Upper(words[1]) : "";
+  std::string value = words.size() == 2 ? common::AsciiUpper(words[1]) : "";
   if (value == "ON") {
     if (expand_) {
       ReportError("Expanded output is already enabled. Use EXPAND OFF to disable.");
@@ -318,7 +312,7 @@ bool SessionShell::RunTracing(const std::vector<std::string>& words) {
     Write("Tracing is currently disabled. Use TRACING ON to enable.\n");
     return true;
   }
-  std::string value = words.size() == 2 ? Upper(words[1]) : "";
+  std::string value = words.size() == 2 ? common::AsciiUpper(words[1]) : "";
   if (value == "ON") {
     // Accepted, as cqlsh accepts it; the server keeps no traces to show.
     Write("Tracing is not available from this server: statements run without traces.\n");
@@ -348,14 +342,15 @@ bool SessionShell::RunConsistency(const std::vector<std::string>& words) {
 }
 
 bool SessionShell::RunSerialConsistency(const std::vector<std::string>& words) {
-  if (words.size() == 2 && Upper(words[1]) == "CONSISTENCY") {
+  if (words.size() == 2 && common::AsciiUpper(words[1]) == "CONSISTENCY") {
     Write(fmt::format("Current serial consistency level is {}.\n",
                       cql::ConsistencyName(serial_consistency_)));
     return true;
   }
-  std::optional<cql::Consistency> level = words.size() == 3 && Upper(words[1]) == "CONSISTENCY"
-                                              ? ParseConsistency(words[2])
-                                              : std::nullopt;
+  std::optional<cql::Consistency> level =
+      words.size() == 3 && common::AsciiUpper(words[1]) == "CONSISTENCY"
+          ? ParseConsistency(words[2])
+          : std::nullopt;
   if (level != cql::Consistency::kSerial && level != cql::Consistency::kLocalSerial) {
     ReportError("Improper serial command.");
     return false;
@@ -370,7 +365,7 @@ bool SessionShell::RunPaging(const std::vector<std::string>& words) {
   if (words.size() == 1) {
     Write(paging_ ? "Query paging is currently enabled. Use PAGING OFF to disable\n"
                   : "Query paging is currently disabled. Use PAGING ON to enable.\n");
-  } else if (words.size() == 2 && Upper(words[1]) == "OFF") {
+  } else if (words.size() == 2 && common::AsciiUpper(words[1]) == "OFF") {
     if (!paging_) {
       ReportError("Query paging is not enabled.");
       return false;
@@ -379,7 +374,7 @@ bool SessionShell::RunPaging(const std::vector<std::string>& words) {
     options_.page_size = kDefaultPageSize;
     Write("Disabled Query paging.\n");
     return true;
-  } else if (words.size() == 2 && Upper(words[1]) == "ON") {
+  } else if (words.size() == 2 && common::AsciiUpper(words[1]) == "ON") {
     if (paging_) {
       ReportError("Query paging is already enabled. Use PAGING OFF to disable.");
       Write(fmt::format("Page size: {}\n", options_.page_size));  // cqlsh shows it anyway
@@ -456,7 +451,7 @@ bool SessionShell::RunCapture(std::string_view statement) {
                    : "Currently not capturing query output.\n");
     return true;
   }
-  if (Upper(rest) == "OFF") {
+  if (common::AsciiUpper(rest) == "OFF") {
     if (!capture_) {
       ReportError("Not currently capturing output.");
       return false;
@@ -533,7 +528,7 @@ bool SessionShell::RunLogin(const std::vector<std::string>& words) {
 }
 
 bool SessionShell::RunShow(const std::vector<std::string>& words) {
-  std::string what = words.size() >= 2 ? Upper(words[1]) : "";
+  std::string what = words.size() >= 2 ? common::AsciiUpper(words[1]) : "";
   while (!what.empty() && what.back() == ';') what.pop_back();
   if (what == "VERSION" && !options_.version.empty()) {
     Write(options_.version + "\n");
