@@ -1,10 +1,12 @@
 // `hotel`: the reservation service (ARCHITECTURE.md §9).
 //
 //   hotel serve [--data DIR] [--address 127.0.0.1] [--port 8080] [--keyspace-prefix P]
-//               [--web DIR] [--threads N]
+//               [--web DIR] [--threads N] [--max-connections N] [--header-timeout S]
+//               [--body-timeout S] [--idle-timeout S]
 //       Opens the embedded database in DIR (default ./data), creates the schema if missing,
 //       loads the small sample when the hotel keyspace is empty, and serves the HTTP API and
-//       the web UI until SIGINT/SIGTERM.
+//       the web UI until SIGINT/SIGTERM. The connection limit and the deadlines (seconds) are
+//       HttpServerOptions' (src/hotel/http_server.h; docs/reliability.md section 4).
 //   hotel load [--data DIR] [--scale small|seed] [--seed N] [--keyspace-prefix P]
 //              [--hotels N] [--rooms N] [--days N] [--pois N] [--guests N] [--reservations N]
 //              [--writers N] [--first-day YYYY-MM-DD]
@@ -29,6 +31,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -52,6 +55,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: hotel serve [--data DIR] [--address ADDR] [--port N] [--keyspace-prefix P] "
     "[--web DIR] [--threads N]\n"
+    "                   [--max-connections N] [--header-timeout S] [--body-timeout S]\n"
+    "                   [--idle-timeout S]\n"
     "       hotel load [--data DIR] [--scale small|seed] [--seed N] [--keyspace-prefix P]\n"
     "                  [--hotels N] [--rooms N] [--days N] [--pois N] [--guests N]\n"
     "                  [--reservations N] [--writers N] [--first-day YYYY-MM-DD]\n"
@@ -61,7 +66,15 @@ constexpr const char* kUsage =
     "                   [--scale S] [--days N] [--first-day YYYY-MM-DD]\n"
     "       (either command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP] instead "
     "of --data)\n"
-    "       (any command: --bucketing none|month selects the availability table)\n";
+    "       (any command: --bucketing none|month selects the availability table)\n"
+    "  serve: --threads N           io threads (default 4)\n"
+    "         --max-connections N   connections served at once; more are answered 503\n"
+    "                               (default min(1024, RLIMIT_NOFILE / 2))\n"
+    "         --header-timeout S    request line and headers must arrive within S seconds,\n"
+    "                               else 408 (default 10)\n"
+    "         --body-timeout S      the body within S more seconds, else 408 (default 30)\n"
+    "         --idle-timeout S      an idle keep-alive connection closes after S seconds\n"
+    "                               (default 30)\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "hotel: %s\n", message.c_str());
@@ -76,6 +89,31 @@ bool IntFlag(const std::string& text, long low, long high, int* value) {
   if (*end != '\0' || parsed < low || parsed > high) return false;
   *value = static_cast<int>(parsed);
   return true;
+}
+
+// A duration flag in seconds (decimals allowed, 0.001 to 3600); unset ("") leaves `value` as is.
+// False when malformed or out of range.
+bool SecondsFlag(const std::string& text, std::chrono::milliseconds* value) {
+  if (text.empty()) return true;
+  char* end = nullptr;
+  double seconds = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || !(seconds >= 0.001 && seconds <= 3600)) return false;
+  *value = std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000 + 0.5));
+  return true;
+}
+
+// `hotel serve`'s HTTP server options from its flags; "" when they are valid, else the error.
+std::string ServerOptionsFromFlags(std::map<std::string, std::string>& flags,
+                                   hotel::HttpServerOptions* options) {
+  if (!IntFlag(flags["--max-connections"], 1, 1000000, &options->max_connections)) {
+    return "bad --max-connections";
+  }
+  if (!SecondsFlag(flags["--header-timeout"], &options->header_timeout)) {
+    return "bad --header-timeout";
+  }
+  if (!SecondsFlag(flags["--body-timeout"], &options->body_timeout)) return "bad --body-timeout";
+  if (!SecondsFlag(flags["--idle-timeout"], &options->idle_timeout)) return "bad --idle-timeout";
+  return "";
 }
 
 // `hotel bench`: runs the phases and the integrity check (0 when it passes).
@@ -134,6 +172,11 @@ int main(int argc, char** argv) {
                                               {"--url", ""},          {"--mix", "workflow"},
                                               {"--concurrency", "8"}, {"--duration", "10"},
                                               {"--rate", "0"},        {"--bucketing", "none"}};
+  // `hotel serve`'s HTTP server flags ("": HttpServerOptions' default).
+  for (const char* flag :
+       {"--max-connections", "--header-timeout", "--body-timeout", "--idle-timeout"}) {
+    flags[flag] = "";
+  }
   for (int i = 2; i < argc; ++i) {
     std::string flag = argv[i];
     if (flags.count(flag) == 0 || i + 1 >= argc) {
@@ -149,6 +192,10 @@ int main(int argc, char** argv) {
   if (*end != '\0' || threads < 1 || threads > 256) return Fail("bad --threads");
   unsigned long long seed = std::strtoull(flags["--seed"].c_str(), &end, 10);
   if (*end != '\0') return Fail("bad --seed");
+  hotel::HttpServerOptions server_options;
+  if (std::string bad = ServerOptionsFromFlags(flags, &server_options); !bad.empty()) {
+    return Fail(bad);
+  }
 
   // Signals are blocked before any thread starts, and waited for below.
   sigset_t signals;
@@ -277,7 +324,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hotel: no %s/index.html; / answers 404\n", web.c_str());
   }
   hotel::ApiRouter router(&service, web, mode);
-  hotel::HttpServerOptions server_options;
   server_options.address = flags["--address"];
   server_options.port = static_cast<uint16_t>(port);
   server_options.threads = static_cast<int>(threads);

@@ -223,7 +223,7 @@ std::string Build() {
       ok["content"] = {{"application/json", {{"schema", Ref(endpoint.response_schema)}}}};
     }
     responses[std::to_string(endpoint.status)] = std::move(ok);
-    json::object error{{"description", "Error (400, 404, 409, 413, 415, 503, 500)"},
+    json::object error{{"description", "Error (400, 404, 408, 409, 413, 415, 431, 503, 500)"},
                        {"content", {{"application/json", {{"schema", Ref("Error")}}}}}};
     responses["default"] = std::move(error);
     operation["responses"] = std::move(responses);
