@@ -17,10 +17,10 @@
 //  3. Before STARTUP only OPTIONS and STARTUP are accepted, in envelopes of at most
 //     kMaxHandshakeEnvelopeBody bytes (larger ones are a ProtocolError and close), and STARTUP
 //     must come within `handshake_timeout`, else the connection closes (with a ProtocolError
-//     when its version is known). READY is written in envelope
-//     framing; for v5 the FrameWriter and FrameReader switch to segments right after it (the
-//     client only sends segments once it has READY). For v4 with compression, envelope
-//     compression is switched on in both directions.
+//     when its version is known). READY is written in envelope framing; for v5 the
+//     FrameWriter and FrameReader switch to segments right after it (the client only sends
+//     segments once it has READY). For v4 with compression, envelope compression is switched
+//     on in both directions.
 //  4. Statement requests run concurrently (not on the strand), so responses leave in completion
 //     order, matched by stream id. `in_flight_` counts requests between dispatch and the moment
 //     their response is queued; the reader stops decoding while `in_flight_` reaches
@@ -37,11 +37,10 @@
 //     negotiation bytes, requests in flight (envelope size plus response estimate), output not
 //     yet written, and the read buffer while a read is pending. A request reserves its
 //     expected response (design 4), so many connections cannot each start a wave of large
-//     answers either. Before each socket read and
-//     before each decode the reader reserves what that step may add; when the server-wide
-//     budget is spent it waits for the grant without reading. Completed responses and
-//     events are recorded without waiting (the memory exists) and released as they are
-//     written.
+//     answers either. Before each socket read and before each decode the reader reserves what
+//     that step may add; when the server-wide budget is spent it waits for the grant without
+//     reading. Completed responses and events are recorded without waiting (the memory
+//     exists) and released as they are written.
 //  4b. While ready, a connection with no request in flight that neither received an envelope
 //     nor completed a write for `idle_timeout` (when set) is closed without an answer.
 //  5. The writer coroutine owns the socket's write side: it flushes the FrameWriter (coalescing
