@@ -2,7 +2,8 @@
 //
 //   cqld [--data DIR] [--address ADDR] [--port N] [--durability batch|periodic]
 //        [--io-threads N] [--max-connections N] [--max-requests-per-connection N]
-//        [--max-frame-size-mb N] [--config FILE]
+//        [--max-frame-size-mb N] [--max-request-memory-mb N] [--handshake-timeout-ms N]
+//        [--idle-timeout-ms N] [--config FILE]
 //
 // Opens (or creates) the data directory with the embedded engine and serves the CQL native
 // protocol (v4, v5) on ADDR:N (server/server.h). Once listening it prints exactly one line to
@@ -16,6 +17,7 @@
 // Exit status: 0 after a signal; 1 when the database cannot be opened or the address bound;
 // 2 on a usage error.
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -47,6 +49,9 @@ constexpr const char* kKeys[] = {"data",
                                  "max-connections",
                                  "max-requests-per-connection",
                                  "max-frame-size-mb",
+                                 "max-request-memory-mb",
+                                 "handshake-timeout-ms",
+                                 "idle-timeout-ms",
                                  "config"};
 
 void Usage(std::FILE* out) {
@@ -63,6 +68,13 @@ void Usage(std::FILE* out) {
       "  --max-connections N              connections served at once (default 1024)\n"
       "  --max-requests-per-connection N  requests in flight per connection (default 1024)\n"
       "  --max-frame-size-mb N            largest request body in MiB (default 16)\n"
+      "  --max-request-memory-mb N        memory for requests in flight and unsent responses,\n"
+      "                                   all connections together; when it is used up,\n"
+      "                                   connections stop reading until it frees (default 256)\n"
+      "  --handshake-timeout-ms N         close connections that have not completed STARTUP\n"
+      "                                   after N ms; 0 = never (default 10000)\n"
+      "  --idle-timeout-ms N              close connections without requests for N ms;\n"
+      "                                   0 = never (default 0)\n"
       "  --config FILE                    read `key: value` lines (keys as the flags above,\n"
       "                                   without dashes); flags override the file\n"
       "  -h, --help                       this text\n"
@@ -181,11 +193,17 @@ int main(int argc, char** argv) {
   };
   size_t port = 9042;
   size_t frame_mb = 16;
+  size_t request_memory_mb = 256;
+  size_t handshake_ms = 10000;
+  size_t idle_ms = 0;
   for (Count count :
        {Count{"port", &port, 0, 65535}, Count{"io-threads", &server_options.io_threads, 0, 1024},
         Count{"max-connections", &server_options.max_connections, 1, 1000000},
         Count{"max-requests-per-connection", &server_options.max_requests_per_connection, 1, 32768},
-        Count{"max-frame-size-mb", &frame_mb, 1, 2047}}) {
+        Count{"max-frame-size-mb", &frame_mb, 1, 2047},
+        Count{"max-request-memory-mb", &request_memory_mb, 1, 1024 * 1024},
+        Count{"handshake-timeout-ms", &handshake_ms, 0, 86400000},
+        Count{"idle-timeout-ms", &idle_ms, 0, 86400000}}) {
     auto it = values.find(count.key);
     if (it == values.end()) continue;
     std::optional<size_t> parsed = ParseCount(it->second, count.max);
@@ -196,6 +214,9 @@ int main(int argc, char** argv) {
   }
   server_options.port = static_cast<uint16_t>(port);
   server_options.max_envelope_body = frame_mb * 1024 * 1024;
+  server_options.max_request_memory = request_memory_mb * 1024 * 1024;
+  server_options.handshake_timeout = std::chrono::milliseconds(handshake_ms);
+  server_options.idle_timeout = std::chrono::milliseconds(idle_ms);
 
   // Signals first, so a SIGTERM right after the ready line is never lost.
   boost::asio::io_context signals_io;

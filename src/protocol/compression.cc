@@ -130,6 +130,20 @@ Result<Bytes> DecompressBody(Compression compression, std::string_view body, siz
   return Status::ProtocolError("Compressed body received but no compression was negotiated");
 }
 
+size_t DeclaredDecompressedSize(Compression compression, std::string_view body) {
+  switch (compression) {
+    case Compression::kLz4:
+      return body.size() < 4 ? 0 : common::LoadBigEndian32(body.data());
+    case Compression::kSnappy: {
+      size_t length = 0;
+      return snappy::GetUncompressedLength(body.data(), body.size(), &length) ? length : 0;
+    }
+    case Compression::kNone:
+      break;
+  }
+  return 0;
+}
+
 std::optional<Bytes> CompressLz4Block(std::string_view input) {
   Bytes out;
   size_t written = AppendLz4Block(input, &out);

@@ -32,6 +32,11 @@ common::Bytes CompressBody(Compression compression, std::string_view body);
 common::Result<common::Bytes> DecompressBody(Compression compression, std::string_view body,
                                              size_t max_size);
 
+// The decompressed size a v4 body declares (lz4's length prefix, snappy's varint), without
+// decompressing; 0 when it declares none or `compression` is kNone. For accounting only:
+// DecompressBody checks it again.
+size_t DeclaredDecompressedSize(Compression compression, std::string_view body);
+
 // v5 segment payloads: one raw lz4 block, no length prefix. Returns nullopt when the block would
 // not be strictly smaller than the input (the segment is then sent raw).
 std::optional<common::Bytes> CompressLz4Block(std::string_view input);

@@ -43,9 +43,17 @@ void AppendLittleEndian(uint64_t v, size_t n, Bytes* out) {
   for (size_t i = 0; i < n; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
 }
 
+// An emptied buffer larger than this gives its memory back, so a connection that once received
+// a large envelope does not keep its size for the rest of its life.
+constexpr size_t kKeptCapacity = 256 * 1024;
+
 void CompactPrefix(Bytes* buffer, size_t* pos) {
   if (*pos == buffer->size()) {
-    buffer->clear();
+    if (buffer->capacity() > kKeptCapacity) {
+      Bytes().swap(*buffer);
+    } else {
+      buffer->clear();
+    }
     *pos = 0;
   } else if (*pos >= kCompactThreshold && *pos * 2 >= buffer->size()) {
     buffer->erase(0, *pos);
@@ -142,6 +150,32 @@ void FrameReader::StartSegments(Compression compression) {
 
 size_t FrameReader::buffered() const {
   return (input_.size() - input_pos_) + (envelopes_.size() - envelopes_pos_);
+}
+
+size_t FrameReader::EnvelopeMemoryNeeded(const Bytes& bytes, size_t pos) const {
+  size_t available = bytes.size() - pos;
+  if (available < kEnvelopeHeaderSize) return 0;
+  EnvelopeHeader header = DecodeEnvelopeHeader(std::string_view(bytes).substr(pos));
+  if (header.body_length > max_envelope_body_) return 0;  // Next() refuses it
+  size_t received = available - kEnvelopeHeaderSize;
+  if (received < header.body_length) return header.body_length - received;
+  if ((header.flags & kFlagCompression) == 0 || segments_) return 0;
+  std::string_view body =
+      std::string_view(bytes).substr(pos + kEnvelopeHeaderSize, header.body_length);
+  size_t declared = DeclaredDecompressedSize(envelope_compression_, body);
+  return declared > max_envelope_body_ ? 0 : declared;  // Next() refuses it
+}
+
+size_t FrameReader::MemoryNeeded() const {
+  size_t needed = buffered();
+  if (!segments_) return needed + EnvelopeMemoryNeeded(input_, input_pos_);
+  needed += EnvelopeMemoryNeeded(envelopes_, envelopes_pos_);
+  if (segment_compression_ == Compression::kLz4 &&
+      input_.size() - input_pos_ >= kLz4SegmentHeader) {
+    uint64_t field = LoadLittleEndian(input_.data() + input_pos_, kLz4SegmentHeader - 3);
+    needed += (field >> 17) & kPayloadMask;
+  }
+  return needed;
 }
 
 Status FrameReader::Fail(Status status) {

@@ -125,6 +125,18 @@ class FrameReader {
   // Bytes buffered and not yet consumed (for back-pressure decisions).
   size_t buffered() const;
 
+  // The memory the reader needs to return its next envelope, counted before it is received or
+  // decompressed: the bytes buffered, plus the rest of the body that a complete envelope header
+  // declares (when within the limit), plus the declared decompressed size of a complete
+  // compressed body (v4) or of the next complete lz4 segment (v5). Nothing is allocated for a
+  // declared length: buffers only ever hold bytes received.
+  size_t MemoryNeeded() const;
+
+  // Changes the body limit for envelopes whose header is not decoded yet (e.g. small frames
+  // before STARTUP, the configured limit after it). REQUIRES: max_envelope_body > 0.
+  void set_max_envelope_body(size_t max_envelope_body) { max_envelope_body_ = max_envelope_body; }
+  size_t max_envelope_body() const { return max_envelope_body_; }
+
  private:
   // Implementation-defined members (the protocol helper fills these in).
   size_t max_envelope_body_;
@@ -143,6 +155,9 @@ class FrameReader {
   common::Result<std::optional<Envelope>> NextEnvelope(const common::Bytes& bytes, size_t* pos,
                                                        bool allow_compression);
   common::Result<bool> NextSegment();
+  // MemoryNeeded()'s share for the envelope starting at bytes[pos]: the declared rest of its
+  // body, or its declared decompressed size once the body is complete.
+  size_t EnvelopeMemoryNeeded(const common::Bytes& bytes, size_t pos) const;
   common::Status Fail(common::Status status);
 };
 

@@ -68,15 +68,35 @@ Response ReadyBody() {
 
 }  // namespace
 
+std::optional<FirstHeader> ParseFirstHeader(std::string_view bytes) {
+  if (bytes.empty()) return std::nullopt;
+  FirstHeader header;
+  header.version = static_cast<uint8_t>(bytes[0]) & 0x7F;
+  if (header.version >= 3) {
+    if (bytes.size() < 4) return std::nullopt;
+    header.stream = static_cast<int16_t>(common::LoadBigEndian16(bytes.data() + 2));
+  } else {
+    if (bytes.size() < 3) return std::nullopt;
+    header.stream = static_cast<int16_t>(static_cast<int8_t>(bytes[2]));
+  }
+  return header;
+}
+
+uint8_t AnswerVersion(uint8_t version) {
+  return std::clamp(version, protocol::kMinVersion, protocol::kMaxVersion);
+}
+
 Connection::Connection(asio::ip::tcp::socket socket, const ConnectionContext* context,
                        std::shared_ptr<ConnectionRegistry> registry)
     : socket_(std::move(socket)),
       strand_(socket_.get_executor()),
       context_(context),
       registry_(std::move(registry)),
-      reader_(context->limits.max_envelope_body),
+      reader_(std::min(kMaxHandshakeEnvelopeBody, context->limits.max_envelope_body)),
+      memory_(context->budget),
       read_wake_(strand_),
       write_wake_(strand_),
+      deadline_(strand_),
       read_buffer_(kReadBufferSize) {
   boost::system::error_code ec;
   auto remote = socket_.remote_endpoint(ec);
@@ -90,6 +110,9 @@ void Connection::Start() {
   auto self = shared_from_this();
   asio::post(strand_, [self]() {
     self->loops_running_ = 2;
+    self->started_ = std::chrono::steady_clock::now();
+    self->last_activity_ = self->started_;
+    self->ArmDeadline();
     asio::co_spawn(self->strand_, self->ReadLoop(), asio::detached);
     asio::co_spawn(self->strand_, self->WriteLoop(), asio::detached);
   });
@@ -107,13 +130,15 @@ void Connection::Shutdown() {
 
 void Connection::ForceClose() {
   auto self = shared_from_this();
-  asio::post(strand_, [self]() {
-    self->closing_ = true;
-    self->write_failed_ = true;  // nothing more is written
-    self->CloseSocket();
-    self->WakeReader();
-    self->WakeWriter();
-  });
+  asio::post(strand_, [self]() { self->Abandon(); });
+}
+
+void Connection::Abandon() {
+  closing_ = true;
+  write_failed_ = true;  // nothing more is written
+  CloseSocket();
+  WakeReader();
+  WakeWriter();
 }
 
 void Connection::PushSchemaChange(const cql::SchemaChangeEvent& event) {
@@ -149,8 +174,7 @@ asio::awaitable<void> Connection::ReadLoop() {
           if (!Negotiate()) break;
           continue;
         }
-        if (in_flight_ >= context_->limits.max_requests_per_connection ||
-            PendingOutput() > kMaxPendingOutput) {
+        if (!MayDecode() || !ReserveMemory(ReservedResponse())) {
           co_await Wait(&read_wake_);
           continue;
         }
@@ -161,12 +185,19 @@ asio::awaitable<void> Connection::ReadLoop() {
           break;
         }
         if (!next->has_value()) break;
+        last_activity_ = std::chrono::steady_clock::now();
         HandleEnvelope(std::move(**next));
       }
       if (closing_) break;
+      if (!ReserveMemory(kReadBufferSize)) {
+        co_await Wait(&read_wake_);
+        continue;
+      }
+      read_pending_ = true;
       auto [ec, size] = co_await socket_.async_read_some(
           asio::buffer(read_buffer_),
           asio::bind_cancellation_slot(read_cancel_.slot(), kUseAwaitable));
+      read_pending_ = false;
       if (ec) break;
       std::string_view bytes(read_buffer_.data(), size);
       if (version_) {
@@ -178,6 +209,9 @@ asio::awaitable<void> Connection::ReadLoop() {
   } catch (const std::exception& e) {
     LOG_ERROR("connection {}: reader failed: {}", peer_, e.what());
   }
+  // A connection that stopped reading must not stay queued for memory (design 1 of
+  // memory_budget.h: it would block every reservation queued after it).
+  memory_.CancelWait();
   reading_done_ = true;
   WakeWriter();
   LoopEnded();
@@ -190,18 +224,26 @@ asio::awaitable<void> Connection::WriteLoop() {
       if (!writer_.empty()) {
         writer_.Flush(&output_);
         unflushed_ = 0;
+        SettleMemory();  // compression may have shrunk it
       }
       if (!output_.empty()) {
         writing_.swap(output_);
         auto [ec, size] =
             co_await asio::async_write(socket_, asio::buffer(writing_), kUseAwaitable);
         (void)size;
-        writing_.clear();
-        WakeReader();
+        if (writing_.capacity() > kReadBufferSize) {
+          common::Bytes().swap(writing_);  // a large response's buffer is not kept
+        } else {
+          writing_.clear();
+        }
         if (ec) {
           write_failed_ = true;
           closing_ = true;
+        } else {
+          last_activity_ = std::chrono::steady_clock::now();
         }
+        SettleMemory();
+        WakeReader();
         continue;
       }
       if (reading_done_ && in_flight_ == 0) break;
@@ -233,7 +275,9 @@ asio::awaitable<void> Connection::WriteLoop() {
 }
 
 void Connection::LoopEnded() {
-  if (--loops_running_ == 0) registry_->Remove(this);
+  if (--loops_running_ > 0) return;
+  deadline_.cancel();
+  registry_->Remove(this);
 }
 
 void Connection::CloseSocket() {
@@ -244,22 +288,16 @@ void Connection::CloseSocket() {
 }
 
 bool Connection::Negotiate() {
-  if (negotiation_bytes_.empty()) return false;
-  uint8_t version = static_cast<uint8_t>(negotiation_bytes_[0]) & 0x7F;
-  // v1 and v2 headers have a one-byte stream id, later ones two bytes.
-  size_t needed = version >= 3 ? 4 : 3;
-  if (negotiation_bytes_.size() < needed) return false;
-  int16_t stream = version >= 3
-                       ? static_cast<int16_t>((static_cast<uint8_t>(negotiation_bytes_[2]) << 8) |
-                                              static_cast<uint8_t>(negotiation_bytes_[3]))
-                       : static_cast<int16_t>(static_cast<int8_t>(negotiation_bytes_[2]));
+  std::optional<FirstHeader> first = ParseFirstHeader(negotiation_bytes_);
+  if (!first) return false;
+  uint8_t version = first->version;
   if (version < protocol::kMinVersion || version > protocol::kMaxVersion) {
     FailConnection(
-        stream,
+        first->stream,
         Status::ProtocolError(fmt::format("Invalid or unsupported protocol version ({}); "
                                           "supported versions are (4/v4, 5/v5)",
                                           version)),
-        version > protocol::kMaxVersion ? protocol::kMaxVersion : protocol::kMinVersion);
+        AnswerVersion(version));
     return false;
   }
   version_ = version;
@@ -317,7 +355,7 @@ void Connection::HandleEnvelope(protocol::Envelope envelope) {
                    "Unexpected message AUTH_RESPONSE, the connection is not authenticating"));
     return;
   }
-  Dispatch(stream, std::move(request));
+  Dispatch(stream, std::move(request), protocol::kEnvelopeHeaderSize + envelope.body.size());
 }
 
 void Connection::HandleStartup(int16_t stream, const protocol::StartupRequest& startup) {
@@ -353,6 +391,9 @@ void Connection::HandleStartup(int16_t stream, const protocol::StartupRequest& s
   }
   Queue(stream, ReadyBody());
   ready_ = true;
+  reader_.set_max_envelope_body(context_->limits.max_envelope_body);
+  last_activity_ = std::chrono::steady_clock::now();
+  ArmDeadline();  // from the handshake deadline to the idle one
   if (*version_ >= 5) {
     // READY leaves in envelope framing; everything after it in segments (design 3).
     writer_.Flush(&output_);
@@ -365,11 +406,15 @@ void Connection::HandleStartup(int16_t stream, const protocol::StartupRequest& s
   }
 }
 
-void Connection::Dispatch(int16_t stream, protocol::Request request) {
+void Connection::Dispatch(int16_t stream, protocol::Request request, size_t request_size) {
   ++in_flight_;
+  size_t estimate = ReservedResponse();
+  size_t reserved = request_size + estimate;
+  in_flight_reserved_ += reserved;
+  in_flight_estimate_ += estimate;
   auto self = shared_from_this();
   uint8_t version = *version_;
-  asio::post(context_->request_executor, [self, stream, version,
+  asio::post(context_->request_executor, [self, stream, version, reserved, estimate,
                                           request = std::move(request)]() mutable {
     Response response;
     try {
@@ -381,17 +426,105 @@ void Connection::Dispatch(int16_t stream, protocol::Request request) {
       LOG_ERROR("connection {}: request on stream {} failed", self->peer_, stream);
       response = ErrorBody(Status::ServerError("Internal error"));
     }
-    asio::post(self->strand_, [self, stream, response = std::move(response)]() mutable {
-      self->CompleteRequest(stream, std::move(response));
-    });
+    asio::post(self->strand_,
+               [self, stream, reserved, estimate, response = std::move(response)]() mutable {
+                 self->CompleteRequest(stream, std::move(response), reserved, estimate);
+               });
   });
 }
 
-void Connection::CompleteRequest(int16_t stream, Response response) {
+void Connection::CompleteRequest(int16_t stream, Response response, size_t reserved,
+                                 size_t estimate) {
   --in_flight_;
-  Queue(stream, response);
+  in_flight_reserved_ -= reserved;
+  in_flight_estimate_ -= estimate;
+  // Rise at once to a larger response, decay by halves to smaller ones (design 4).
+  size_t size = protocol::kEnvelopeHeaderSize + response.body.size();
+  response_estimate_ = size >= response_estimate_
+                           ? size
+                           : std::max(kMinResponseEstimate, (response_estimate_ + size) / 2);
+  context_->budget->RecordResponse(size);
+  Queue(stream, response);  // settles the memory
   WakeReader();
   WakeWriter();
+}
+
+bool Connection::MayDecode() const {
+  size_t pending = PendingOutput();
+  if (pending > kMaxPendingOutput) return false;
+  if (in_flight_ == 0) return true;
+  if (in_flight_ >= context_->limits.max_requests_per_connection) return false;
+  return pending + in_flight_estimate_ + ReservedResponse() <= kMaxPendingOutput;
+}
+
+size_t Connection::ReservedResponse() const {
+  return std::max(response_estimate_, context_->budget->response_estimate());
+}
+
+size_t Connection::MemoryTarget(size_t extra) const {
+  return reader_.MemoryNeeded() + negotiation_bytes_.size() + in_flight_reserved_ +
+         PendingOutput() + (read_pending_ ? kReadBufferSize : 0) + extra;
+}
+
+bool Connection::ReserveMemory(size_t extra) {
+  std::weak_ptr<Connection> weak = weak_from_this();
+  return memory_.Reserve(MemoryTarget(extra), [weak] {
+    // Runs on the releasing thread (memory_budget.h design 3): only post.
+    if (std::shared_ptr<Connection> self = weak.lock()) {
+      asio::post(self->strand_, [self] { self->WakeReader(); });
+    }
+  });
+}
+
+void Connection::SettleMemory() { memory_.Set(MemoryTarget(0)); }
+
+void Connection::ArmDeadline() {
+  using std::chrono::milliseconds;
+  const ConnectionLimits& limits = context_->limits;
+  std::chrono::steady_clock::time_point at;
+  if (!ready_ && limits.handshake_timeout > milliseconds(0)) {
+    at = started_ + limits.handshake_timeout;
+  } else if (ready_ && limits.idle_timeout > milliseconds(0)) {
+    at = last_activity_ + limits.idle_timeout;
+  } else {
+    deadline_.cancel();
+    return;
+  }
+  deadline_.expires_at(at);
+  std::weak_ptr<Connection> weak = weak_from_this();
+  deadline_.async_wait([weak](const boost::system::error_code& ec) {
+    std::shared_ptr<Connection> self = weak.lock();
+    if (!ec && self) self->CheckDeadline();
+  });
+}
+
+void Connection::CheckDeadline() {
+  if (closing_ || reading_done_) return;
+  const ConnectionLimits& limits = context_->limits;
+  auto now = std::chrono::steady_clock::now();
+  const auto none = std::chrono::milliseconds(0);
+  if (!ready_ && limits.handshake_timeout > none && now >= started_ + limits.handshake_timeout) {
+    LOG_INFO("closing connection {}: no STARTUP within {} ms", peer_,
+             limits.handshake_timeout.count());
+    if (!version_) {
+      Abandon();
+      return;
+    }
+    FailConnection(0, Status::ProtocolError(fmt::format(
+                          "Connection handshake timed out: STARTUP not completed within {} ms",
+                          limits.handshake_timeout.count())));
+    read_cancel_.emit(asio::cancellation_type::terminal);
+    WakeReader();
+    return;
+  }
+  if (ready_ && limits.idle_timeout > none && in_flight_ == 0 &&
+      now >= last_activity_ + limits.idle_timeout) {
+    LOG_INFO("closing connection {}: idle for {} ms", peer_, limits.idle_timeout.count());
+    Abandon();
+    return;
+  }
+  if (in_flight_ > 0) last_activity_ = now;  // a request running is not idleness
+  ArmDeadline();
 }
 
 void Connection::Queue(int16_t stream, const Response& response, std::optional<uint8_t> version) {
@@ -404,6 +537,7 @@ void Connection::Queue(int16_t stream, const Response& response, std::optional<u
   header.opcode = response.opcode;
   writer_.Add(header, response.body);
   unflushed_ += protocol::kEnvelopeHeaderSize + response.body.size();
+  SettleMemory();
   WakeWriter();
 }
 

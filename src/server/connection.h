@@ -14,15 +14,35 @@
 //     (4/v4, 5/v5)` on the request's stream, with header version 5 when N > 5 and 4 otherwise
 //     (drivers read the header version to pick the next one to try), then the connection closes.
 //     Negotiation reads the raw bytes, so v1/v2 headers (8 bytes) are answered too.
-//  3. Before STARTUP only OPTIONS and STARTUP are accepted. READY is written in envelope
-//     framing; for v5 the FrameWriter and FrameReader switch to segments right after it (the
-//     client only sends segments once it has READY). For v4 with compression, envelope
-//     compression is switched on in both directions.
+//  3. Before STARTUP only OPTIONS and STARTUP are accepted, in envelopes of at most
+//     kMaxHandshakeEnvelopeBody bytes (larger ones are a ProtocolError and close), and STARTUP
+//     must come within `handshake_timeout`, else the connection closes (with a ProtocolError
+//     when its version is known). READY is written in envelope framing; for v5 the
+//     FrameWriter and FrameReader switch to segments right after it (the client only sends
+//     segments once it has READY). For v4 with compression, envelope compression is switched
+//     on in both directions.
 //  4. Statement requests run concurrently (not on the strand), so responses leave in completion
 //     order, matched by stream id. `in_flight_` counts requests between dispatch and the moment
 //     their response is queued; the reader stops decoding while `in_flight_` reaches
-//     max_requests_per_connection or while more than kMaxPendingOutput bytes wait to be written,
-//     so a client that never reads cannot make the server buffer without bound.
+//     max_requests_per_connection, while more than kMaxPendingOutput bytes wait to be written,
+//     or while the output waiting plus the responses expected from the requests in flight
+//     (`ReservedResponse()` each: the larger of the connection's largest recent response and
+//     the server-wide estimate of memory_budget.h design 4, at least kMinResponseEstimate)
+//     would pass kMaxPendingOutput. So a client that never reads stops being read: it holds at
+//     most about kMaxPendingOutput plus the responses of the requests it had in flight (at
+//     most 64 before any large response was seen, a few once one was).
+//  4a. Memory (memory_budget.h): the connection's account balance is kept at
+//     `MemoryTarget()`: bytes buffered and declared by the FrameReader (FrameReader::
+//     MemoryNeeded, so a declared body or decompressed size counts before it exists), the
+//     negotiation bytes, requests in flight (envelope size plus response estimate), output not
+//     yet written, and the read buffer while a read is pending. A request reserves its
+//     expected response (design 4), so many connections cannot each start a wave of large
+//     answers either. Before each socket read and before each decode the reader reserves what
+//     that step may add; when the server-wide budget is spent it waits for the grant without
+//     reading. Completed responses and events are recorded without waiting (the memory
+//     exists) and released as they are written.
+//  4b. While ready, a connection with no request in flight that neither received an envelope
+//     nor completed a write for `idle_timeout` (when set) is closed without an answer.
 //  5. The writer coroutine owns the socket's write side: it flushes the FrameWriter (coalescing
 //     every response queued since the last write into one buffer, and in v5 into as few
 //     segments as possible) and writes it. It ends when reading has ended and no request is in
@@ -49,6 +69,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -62,6 +83,7 @@
 #include "protocol/compression.h"
 #include "protocol/frame.h"
 #include "protocol/messages.h"
+#include "server/memory_budget.h"
 #include "server/request_handler.h"
 
 namespace server {
@@ -69,17 +91,31 @@ namespace server {
 class Connection;
 class ConnectionRegistry;
 
+// The version and stream of a client's first header, read from its first bytes (v1/v2 headers
+// have a one-byte stream); nullopt until enough bytes are there. The version is as sent
+// (possibly unsupported).
+struct FirstHeader {
+  uint8_t version = 0;
+  int16_t stream = 0;
+};
+std::optional<FirstHeader> ParseFirstHeader(std::string_view bytes);
+// The version to answer a client that sent `version` in: the nearest supported one.
+uint8_t AnswerVersion(uint8_t version);
+
 // Limits a connection works with (a subset of ServerOptions).
 struct ConnectionLimits {
   size_t max_requests_per_connection = 1024;
   size_t max_envelope_body = protocol::kDefaultMaxEnvelopeBody;
+  std::chrono::milliseconds handshake_timeout{10000};  // 0: none
+  std::chrono::milliseconds idle_timeout{0};           // 0: none
 };
 
-// What the server shares with its connections. REQUIRES: outlives every connection's
-// coroutines (the server stops them before destroying it).
+// What the server shares with its connections. REQUIRES: outlives every connection (the
+// server stops them before destroying it).
 struct ConnectionContext {
   ConnectionLimits limits;
   const RequestHandler* handler = nullptr;
+  MemoryBudget* budget = nullptr;  // REQUIRES: not null
   // Where statement requests run: the io_context (durability periodic) or a worker pool.
   boost::asio::any_io_executor request_executor;
 };
@@ -90,6 +126,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   static constexpr size_t kMaxPendingOutput = 4 * 1024 * 1024;
   // Above this, pushed events are dropped for a client that does not read.
   static constexpr size_t kMaxPendingOutputForEvents = 16 * 1024 * 1024;
+  // Largest envelope body accepted before STARTUP completes (OPTIONS and STARTUP are tiny).
+  static constexpr size_t kMaxHandshakeEnvelopeBody = 64 * 1024;
+  // Smallest response size assumed for a request in flight (design 4).
+  static constexpr size_t kMinResponseEstimate = MemoryBudget::kMinResponseEstimate;
 
   // `socket`'s executor must be a strand. REQUIRES: `context` outlives the connection's
   // coroutines; `registry` is told when the connection ends.
@@ -124,8 +164,28 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Handles one envelope read while the connection is open.
   void HandleEnvelope(protocol::Envelope envelope);
   void HandleStartup(int16_t stream, const protocol::StartupRequest& startup);
-  void Dispatch(int16_t stream, protocol::Request request);
-  void CompleteRequest(int16_t stream, Response response);
+  void Dispatch(int16_t stream, protocol::Request request, size_t request_size);
+  // `reserved` is what Dispatch counted for the request (its size and its expected
+  // response), `estimate` the expected response alone.
+  void CompleteRequest(int16_t stream, Response response, size_t reserved, size_t estimate);
+  // Whether the limits of design 4 let the reader decode another envelope.
+  bool MayDecode() const;
+  // The response expected from a request dispatched now (design 4).
+  size_t ReservedResponse() const;
+
+  // Memory (design 4a). The balance the connection should hold, plus `extra`.
+  size_t MemoryTarget(size_t extra) const;
+  // Grows the balance to MemoryTarget(extra); returns false (and waits for a grant) when the
+  // budget is spent.
+  bool ReserveMemory(size_t extra);
+  // Sets the balance to MemoryTarget(0), growing without waiting or giving back the rest.
+  void SettleMemory();
+
+  // Timeouts (design 3, 4b): arms `deadline_` for the next check, and the check itself.
+  void ArmDeadline();
+  void CheckDeadline();
+  // Closes now, without an answer (idle timeout, handshake timeout before a version).
+  void Abandon();
 
   // Queues a response; `version` defaults to the connection's.
   void Queue(int16_t stream, const Response& response, std::optional<uint8_t> version = {});
@@ -159,8 +219,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool reading_done_ = false;
   bool write_failed_ = false;
   int loops_running_ = 0;
+  bool read_pending_ = false;      // a socket read into read_buffer_ is outstanding
+  size_t in_flight_reserved_ = 0;  // sum of the `reserved` of requests in flight
+  size_t in_flight_estimate_ = 0;  // sum of their response estimates
+  size_t response_estimate_ = kMinResponseEstimate;
+  std::chrono::steady_clock::time_point started_;
+  std::chrono::steady_clock::time_point last_activity_;
+  MemoryBudget::Account memory_;
   boost::asio::steady_timer read_wake_;
   boost::asio::steady_timer write_wake_;
+  boost::asio::steady_timer deadline_;
   boost::asio::cancellation_signal read_cancel_;
   std::vector<char> read_buffer_;
 

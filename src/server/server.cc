@@ -1,7 +1,11 @@
 #include "server/server.h"
 
 #include <algorithm>
+#include <array>
 #include <exception>
+#include <memory>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 #include <boost/asio/as_tuple.hpp>
@@ -10,6 +14,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 
 #include "common/logging.h"
 
@@ -23,12 +28,40 @@ constexpr auto kUseAwaitable = asio::as_tuple(asio::use_awaitable);
 // After a forced close, how long Stop() waits for the connections to notice.
 constexpr std::chrono::seconds kForcedCloseWait(2);
 
+// Writes ERROR Overloaded on `first`'s stream, half-closes, and discards what the client still
+// sends until it closes (or the caller's deadline closes the socket), so the answer is not lost
+// to a TCP reset (as connection.h design 6).
+asio::awaitable<void> AnswerOverloaded(asio::ip::tcp::socket* socket, FirstHeader first,
+                                       size_t max_connections) {
+  protocol::EnvelopeHeader answer;
+  answer.version = AnswerVersion(first.version);
+  answer.is_response = true;
+  answer.stream = first.stream;
+  answer.opcode = protocol::Opcode::kError;
+  Status overloaded(common::StatusCode::kOverloaded,
+                    fmt::format("Too many connections (the limit is {})", max_connections));
+  protocol::FrameWriter writer;
+  writer.Add(answer, ErrorBody(overloaded).body);
+  common::Bytes bytes;
+  writer.Flush(&bytes);
+  auto [ec, size] = co_await asio::async_write(*socket, asio::buffer(bytes), kUseAwaitable);
+  (void)size;
+  if (!ec) socket->shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+  std::array<char, 4096> discard;
+  while (!ec) {
+    auto [read_ec, read] = co_await socket->async_read_some(asio::buffer(discard), kUseAwaitable);
+    (void)read;
+    ec = read_ec;
+  }
+}
+
 }  // namespace
 
 Server::Server(engine::Database* database, const ServerOptions& options)
     : database_(database),
       options_(options),
       handler_(database),
+      budget_(options.max_request_memory),
       acceptor_strand_(asio::make_strand(io_)),
       acceptor_(acceptor_strand_),
       registry_(std::make_shared<ConnectionRegistry>()) {}
@@ -37,9 +70,13 @@ common::Result<std::unique_ptr<Server>> Server::Start(engine::Database* database
                                                       const ServerOptions& options) {
   if (database == nullptr) return Status::Invalid("Server::Start needs a database");
   if (options.max_connections == 0 || options.max_requests_per_connection == 0 ||
-      options.max_envelope_body == 0) {
+      options.max_envelope_body == 0 || options.max_request_memory == 0) {
     return Status::Invalid(
-        "max_connections, max_requests_per_connection and max_envelope_body must be positive");
+        "max_connections, max_requests_per_connection, max_envelope_body and "
+        "max_request_memory must be positive");
+  }
+  if (options.handshake_timeout.count() < 0 || options.idle_timeout.count() < 0) {
+    return Status::Invalid("handshake_timeout and idle_timeout must not be negative");
   }
   if (options.execute_on_workers && options.worker_threads == 0) {
     return Status::Invalid("worker_threads must be positive");
@@ -70,7 +107,10 @@ common::Result<std::unique_ptr<Server>> Server::Start(engine::Database* database
 
   server->context_.limits.max_requests_per_connection = options.max_requests_per_connection;
   server->context_.limits.max_envelope_body = options.max_envelope_body;
+  server->context_.limits.handshake_timeout = options.handshake_timeout;
+  server->context_.limits.idle_timeout = options.idle_timeout;
   server->context_.handler = &server->handler_;
+  server->context_.budget = &server->budget_;
   if (options.execute_on_workers) {
     server->workers_ = std::make_unique<asio::thread_pool>(options.worker_threads);
     server->context_.request_executor = server->workers_->get_executor();
@@ -131,8 +171,15 @@ asio::awaitable<void> Server::AcceptLoop() {
       }
       refusing = true;
       ++refused;
-      boost::system::error_code close_ec;
-      socket.close(close_ec);
+      ++rejected_connections_;
+      if (rejections_in_progress_.load() < kMaxRejectionsInProgress) {
+        ++rejections_in_progress_;
+        asio::any_io_executor executor = socket.get_executor();
+        asio::co_spawn(executor, Reject(std::move(socket)), asio::detached);
+      } else {
+        boost::system::error_code close_ec;
+        socket.close(close_ec);
+      }
       continue;
     }
     if (refusing) {
@@ -148,6 +195,37 @@ asio::awaitable<void> Server::AcceptLoop() {
       LOG_ERROR("cannot set up a connection: {}", e.what());
     }
   }
+}
+
+asio::awaitable<void> Server::Reject(asio::ip::tcp::socket accepted) {
+  // One deadline for reading the header, answering and draining: the socket is closed when it
+  // passes, which ends whichever step is waiting. The handler shares the socket, so a deadline
+  // that passes as the coroutine ends touches nothing freed.
+  auto socket = std::make_shared<asio::ip::tcp::socket>(std::move(accepted));
+  asio::steady_timer deadline(socket->get_executor(), kRejectTimeout);
+  deadline.async_wait([socket](const boost::system::error_code& ec) {
+    boost::system::error_code ignored;
+    if (!ec) socket->close(ignored);
+  });
+  try {
+    std::array<char, protocol::kEnvelopeHeaderSize> header{};
+    size_t got = 0;
+    std::optional<FirstHeader> first;
+    while (!first && got < header.size()) {
+      auto [ec, size] = co_await socket->async_read_some(
+          asio::buffer(header.data() + got, header.size() - got), kUseAwaitable);
+      if (ec) break;
+      got += size;
+      first = ParseFirstHeader(std::string_view(header.data(), got));
+    }
+    if (first) co_await AnswerOverloaded(socket.get(), *first, options_.max_connections);
+  } catch (const std::exception& e) {
+    LOG_WARNING("refusing a connection: {}", e.what());
+  }
+  deadline.cancel();
+  boost::system::error_code ignored;
+  socket->close(ignored);
+  --rejections_in_progress_;
 }
 
 void Server::Stop() {

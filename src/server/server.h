@@ -11,6 +11,15 @@
 // Schema changes made through the Database (by any client, or in-process) are pushed as
 // EVENT SCHEMA_CHANGE to every connection that REGISTERed for them.
 //
+// Bounds (docs/reliability.md §3): one MemoryBudget (memory_budget.h) of `max_request_memory`
+// bytes is shared by every connection and counts request bytes received or declared, requests
+// in flight and responses not yet written; when it is spent, connections stop reading until
+// memory is released. A connection must complete STARTUP within `handshake_timeout` and is
+// closed after `idle_timeout` without requests (when set). A connection over `max_connections`
+// is answered with ERROR Overloaded on the stream of its first header (read for at most
+// kRejectTimeout), then closed; at most kMaxRejectionsInProgress such answers are in progress
+// at once, further ones are closed at once.
+//
 // Thread-safety: Start, endpoint, port, connection_count and Stop are thread-safe; Stop may be
 // called more than once (and is called by the destructor).
 
@@ -36,6 +45,7 @@
 #include "engine/database.h"
 #include "protocol/frame.h"
 #include "server/connection.h"
+#include "server/memory_budget.h"
 #include "server/request_handler.h"
 
 namespace server {
@@ -47,6 +57,13 @@ struct ServerOptions {
   size_t max_connections = 1024;
   size_t max_requests_per_connection = 1024;
   size_t max_envelope_body = protocol::kDefaultMaxEnvelopeBody;
+  // The server-wide memory budget for requests and queued responses (memory_budget.h).
+  size_t max_request_memory = 256 * 1024 * 1024;
+  // STARTUP must complete within this after the connection is accepted; 0: no limit.
+  std::chrono::milliseconds handshake_timeout = std::chrono::seconds(10);
+  // A ready connection without requests or writes for this long is closed; 0 (default): never,
+  // as Cassandra's native_transport_idle_timeout.
+  std::chrono::milliseconds idle_timeout = std::chrono::milliseconds(0);
   // Run engine calls on a pool of `worker_threads` instead of the io threads. Set it when the
   // Database was opened with durability batch: a write then waits for a WAL sync, and many
   // writers waiting together is what lets the sync be shared.
@@ -58,6 +75,10 @@ struct ServerOptions {
 
 class Server {
  public:
+  // How long a connection over max_connections has to send its first header.
+  static constexpr std::chrono::milliseconds kRejectTimeout{2000};
+  static constexpr size_t kMaxRejectionsInProgress = 64;
+
   // Binds `options.address`:`options.port` and starts serving; the listener accepts as soon as
   // this returns. Errors: Invalid for a bad address or option, IOError when the address cannot
   // be bound. REQUIRES: `database` outlives the server.
@@ -73,6 +94,10 @@ class Server {
   uint16_t port() const { return endpoint_.port(); }
   // Open connections.
   size_t connection_count() const { return registry_->size(); }
+  // The memory budget (its used bytes and high-water mark), for tests and monitoring.
+  const MemoryBudget& memory_budget() const { return budget_; }
+  // Connections refused because max_connections was reached, since Start.
+  uint64_t rejected_connections() const { return rejected_connections_.load(); }
 
   // Graceful stop: stops accepting, stops reading requests, lets requests in flight finish and
   // their responses be written (at most options.stop_timeout), closes every connection and
@@ -82,11 +107,18 @@ class Server {
  private:
   Server(engine::Database* database, const ServerOptions& options);
   boost::asio::awaitable<void> AcceptLoop();
+  // Answers a connection over max_connections with ERROR Overloaded, then closes it.
+  boost::asio::awaitable<void> Reject(boost::asio::ip::tcp::socket socket);
 
   engine::Database* database_;
   ServerOptions options_;
   RequestHandler handler_;
   ConnectionContext context_;
+  // Declared before io_: connections and rejections still held by its handlers use them until
+  // the io_context is destroyed.
+  MemoryBudget budget_;
+  std::atomic<uint64_t> rejected_connections_{0};
+  std::atomic<size_t> rejections_in_progress_{0};
   boost::asio::io_context io_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::unique_ptr<boost::asio::thread_pool> workers_;

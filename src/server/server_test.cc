@@ -15,22 +15,9 @@ namespace {
 
 using protocol::Compression;
 using protocol::Opcode;
+using testing::RawHeader;
 using testing::ServerTest;
 using testing::TestClient;
-
-// The 9-byte header of a request envelope.
-common::Bytes RawHeader(uint8_t version, int16_t stream, Opcode opcode, uint32_t length,
-                        uint8_t flags = 0) {
-  common::ByteWriter out;
-  protocol::EnvelopeHeader header;
-  header.version = version;
-  header.flags = flags;
-  header.stream = stream;
-  header.opcode = opcode;
-  header.body_length = length;
-  protocol::EncodeEnvelopeHeader(header, &out);
-  return out.Release();
-}
 
 std::vector<std::string> Values(const protocol::SupportedResponse& supported,
                                 const std::string& key) {

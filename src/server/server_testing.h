@@ -39,6 +39,20 @@
 
 namespace server::testing {
 
+// The 9-byte header of a request envelope.
+inline common::Bytes RawHeader(uint8_t version, int16_t stream, protocol::Opcode opcode,
+                               uint32_t length, uint8_t flags = 0) {
+  common::ByteWriter out;
+  protocol::EnvelopeHeader header;
+  header.version = version;
+  header.flags = flags;
+  header.stream = stream;
+  header.opcode = opcode;
+  header.body_length = length;
+  protocol::EncodeEnvelopeHeader(header, &out);
+  return out.Release();
+}
+
 // A blocking native-protocol client for tests.
 class TestClient {
  public:
