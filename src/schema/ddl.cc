@@ -85,9 +85,10 @@ common::Result<DdlResult> CreateType(const Catalog& current, const cql::CreateTy
     names.push_back(field.name);
     types.push_back(std::move(type));
   }
+  cql::CqlType udt = cql::CqlType::Udt(ks_name, type_name, std::move(names), std::move(types));
+  RETURN_IF_ERROR(CheckTypeDepth(udt, fmt::format("Type {}.{}", ks_name, type_name)));
   auto updated = std::make_shared<KeyspaceMetadata>(*ks);
-  updated->types.insert_or_assign(
-      type_name, cql::CqlType::Udt(ks_name, type_name, std::move(names), std::move(types)));
+  updated->types.insert_or_assign(type_name, std::move(udt));
   return Changed(current.WithKeyspace(std::move(updated)), ChangeType::kCreated,
                  ChangeTarget::kType, ks_name, type_name);
 }
