@@ -219,18 +219,11 @@ Result<LoadedCatalog> LoadEntries(const storage::Store& store, std::string_view 
 }
 
 // Format 1: one value. Anything malformed fails it whole; what decodes but breaks a rule (a
-// type too deep, e.g. written before the limit existed) is quarantined entry by entry.
+// type too deep, e.g. written before the limit existed; a view of such a table) is quarantined
+// entry by entry.
 Result<LoadedCatalog> LoadLegacy(std::string_view bytes) {
   ASSIGN_OR_RETURN(std::shared_ptr<const Catalog> decoded, DecodeCatalog(bytes));
   CatalogBuilder builder;
-  // Entries quarantined here still decode as format 2 entries (and are quarantined again there
-  // with the same reason), so the migration keeps them.
-  std::vector<std::pair<std::string, Bytes>> quarantined_entries;
-  auto quarantine = [&](const ManifestEntry& line, const Status& status, Bytes bytes) {
-    builder.Quarantine(line, status.message());
-    quarantined_entries.emplace_back(CatalogEntryKey(line.kind, line.keyspace, line.name),
-                                     std::move(bytes));
-  };
   for (const auto& [ks_name, ks] : decoded->keyspaces()) {
     auto keyspace = std::make_shared<KeyspaceMetadata>();
     keyspace->name = ks->name;
@@ -241,7 +234,7 @@ Result<LoadedCatalog> LoadLegacy(std::string_view bytes) {
       ManifestEntry line{EntryKind::kType, ks_name, name, {}};
       Status depth = CheckTypeDepth(type, fmt::format("Type {}.{}", ks_name, name));
       if (!depth.ok()) {
-        quarantine(line, depth, EncodeTypeEntry(ks_name, type));
+        builder.Quarantine(line, depth.message());
       } else {
         builder.AddType(line, type);
       }
@@ -252,7 +245,7 @@ Result<LoadedCatalog> LoadLegacy(std::string_view bytes) {
                            table->id};
         Status depth = CheckTableTypeDepths(*table);
         if (!depth.ok()) {
-          quarantine(line, depth, EncodeTableEntry(*table));
+          builder.Quarantine(line, depth.message());
         } else {
           builder.AddTable(line, std::make_shared<TableMetadata>(*table));
         }
@@ -268,7 +261,13 @@ Result<LoadedCatalog> LoadLegacy(std::string_view bytes) {
                                           kEntryFormatVersion, migration.status().message()));
   }
   loaded.migration = std::move(migration).value();
-  for (const auto& [key, entry] : quarantined_entries) loaded.migration.PutMeta(key, entry);
+  // Quarantined objects are written too, as they were: they decode as format 2 entries and are
+  // quarantined again there for the same reason, so the migration loses nothing.
+  std::map<std::string, EncodedEntry> everything = EncodeEntries(*decoded);
+  for (const QuarantinedEntry& entry : loaded.catalog->quarantined()) {
+    auto it = everything.find(CatalogEntryKey(entry.kind, entry.keyspace, entry.name));
+    if (it != everything.end()) loaded.migration.PutMeta(it->first, it->second.bytes);
+  }
   return loaded;
 }
 

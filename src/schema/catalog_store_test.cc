@@ -218,6 +218,11 @@ TEST_F(CatalogStoreTest, AFormatOneCatalogueLoadsAndMigrates) {
   deep->name = "deep";
   deep->columns.push_back(ColumnMetadata{"v", Lists(65), ColumnKind::kRegular, 0, {}, 99});
   keyspace->tables.emplace("deep", deep);
+  auto view = std::make_shared<TableMetadata>(*keyspace->tables.at("hotels"));
+  view->id = common::Uuid::Random();
+  view->name = "deep_view";
+  view->view = ViewInfo{deep->id, "deep", true, "", {}};
+  keyspace->views.emplace("deep_view", view);
   std::shared_ptr<const Catalog> old = catalog_->WithKeyspace(keyspace);
   const common::Bytes legacy = EncodeCatalog(*old);
   PutMeta(kLegacyCatalogKey, legacy);
@@ -243,6 +248,12 @@ TEST_F(CatalogStoreTest, AFormatOneCatalogueLoadsAndMigrates) {
       migrated.catalog->FindQuarantined(EntryKind::kTable, "hotel", "deep");
   ASSERT_NE(still, nullptr);
   EXPECT_EQ(still->reason, entry->reason);
+  // The view of the quarantined table is quarantined too, and migrated with its definition.
+  const QuarantinedEntry* dependent =
+      migrated.catalog->FindQuarantined(EntryKind::kView, "hotel", "deep_view");
+  ASSERT_NE(dependent, nullptr);
+  EXPECT_EQ(dependent->reason, "its base table hotel.deep is missing or quarantined");
+  EXPECT_TRUE(GetMeta(CatalogEntryKey(EntryKind::kView, "hotel", "deep_view")));
   EXPECT_EQ(GetMeta(kLegacyCatalogKey), legacy);
 }
 
