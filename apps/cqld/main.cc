@@ -4,6 +4,7 @@
 //        [--io-threads N] [--max-connections N] [--max-requests-per-connection N]
 //        [--max-frame-size-mb N] [--max-request-memory-mb N] [--handshake-timeout-ms N]
 //        [--idle-timeout-ms N] [--config FILE]
+//   cqld --data DIR --check
 //
 // Opens (or creates) the data directory with the embedded engine and serves the CQL native
 // protocol (v4, v5) on ADDR:N (server/server.h). Once listening it prints exactly one line to
@@ -14,8 +15,14 @@
 // `--config FILE` reads `key: value` lines whose keys are the long flags without dashes
 // (`port: 9042`); `#` starts a comment. Flags given on the command line override the file.
 //
+// A table, view, type or keyspace whose stored definition cannot be read is quarantined when the
+// directory is opened (an ERROR log line names it; its definition and data stay on disk) and the
+// rest is served. `--check` reports every keyspace, type, table, index and view of DIR and what
+// is damaged, without serving or changing it (engine/data_check.h).
+//
 // Exit status: 0 after a signal; 1 when the database cannot be opened or the address bound;
-// 2 on a usage error.
+// 2 on a usage error. With --check: 0 when nothing is damaged, 1 otherwise (or when DIR
+// cannot be read).
 
 #include <chrono>
 #include <csignal>
@@ -32,6 +39,7 @@
 #include <boost/asio/signal_set.hpp>
 
 #include "common/logging.h"
+#include "engine/data_check.h"
 #include "engine/database.h"
 #include "server/server.h"
 
@@ -77,11 +85,15 @@ void Usage(std::FILE* out) {
       "                                   0 = never (default 0)\n"
       "  --config FILE                    read `key: value` lines (keys as the flags above,\n"
       "                                   without dashes); flags override the file\n"
+      "  --check                          report every keyspace, type, table, index and view\n"
+      "                                   of --data and what is damaged (quarantined), then\n"
+      "                                   exit: 0 when clean, 1 otherwise; serves nothing\n"
       "  -h, --help                       this text\n"
       "\n"
       "Prints `cqld listening on ADDR:PORT (data DIR, durability MODE)` once ready.\n"
       "SIGINT/SIGTERM stop it gracefully. Exit status: 0; 1 when the data directory cannot\n"
-      "be opened or the address bound; 2 on a usage error.\n");
+      "be opened or the address bound; 2 on a usage error. A table whose stored definition\n"
+      "cannot be read is quarantined (logged as an ERROR, kept on disk, not served).\n");
 }
 
 bool IsKey(const std::string& key) {
@@ -141,15 +153,32 @@ int UsageError(const std::string& message) {
   return kUsageError;
 }
 
+// --check: prints the report of `data` on standard output; the exit status.
+int CheckData(const std::string& data) {
+  auto report = engine::CheckDataDirectory(data);
+  if (!report.ok()) {
+    std::fprintf(stderr, "cqld: cannot check %s: %s\n", data.c_str(),
+                 report.status().ToString().c_str());
+    return kStartFailed;
+  }
+  for (const std::string& line : report->lines) std::printf("%s\n", line.c_str());
+  return report->clean() ? 0 : kStartFailed;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::map<std::string, std::string> values;
+  bool check = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
       Usage(stdout);
       return 0;
+    }
+    if (arg == "--check") {
+      check = true;
+      continue;
     }
     if (arg.rfind("--", 0) != 0) return UsageError("unexpected argument '" + arg + "'");
     std::string key = arg.substr(2);
@@ -175,6 +204,7 @@ int main(int argc, char** argv) {
   };
 
   std::string data = get("data", "./data");
+  if (check) return CheckData(data);
   std::string durability = get("durability", "periodic");
   engine::DatabaseOptions database_options;
   server::ServerOptions server_options;

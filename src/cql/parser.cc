@@ -8,10 +8,25 @@
 #include <utility>
 
 #include "cql/parser_internal.h"
+#include "cql/type_depth.h"
 
 namespace cql {
 namespace internal {
 namespace {
+
+// Counts `levels` more enclosing types in `*depth` for the life of the scope (a type rule's
+// every return path gives them back).
+class TypeDepthScope {
+ public:
+  TypeDepthScope(int* depth, int levels) : depth_(depth), levels_(levels) { *depth_ += levels_; }
+  ~TypeDepthScope() { *depth_ -= levels_; }
+  TypeDepthScope(const TypeDepthScope&) = delete;
+  TypeDepthScope& operator=(const TypeDepthScope&) = delete;
+
+ private:
+  int* depth_;
+  int levels_;
+};
 
 // Cassandra's Parser.reservedTypeNames: IDENTs that cannot name a user type.
 bool IsReservedTypeName(std::string_view name) {
@@ -483,6 +498,10 @@ Result<CqlType> Parser::ParseComparatorType() {
     opens_angle = PeekKind(2) == TokenKind::kLt;
   }
   if (opens_angle) {
+    // frozen<> is a flag on the type inside it, not a level of its own.
+    const int levels = kind == TokenKind::kKFrozen ? 0 : 1;
+    if (type_depth_ + levels > kMaxTypeDepth) return TypeDepthError();
+    TypeDepthScope type_depth_scope(&type_depth_, levels);
     Consume();
     RETURN_IF_ERROR(Expect(TokenKind::kLt));
     ASSIGN_OR_RETURN(CqlType first, ParseComparatorType());
@@ -552,6 +571,8 @@ Result<CqlType> Parser::ParseComparatorType() {
     return CqlType::Custom(Text(token));
   }
   if (IsIdentToken(kind)) {
+    // A user type is one level around its fields (which the schema checks once resolved).
+    if (type_depth_ + 1 > kMaxTypeDepth) return TypeDepthError();
     QualifiedName name;
     RETURN_IF_ERROR(ParseUserTypeNameInto(&name));
     return CqlType::UdtRef(std::move(name.keyspace), std::move(name.name));

@@ -51,6 +51,10 @@
 //   stack overflow: past 256 levels of the parser's recursion (a bracket costs 2 or 3), or
 //   past 512 KB of stack below the entry point (2 MB in ASan builds), whichever comes
 //   first. Callers need threads with at least 1 MB of stack (4 MB under ASan).
+// - A type nested deeper than kMaxTypeDepth (32, cql/type_depth.h: collections, tuples,
+//   vectors and user types each count one level, frozen<> none) is a SyntaxError "line L:C type
+//   nested too deeply (more than 32 levels of collections, tuples, vectors and user types) at
+//   input 'X'"; Cassandra has no such limit.
 // - The CQL 5.0 extensions (masking, constraints, BETWEEN, NOT IN, ANN, vector search,
 //   LIST SUPERUSERS, generated/hashed passwords) are not accepted, except vector types.
 //

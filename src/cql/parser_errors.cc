@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cql/parser_internal.h"
+#include "cql/type_depth.h"
 
 namespace cql::internal {
 namespace {
@@ -232,6 +233,14 @@ Status Parser::NestingError() {
   const Token& token = Peek();
   return Status::SyntaxError(Header(token) + " too many nesting levels (more than " +
                              std::to_string(kMaxNesting) + ") at input " +
+                             TokenDisplay(text_, token));
+}
+
+Status Parser::TypeDepthError() {
+  const Token& token = Peek();
+  return Status::SyntaxError(Header(token) + " type nested too deeply (more than " +
+                             std::to_string(kMaxTypeDepth) +
+                             " levels of collections, tuples, vectors and user types) at input " +
                              TokenDisplay(text_, token));
 }
 

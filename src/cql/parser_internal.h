@@ -134,6 +134,8 @@ class Parser {
   // a Status keeps the check cheap: it runs at every level of every expression.
   bool TryEnterNesting();
   Status NestingError();
+  // The error for a type nested deeper than kMaxTypeDepth (cql/type_depth.h) at the next token.
+  Status TypeDepthError();
 
   // ---- Identifiers (parser.cc) ----
   bool IsIdentToken(TokenKind kind) const {  // IDENT | QUOTED_NAME | unreserved_keyword
@@ -304,6 +306,7 @@ class Parser {
   size_t pos_ = 0;
   size_t max_fetched_ = 0;
   int nesting_ = 0;
+  int type_depth_ = 0;        // parameterized types enclosing the type being parsed
   bool speculating_ = false;  // suppresses action errors during lookahead parses
   bool in_batch_ = false;     // statements nested in BATCH keep the batch's marker list
   std::vector<std::string> bind_names_;

@@ -20,12 +20,14 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
+#include "cql/type_depth.h"
 #include "cql/types.h"
 
 namespace cql {
 
-// Nesting depth beyond which decoding refuses input (types nested deeper are not supported).
-inline constexpr int kMaxTypeNestingDepth = 64;
+// Nesting depth beyond which decoding refuses input: the decoders' share of the one type-depth
+// limit (cql/type_depth.h), so every type the schema accepts decodes.
+inline constexpr int kMaxTypeNestingDepth = kMaxDecodedTypeDepth;
 
 // Appends the [option] of `type`. REQUIRES: `type` is resolved (no UdtRef) and every name
 // (keyspace, UDT and field names, custom class) is at most 65535 bytes long.

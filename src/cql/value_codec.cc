@@ -5,9 +5,15 @@
 #include <string>
 
 #include "cql/big_number.h"
+#include "cql/type_depth.h"
 #include "cql/value_compare.h"
 
 namespace cql {
+
+// Values nest no deeper than their types, so every value of a type the schema accepts validates,
+// formats and converts (value_format.cc, json.cc and literal.cc share this bound).
+static_assert(kMaxValueNestingDepth >= kMaxDecodedTypeDepth);
+
 namespace {
 
 using common::ByteReader;

@@ -18,6 +18,7 @@
 #include "engine/schema_lookup.h"
 #include "engine/select_statement.h"
 #include "schema/catalog_codec.h"
+#include "schema/catalog_store.h"
 #include "schema/ddl.h"
 #include "schema/describe.h"
 #include "storage/cell_merge.h"
@@ -30,7 +31,6 @@ using common::Status;
 
 namespace {
 
-constexpr std::string_view kCatalogKey = "catalog";
 constexpr size_t kMaxPrepared = 20000;
 
 Bytes StatementId(std::string_view keyspace, std::string_view query) {
@@ -102,6 +102,47 @@ storage::TableOptions KeepSingleRowFlag(storage::TableOptions implied,
   return implied;
 }
 
+// The data directory's catalogue (schema/catalog_store.h: a format 1 catalogue is migrated,
+// entries that cannot be read are quarantined), with the column families made to match it.
+Result<std::shared_ptr<const schema::Catalog>> OpenCatalog(storage::Store* store) {
+  ASSIGN_OR_RETURN(schema::LoadedCatalog loaded, schema::LoadCatalog(*store));
+  std::shared_ptr<const schema::Catalog> catalog = loaded.catalog;
+  if (loaded.source == schema::LoadedCatalog::Source::kLegacy) {
+    RETURN_IF_ERROR(store->Write(loaded.migration));
+    LOG_INFO("schema catalogue migrated to format {} (the format 1 value is kept)",
+             schema::kEntryFormatVersion);
+  }
+  // Column families must match the catalogue (a crash between creating one and persisting
+  // the catalogue leaves an orphan; a missing one is created). While anything is quarantined
+  // no family is dropped: a quarantined table's data (and its indexes') must stay.
+  std::map<std::string, int64_t> wanted = StorageIds(*catalog);
+  for (const std::string& id : store->TableIds()) {
+    if (wanted.contains(id)) continue;
+    if (catalog->quarantined().empty()) {
+      RETURN_IF_ERROR(store->DropTable(id));
+    } else {
+      LOG_WARNING("keeping column family {}: no live table uses it, and entries are quarantined",
+                  id);
+    }
+  }
+  for (const auto& [id, gc_grace] : wanted) {
+    storage::TableOptions implied = StorageOptions(*catalog, id, gc_grace);
+    if (!store->HasTable(id)) {
+      RETURN_IF_ERROR(store->CreateTable(id, implied));
+      continue;
+    }
+    // Families created before key shapes were stored (options version 1) have no shape, so
+    // their partition and range tombstones are never purged; index families created then are
+    // not marked row-entries-only. Give them what the catalogue implies.
+    ASSIGN_OR_RETURN(storage::TableOptions stored, store->TableOptionsOf(id));
+    if ((implied.shape && !stored.shape) ||
+        (implied.row_entries_only && !stored.row_entries_only)) {
+      RETURN_IF_ERROR(store->AlterTable(id, KeepSingleRowFlag(implied, stored)));
+    }
+  }
+  return catalog;
+}
+
 cql::SchemaChangeEvent ToEvent(const schema::SchemaChange& change) {
   cql::SchemaChangeEvent event;
   event.change_type = std::string(schema::ChangeTypeName(change.change));
@@ -149,35 +190,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   store_options.block_cache_bytes = options.block_cache_bytes;
   ASSIGN_OR_RETURN(db->store_, storage::Store::Open(directory, store_options));
 
-  // The catalogue, or an empty one for a new directory.
-  ASSIGN_OR_RETURN(std::optional<Bytes> saved, db->store_->GetMeta(kCatalogKey));
-  std::shared_ptr<const schema::Catalog> catalog;
-  if (saved) {
-    ASSIGN_OR_RETURN(catalog, schema::DecodeCatalog(*saved));
-  } else {
-    catalog = schema::Catalog::Empty();
-  }
-  // Column families must match the catalogue (a crash between creating one and persisting
-  // the catalogue leaves an orphan; a missing one is created).
-  std::map<std::string, int64_t> wanted = StorageIds(*catalog);
-  for (const std::string& id : db->store_->TableIds()) {
-    if (!wanted.contains(id)) RETURN_IF_ERROR(db->store_->DropTable(id));
-  }
-  for (const auto& [id, gc_grace] : wanted) {
-    storage::TableOptions implied = StorageOptions(*catalog, id, gc_grace);
-    if (!db->store_->HasTable(id)) {
-      RETURN_IF_ERROR(db->store_->CreateTable(id, implied));
-      continue;
-    }
-    // Families created before key shapes were stored (options version 1) have no shape, so
-    // their partition and range tombstones are never purged; index families created then are
-    // not marked row-entries-only. Give them what the catalogue implies.
-    ASSIGN_OR_RETURN(storage::TableOptions stored, db->store_->TableOptionsOf(id));
-    if ((implied.shape && !stored.shape) ||
-        (implied.row_entries_only && !stored.row_entries_only)) {
-      RETURN_IF_ERROR(db->store_->AlterTable(id, KeepSingleRowFlag(implied, stored)));
-    }
-  }
+  ASSIGN_OR_RETURN(std::shared_ptr<const schema::Catalog> catalog, OpenCatalog(db->store_.get()));
   db->catalog_.store(catalog);
 
   db->timeuuids_ = std::make_unique<common::TimeuuidGenerator>(db->clock_);
@@ -514,10 +527,12 @@ Result<cql::ResultSet> Database::ExecuteSchemaChange(const cql::Statement& state
     ASSIGN_OR_RETURN(schema::DdlResult result,
                      schema::ApplyDdl(*current, statement, keyspace, *clock_));
     if (!result.catalog) return cql::ResultSet::Void();
+    // Encoded and decoded back before anything changes: a catalogue the next open could not
+    // read is refused here (Invalid), with nothing persisted or published.
+    ASSIGN_OR_RETURN(storage::WriteBatch batch,
+                     schema::PlanCatalogWrite(*current, *result.catalog));
     RETURN_IF_ERROR(CheckNewViews(result.catalog, *current));
     RETURN_IF_ERROR(SyncStorage(*current, *result.catalog));
-    storage::WriteBatch batch;
-    batch.PutMeta(kCatalogKey, schema::EncodeCatalog(*result.catalog));
     RETURN_IF_ERROR(store_->Write(batch));
     catalog_.store(result.catalog);
     std::map<std::string, int64_t> before = StorageIds(*current);

@@ -63,6 +63,35 @@ const TableMetadata* KeyspaceMetadata::FindIndexedTable(std::string_view index_n
   return nullptr;
 }
 
+std::string_view EntryKindName(EntryKind kind) {
+  switch (kind) {
+    case EntryKind::kKeyspace:
+      return "keyspace";
+    case EntryKind::kType:
+      return "type";
+    case EntryKind::kTable:
+      return "table";
+    case EntryKind::kView:
+      return "view";
+  }
+  return "entry";
+}
+
+const Catalog::Quarantine& Catalog::quarantined() const {
+  static const Quarantine kNone;
+  return quarantine_ == nullptr ? kNone : *quarantine_;
+}
+
+const QuarantinedEntry* Catalog::FindQuarantined(EntryKind kind, std::string_view keyspace,
+                                                 std::string_view name) const {
+  auto is_relation = [](EntryKind k) { return k == EntryKind::kTable || k == EntryKind::kView; };
+  for (const QuarantinedEntry& entry : quarantined()) {
+    bool same_kind = entry.kind == kind || (is_relation(entry.kind) && is_relation(kind));
+    if (same_kind && entry.keyspace == keyspace && entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
 std::shared_ptr<const Catalog> Catalog::Empty() {
   return std::make_shared<const Catalog>(KeyspaceMap{}, common::Uuid::Random());
 }
@@ -93,14 +122,14 @@ std::shared_ptr<const Catalog> Catalog::WithKeyspace(
   KeyspaceMap keyspaces = keyspaces_;
   std::string name = keyspace->name;
   keyspaces.insert_or_assign(std::move(name), std::move(keyspace));
-  return std::make_shared<const Catalog>(std::move(keyspaces), common::Uuid::Random());
+  return std::make_shared<const Catalog>(std::move(keyspaces), common::Uuid::Random(), quarantine_);
 }
 
 std::shared_ptr<const Catalog> Catalog::WithoutKeyspace(std::string_view name) const {
   KeyspaceMap keyspaces = keyspaces_;
   auto it = keyspaces.find(name);
   if (it != keyspaces.end()) keyspaces.erase(it);
-  return std::make_shared<const Catalog>(std::move(keyspaces), common::Uuid::Random());
+  return std::make_shared<const Catalog>(std::move(keyspaces), common::Uuid::Random(), quarantine_);
 }
 
 }  // namespace schema

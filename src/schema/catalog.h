@@ -148,9 +148,30 @@ struct KeyspaceMetadata {
   const TableMetadata* FindIndexedTable(std::string_view index_name) const;
 };
 
+// The kinds of entry the catalogue is persisted as (catalog_store.h): one per keyspace, user
+// type, table and materialized view (a table's indexes are part of its entry).
+enum class EntryKind : uint8_t { kKeyspace = 1, kType = 2, kTable = 3, kView = 4 };
+
+// "keyspace", "type", "table" or "view".
+std::string_view EntryKindName(EntryKind kind);
+
+// A persisted catalogue entry that could not be read back when the data directory was opened
+// (undecodable bytes, a type nested too deeply, a missing keyspace or base table). It is left
+// out of the snapshot, so clients see no such object, while its stored definition and its
+// data stay untouched on disk; CREATE of the same name is refused (ddl.h).
+struct QuarantinedEntry {
+  EntryKind kind = EntryKind::kTable;
+  std::string keyspace;
+  std::string name;  // empty for a keyspace
+  common::Uuid id;   // a table's or view's id (its data's column family); nil otherwise
+  std::string reason;
+  bool operator==(const QuarantinedEntry&) const = default;
+};
+
 class Catalog {
  public:
   using KeyspaceMap = std::map<std::string, std::shared_ptr<const KeyspaceMetadata>, std::less<>>;
+  using Quarantine = std::vector<QuarantinedEntry>;
 
   // An empty catalogue with a random schema_version.
   static std::shared_ptr<const Catalog> Empty();
@@ -165,6 +186,14 @@ class Catalog {
   // A table or a view.
   const TableMetadata* FindTableOrView(std::string_view keyspace, std::string_view name) const;
 
+  // The entries quarantined when the catalogue was loaded; every later snapshot keeps them.
+  const Quarantine& quarantined() const;
+  // The quarantined entry of `kind` named `name` in `keyspace` (`name` empty for a keyspace),
+  // or nullptr. Tables and views share one namespace: kTable also finds a view and kView a
+  // table.
+  const QuarantinedEntry* FindQuarantined(EntryKind kind, std::string_view keyspace,
+                                          std::string_view name) const;
+
   // A new snapshot with `keyspace` added or replaced (by name) and a new random
   // schema_version. REQUIRES: keyspace != nullptr.
   std::shared_ptr<const Catalog> WithKeyspace(
@@ -174,12 +203,16 @@ class Catalog {
   std::shared_ptr<const Catalog> WithoutKeyspace(std::string_view name) const;
 
   // Public for std::make_shared; use Empty()/With*().
-  Catalog(KeyspaceMap keyspaces, common::Uuid schema_version)
-      : keyspaces_(std::move(keyspaces)), schema_version_(schema_version) {}
+  Catalog(KeyspaceMap keyspaces, common::Uuid schema_version,
+          std::shared_ptr<const Quarantine> quarantine = nullptr)
+      : keyspaces_(std::move(keyspaces)),
+        schema_version_(schema_version),
+        quarantine_(std::move(quarantine)) {}
 
  private:
   KeyspaceMap keyspaces_;
   common::Uuid schema_version_;
+  std::shared_ptr<const Quarantine> quarantine_;  // null: none
 };
 
 }  // namespace schema

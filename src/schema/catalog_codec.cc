@@ -9,6 +9,7 @@
 
 #include "cql/parser.h"
 #include "cql/statement.h"
+#include "schema/type_resolver.h"
 
 namespace schema {
 namespace {
@@ -17,7 +18,10 @@ using common::Status;
 using cql::CqlType;
 using cql::TypeKind;
 
-constexpr int kMaxDepth = 64;
+// Decoding stops past this nesting: the deepest type any version could have stored (before
+// cql::kMaxTypeDepth existed, the parser allowed 256 levels). Decoders then check the real limit
+// per entry, so a too-deep type quarantines its table instead of failing the whole catalogue.
+constexpr int kMaxStoredTypeDepth = 256;
 constexpr uint8_t kFrozenFlag = 0x01;
 
 // ---- encoding ----
@@ -205,7 +209,7 @@ class Decoder {
   }
 
   common::Result<CqlType> Type(int depth = 0) {
-    if (depth > kMaxDepth) return Corrupt("type nested too deeply");
+    if (depth > kMaxStoredTypeDepth) return Corrupt("type nested too deeply");
     ASSIGN_OR_RETURN(uint8_t flags, U8("type flags"));
     if ((flags & ~kFrozenFlag) != 0) return Corrupt(fmt::format("bad type flags {}", flags));
     const bool frozen = (flags & kFrozenFlag) != 0;
@@ -463,6 +467,154 @@ common::Result<std::shared_ptr<const Catalog>> DecodeCatalog(std::string_view by
   }
   if (!in.AtEnd()) return Corrupt("trailing bytes");
   return std::make_shared<const Catalog>(std::move(keyspaces), schema_version);
+}
+
+// ---- entries (format 2) ----
+
+namespace {
+
+// Reads the version and kind bytes that open every entry.
+Status ExpectEntryHeader(Decoder* in, EntryKind kind) {
+  ASSIGN_OR_RETURN(uint8_t version, in->U8("entry format version"));
+  if (version != kEntryFormatVersion) {
+    return Corrupt(fmt::format("unsupported format version {}", version));
+  }
+  ASSIGN_OR_RETURN(uint8_t stored_kind, in->U8("entry kind"));
+  if (stored_kind != static_cast<uint8_t>(kind)) {
+    return Corrupt(fmt::format("a {} entry holds kind {}", EntryKindName(kind), stored_kind));
+  }
+  return Status::Ok();
+}
+
+Status ExpectEnd(const Decoder& in) {
+  return in.AtEnd() ? Status::Ok() : Corrupt("trailing bytes");
+}
+
+// The type-depth limit, as a reason the entry cannot be used.
+Status CheckEntryDepth(const CqlType& type, std::string_view subject) {
+  Status status = CheckTypeDepth(type, subject);
+  return status.ok() ? status : Corrupt(status.message());
+}
+
+void EntryHeader(Encoder* out, EntryKind kind) {
+  out->U8(kEntryFormatVersion);
+  out->U8(static_cast<uint8_t>(kind));
+}
+
+}  // namespace
+
+common::Bytes EncodeKeyspaceEntry(const KeyspaceMetadata& keyspace) {
+  Encoder out;
+  EntryHeader(&out, EntryKind::kKeyspace);
+  out.String(keyspace.name);
+  out.StringMap(keyspace.replication);
+  out.Bool(keyspace.durable_writes);
+  return out.Release();
+}
+
+common::Bytes EncodeTypeEntry(std::string_view keyspace, const CqlType& udt) {
+  Encoder out;
+  EntryHeader(&out, EntryKind::kType);
+  out.String(keyspace);
+  out.Type(udt);
+  return out.Release();
+}
+
+common::Bytes EncodeTableEntry(const TableMetadata& table) {
+  Encoder out;
+  EntryHeader(&out, table.view ? EntryKind::kView : EntryKind::kTable);
+  out.Table(table);
+  return out.Release();
+}
+
+common::Result<std::shared_ptr<KeyspaceMetadata>> DecodeKeyspaceEntry(std::string_view bytes) {
+  Decoder in(bytes);
+  RETURN_IF_ERROR(ExpectEntryHeader(&in, EntryKind::kKeyspace));
+  auto keyspace = std::make_shared<KeyspaceMetadata>();
+  ASSIGN_OR_RETURN(keyspace->name, in.String("keyspace name"));
+  ASSIGN_OR_RETURN(keyspace->replication, in.StringMap("replication"));
+  ASSIGN_OR_RETURN(keyspace->durable_writes, in.Bool("durable_writes"));
+  RETURN_IF_ERROR(ExpectEnd(in));
+  return keyspace;
+}
+
+common::Result<CqlType> DecodeTypeEntry(std::string_view bytes, std::string_view keyspace) {
+  Decoder in(bytes);
+  RETURN_IF_ERROR(ExpectEntryHeader(&in, EntryKind::kType));
+  ASSIGN_OR_RETURN(std::string stored_keyspace, in.String("type keyspace"));
+  ASSIGN_OR_RETURN(CqlType type, in.Type());
+  RETURN_IF_ERROR(ExpectEnd(in));
+  if (type.kind() != TypeKind::kUdt) return Corrupt("user type is not a UDT");
+  if (stored_keyspace != keyspace || type.keyspace() != keyspace) {
+    return Corrupt("type keyspace mismatch");
+  }
+  RETURN_IF_ERROR(CheckEntryDepth(type, fmt::format("Type {}.{}", keyspace, type.name())));
+  return type;
+}
+
+common::Result<std::shared_ptr<TableMetadata>> DecodeTableEntry(std::string_view bytes,
+                                                                EntryKind kind) {
+  Decoder in(bytes);
+  RETURN_IF_ERROR(ExpectEntryHeader(&in, kind));
+  ASSIGN_OR_RETURN(std::shared_ptr<TableMetadata> table, in.Table());
+  RETURN_IF_ERROR(ExpectEnd(in));
+  if (table->view.has_value() != (kind == EntryKind::kView)) {
+    return Corrupt("view flag mismatch");
+  }
+  RETURN_IF_ERROR(CheckTableTypeDepths(*table));
+  return table;
+}
+
+Status CheckTableTypeDepths(const TableMetadata& table) {
+  for (const ColumnMetadata& column : table.columns) {
+    RETURN_IF_ERROR(CheckEntryDepth(
+        column.type, fmt::format("Column {}.{}.{}", table.keyspace, table.name, column.name)));
+  }
+  for (const auto& [name, dropped] : table.dropped_columns) {
+    RETURN_IF_ERROR(CheckEntryDepth(
+        dropped.type, fmt::format("Dropped column {}.{}.{}", table.keyspace, table.name, name)));
+  }
+  return Status::Ok();
+}
+
+common::Bytes EncodeManifest(const CatalogManifest& manifest) {
+  Encoder out;
+  out.U8(kEntryFormatVersion);
+  out.Id(manifest.schema_version);
+  out.Count(manifest.entries.size());
+  for (const ManifestEntry& entry : manifest.entries) {
+    out.U8(static_cast<uint8_t>(entry.kind));
+    out.String(entry.keyspace);
+    out.String(entry.name);
+    out.Id(entry.id);
+  }
+  return out.Release();
+}
+
+common::Result<CatalogManifest> DecodeManifest(std::string_view bytes) {
+  Decoder in(bytes);
+  CatalogManifest manifest;
+  ASSIGN_OR_RETURN(uint8_t version, in.U8("manifest format version"));
+  if (version != kEntryFormatVersion) {
+    return Corrupt(fmt::format("unsupported manifest format version {}", version));
+  }
+  ASSIGN_OR_RETURN(manifest.schema_version, in.Id("schema version"));
+  ASSIGN_OR_RETURN(uint32_t n, in.Count("manifest entries"));
+  for (uint32_t i = 0; i < n; ++i) {
+    ManifestEntry entry;
+    ASSIGN_OR_RETURN(uint8_t kind, in.U8("entry kind"));
+    if (kind < static_cast<uint8_t>(EntryKind::kKeyspace) ||
+        kind > static_cast<uint8_t>(EntryKind::kView)) {
+      return Corrupt(fmt::format("unknown entry kind {}", kind));
+    }
+    entry.kind = static_cast<EntryKind>(kind);
+    ASSIGN_OR_RETURN(entry.keyspace, in.String("entry keyspace"));
+    ASSIGN_OR_RETURN(entry.name, in.String("entry name"));
+    ASSIGN_OR_RETURN(entry.id, in.Id("entry id"));
+    manifest.entries.push_back(std::move(entry));
+  }
+  if (!in.AtEnd()) return Corrupt("trailing bytes after the manifest");
+  return manifest;
 }
 
 }  // namespace schema

@@ -85,9 +85,10 @@ common::Result<DdlResult> CreateType(const Catalog& current, const cql::CreateTy
     names.push_back(field.name);
     types.push_back(std::move(type));
   }
+  cql::CqlType udt = cql::CqlType::Udt(ks_name, type_name, std::move(names), std::move(types));
+  RETURN_IF_ERROR(CheckTypeDepth(udt, fmt::format("Type {}.{}", ks_name, type_name)));
   auto updated = std::make_shared<KeyspaceMetadata>(*ks);
-  updated->types.insert_or_assign(
-      type_name, cql::CqlType::Udt(ks_name, type_name, std::move(names), std::move(types)));
+  updated->types.insert_or_assign(type_name, std::move(udt));
   return Changed(current.WithKeyspace(std::move(updated)), ChangeType::kCreated,
                  ChangeTarget::kType, ks_name, type_name);
 }
@@ -357,6 +358,43 @@ common::Result<DdlResult> DropTable(const Catalog& current, const cql::DropTable
                  ChangeTarget::kTable, ks_name, table_name);
 }
 
+// Invalid when `statement` creates an object whose name a quarantined entry holds: the entry
+// and its data are still on disk, and a new object must not take them over or hide them.
+Status RefuseQuarantinedName(const Catalog& current, const cql::Statement& statement,
+                             std::string_view session_keyspace) {
+  EntryKind kind;
+  std::string keyspace;
+  std::string name;
+  auto qualified = [&](const cql::QualifiedName& qualified_name) -> Status {
+    ASSIGN_OR_RETURN(keyspace, KeyspaceOf(qualified_name, session_keyspace));
+    name = qualified_name.name;
+    return Status::Ok();
+  };
+  if (const auto* stmt = std::get_if<cql::CreateKeyspace>(&statement)) {
+    kind = EntryKind::kKeyspace;
+    keyspace = stmt->keyspace;
+  } else if (const auto* stmt = std::get_if<cql::CreateType>(&statement)) {
+    kind = EntryKind::kType;
+    RETURN_IF_ERROR(qualified(stmt->type));
+  } else if (const auto* stmt = std::get_if<cql::CreateTable>(&statement)) {
+    kind = EntryKind::kTable;
+    RETURN_IF_ERROR(qualified(stmt->table));
+  } else if (const auto* stmt = std::get_if<cql::CreateMaterializedView>(&statement)) {
+    kind = EntryKind::kView;
+    RETURN_IF_ERROR(qualified(stmt->view));
+  } else {
+    return Status::Ok();
+  }
+  const QuarantinedEntry* entry = current.FindQuarantined(kind, keyspace, name);
+  if (entry == nullptr) return Status::Ok();
+  std::string what = name.empty() ? keyspace : fmt::format("{}.{}", keyspace, name);
+  return Status::Invalid(fmt::format(
+      "Cannot create {} {}: a {} of that name is quarantined (its stored definition could not "
+      "be read: {}); its definition and data are kept on disk. Run `cqld --data DIR --check` "
+      "for details",
+      EntryKindName(kind), what, EntryKindName(entry->kind), entry->reason));
+}
+
 }  // namespace
 
 std::string_view ChangeTypeName(ChangeType change) {
@@ -391,6 +429,9 @@ common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement&
 
 common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement& statement,
                                    std::string_view session_keyspace, const common::Clock& clock) {
+  if (!current.quarantined().empty()) {
+    RETURN_IF_ERROR(RefuseQuarantinedName(current, statement, session_keyspace));
+  }
   if (const auto* stmt = std::get_if<cql::CreateKeyspace>(&statement)) {
     return CreateKeyspace(current, *stmt);
   }

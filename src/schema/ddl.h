@@ -55,7 +55,11 @@ struct DdlResult {
 // clock.
 // Errors (Cassandra 4.1 wording): Invalid (0x2200) for semantic errors, AlreadyExists (0x2400)
 // for existing keyspaces/tables, ConfigError (0x2300) for replication and option values,
-// SyntaxError (0x2000) for unknown properties. Other statement kinds give Invalid.
+// SyntaxError (0x2000) for unknown properties. Other statement kinds give Invalid. Creating a
+// keyspace, type, table or view whose name is quarantined (catalog.h QuarantinedEntry), with or
+// without IF NOT EXISTS, gives Invalid "Cannot create table k.t: ... is quarantined ... run
+// `cqld --data DIR --check`"; a type, column or field nested deeper than cql::kMaxTypeDepth
+// gives Invalid "... is nested too deeply ...".
 common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement& statement,
                                    std::string_view session_keyspace);
 common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement& statement,

@@ -182,7 +182,10 @@ common::Result<DdlResult> AlterType(const Catalog& current, const cql::AlterType
     }
   }
   if (!changed) return DdlResult{};
-  return Changed(current.WithKeyspace(WithUpdatedType(*ks, updated_type)), ChangeType::kUpdated,
+  std::shared_ptr<KeyspaceMetadata> updated = WithUpdatedType(*ks, updated_type);
+  // A new field deepens every type and column that holds this type, however indirectly.
+  RETURN_IF_ERROR(CheckTypeDepths(*updated));
+  return Changed(current.WithKeyspace(std::move(updated)), ChangeType::kUpdated,
                  ChangeTarget::kType, ks_name, type_name);
 }
 

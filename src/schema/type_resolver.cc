@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "cql/type_depth.h"
+
 namespace schema {
 namespace {
 
@@ -113,7 +115,37 @@ common::Result<CqlType> Resolve(const CqlType& raw, bool frozen_context, std::st
 
 common::Result<cql::CqlType> ResolveType(const cql::CqlType& raw, std::string_view keyspace,
                                          const KeyspaceMetadata& ks) {
-  return Resolve(raw, /*frozen_context=*/false, keyspace, ks);
+  ASSIGN_OR_RETURN(CqlType resolved, Resolve(raw, /*frozen_context=*/false, keyspace, ks));
+  RETURN_IF_ERROR(CheckTypeDepth(resolved, fmt::format("Type {}", raw.ToCql())));
+  return resolved;
+}
+
+common::Status CheckTypeDepth(const cql::CqlType& type, std::string_view subject) {
+  const int depth = cql::TypeDepth(type);
+  if (depth <= cql::kMaxTypeDepth) return common::Status::Ok();
+  return common::Status::Invalid(
+      fmt::format("{} is nested too deeply: {} levels of collections, tuples, vectors and user "
+                  "types, more than the limit of {}",
+                  subject, depth, cql::kMaxTypeDepth));
+}
+
+common::Status CheckTypeDepths(const KeyspaceMetadata& ks) {
+  for (const auto& [name, type] : ks.types) {
+    RETURN_IF_ERROR(CheckTypeDepth(type, fmt::format("Type {}.{}", ks.name, name)));
+  }
+  for (const auto* tables : {&ks.tables, &ks.views}) {
+    for (const auto& [table_name, table] : *tables) {
+      for (const ColumnMetadata& column : table->columns) {
+        RETURN_IF_ERROR(CheckTypeDepth(
+            column.type, fmt::format("Column {}.{}.{}", ks.name, table_name, column.name)));
+      }
+      for (const auto& [column_name, dropped] : table->dropped_columns) {
+        RETURN_IF_ERROR(CheckTypeDepth(dropped.type, fmt::format("Dropped column {}.{}.{}", ks.name,
+                                                                 table_name, column_name)));
+      }
+    }
+  }
+  return common::Status::Ok();
 }
 
 cql::CqlType FreezeDeeply(const cql::CqlType& type) {

@@ -19,9 +19,19 @@ namespace schema {
 // Fails with Invalid "Unknown type ks.name", "Statement on keyspace a cannot refer to a user
 // type in keyspace b; ...", "Non-frozen collections are not allowed inside collections: ...",
 // "Non-frozen UDTs are not allowed inside collections: ...", "Counters are not allowed inside
-// collections: ...", "Counters are not allowed inside tuples".
+// collections: ...", "Counters are not allowed inside tuples", or CheckTypeDepth's error when
+// the resolved type (user types expanded) nests too deeply.
 common::Result<cql::CqlType> ResolveType(const cql::CqlType& raw, std::string_view keyspace,
                                          const KeyspaceMetadata& ks);
+
+// OK when `type` nests at most cql::kMaxTypeDepth levels (cql/type_depth.h, counting through
+// resolved user types); otherwise Invalid "<subject> is nested too deeply: N levels of
+// collections, tuples, vectors and user types, more than the limit of 32".
+common::Status CheckTypeDepth(const cql::CqlType& type, std::string_view subject);
+
+// CheckTypeDepth on every user type, column and dropped column of `ks`, tables and views; the
+// error names the first that is too deep ("Type ks.name", "Column ks.table.column").
+common::Status CheckTypeDepths(const KeyspaceMetadata& ks);
 
 // `type` with itself and every nested collection/UDT frozen.
 cql::CqlType FreezeDeeply(const cql::CqlType& type);
