@@ -147,6 +147,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   store_options.clock = db->clock_;
   store_options.sync_writes = options.durability == DatabaseOptions::Durability::kBatch;
   store_options.block_cache_bytes = options.block_cache_bytes;
+  store_options.min_free_space_bytes = options.min_free_space_bytes;
   ASSIGN_OR_RETURN(db->store_, storage::Store::Open(directory, store_options));
 
   // The catalogue, or an empty one for a new directory.
@@ -158,9 +159,12 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
     catalog = schema::Catalog::Empty();
   }
   // Column families must match the catalogue (a crash between creating one and persisting
-  // the catalogue leaves an orphan; a missing one is created).
-  std::map<std::string, int64_t> wanted = StorageIds(*catalog);
-  for (const std::string& id : db->store_->TableIds()) {
+  // the catalogue leaves an orphan; a missing one is created). A read-only store (a full
+  // disk) cannot be repaired: that waits for the next open.
+  bool repair = !db->store_->read_only();
+  std::map<std::string, int64_t> wanted =
+      repair ? StorageIds(*catalog) : std::map<std::string, int64_t>();
+  for (const std::string& id : repair ? db->store_->TableIds() : std::vector<std::string>()) {
     if (!wanted.contains(id)) RETURN_IF_ERROR(db->store_->DropTable(id));
   }
   for (const auto& [id, gc_grace] : wanted) {
@@ -189,6 +193,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
     ASSIGN_OR_RETURN(std::optional<Bytes> host, db->store_->GetMeta("host_id"));
     if (host) {
       ASSIGN_OR_RETURN(db->options_.local_node.host_id, common::Uuid::FromBytes(*host));
+    } else if (db->store_->read_only()) {
+      db->options_.local_node.host_id = common::Uuid::Random();  // kept from the next open on
     } else {
       db->options_.local_node.host_id = common::Uuid::Random();
       storage::WriteBatch batch;
