@@ -3,14 +3,17 @@
 //   cqld [--data DIR] [--address ADDR] [--port N] [--durability batch|periodic]
 //        [--io-threads N] [--max-connections N] [--max-requests-per-connection N]
 //        [--max-frame-size-mb N] [--max-request-memory-mb N] [--handshake-timeout-ms N]
-//        [--idle-timeout-ms N] [--config FILE]
+//        [--idle-timeout-ms N] [--min-free-space-mb N] [--config FILE]
 //   cqld --data DIR --check
 //
 // Opens (or creates) the data directory with the embedded engine and serves the CQL native
 // protocol (v4, v5) on ADDR:N (server/server.h). Once listening it prints exactly one line to
 // standard output, `cqld listening on ADDR:PORT (data DIR, durability MODE)`, with the real
-// port (`--port 0` picks a free one). SIGINT or SIGTERM stop it gracefully: requests in flight
-// are answered, connections closed, the database closed (its write-ahead log synced); exit 0.
+// port (`--port 0` picks a free one). While the data directory's disk has less free space than
+// the floor (`--min-free-space-mb`), writes fail with WriteFailure and reads go on; on such a
+// disk it starts read-only; both end by themselves once space is freed (docs/reliability.md).
+// SIGINT or SIGTERM stop it gracefully: requests in flight are answered, connections closed,
+// the database closed (its write-ahead log synced); exit 0.
 //
 // `--config FILE` reads `key: value` lines whose keys are the long flags without dashes
 // (`port: 9042`); `#` starts a comment. Flags given on the command line override the file.
@@ -60,6 +63,7 @@ constexpr const char* kKeys[] = {"data",
                                  "max-request-memory-mb",
                                  "handshake-timeout-ms",
                                  "idle-timeout-ms",
+                                 "min-free-space-mb",
                                  "config"};
 
 void Usage(std::FILE* out) {
@@ -83,6 +87,9 @@ void Usage(std::FILE* out) {
       "                                   after N ms; 0 = never (default 10000)\n"
       "  --idle-timeout-ms N              close connections without requests for N ms;\n"
       "                                   0 = never (default 0)\n"
+      "  --min-free-space-mb N            refuse writes (WriteFailure) while the data disk has\n"
+      "                                   less free space; 0 = never (default: 64 MiB or 1%%\n"
+      "                                   of the disk, whichever is larger)\n"
       "  --config FILE                    read `key: value` lines (keys as the flags above,\n"
       "                                   without dashes); flags override the file\n"
       "  --check                          report every keyspace, type, table, index and view\n"
@@ -241,6 +248,11 @@ int main(int argc, char** argv) {
       return UsageError("bad value '" + it->second + "' for " + count.key);
     }
     *count.target = *parsed;
+  }
+  if (auto it = values.find("min-free-space-mb"); it != values.end()) {
+    std::optional<size_t> megabytes = ParseCount(it->second, size_t{1} << 30);
+    if (!megabytes) return UsageError("bad value '" + it->second + "' for min-free-space-mb");
+    database_options.min_free_space_bytes = uint64_t{*megabytes} << 20;
   }
   server_options.port = static_cast<uint16_t>(port);
   server_options.max_envelope_body = frame_mb * 1024 * 1024;

@@ -107,6 +107,9 @@ storage::TableOptions KeepSingleRowFlag(storage::TableOptions implied,
 Result<std::shared_ptr<const schema::Catalog>> OpenCatalog(storage::Store* store) {
   ASSIGN_OR_RETURN(schema::LoadedCatalog loaded, schema::LoadCatalog(*store));
   std::shared_ptr<const schema::Catalog> catalog = loaded.catalog;
+  // A read-only store (opened on a full disk) can neither migrate nor repair: both wait for
+  // the next open; the catalogue read is served as it is.
+  if (store->read_only()) return catalog;
   if (loaded.source == schema::LoadedCatalog::Source::kLegacy) {
     RETURN_IF_ERROR(store->Write(loaded.migration));
     LOG_INFO("schema catalogue migrated to format {} (the format 1 value is kept)",
@@ -188,6 +191,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   store_options.clock = db->clock_;
   store_options.sync_writes = options.durability == DatabaseOptions::Durability::kBatch;
   store_options.block_cache_bytes = options.block_cache_bytes;
+  store_options.min_free_space_bytes = options.min_free_space_bytes;
   ASSIGN_OR_RETURN(db->store_, storage::Store::Open(directory, store_options));
 
   ASSIGN_OR_RETURN(std::shared_ptr<const schema::Catalog> catalog, OpenCatalog(db->store_.get()));
@@ -202,6 +206,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
     ASSIGN_OR_RETURN(std::optional<Bytes> host, db->store_->GetMeta("host_id"));
     if (host) {
       ASSIGN_OR_RETURN(db->options_.local_node.host_id, common::Uuid::FromBytes(*host));
+    } else if (db->store_->read_only()) {
+      db->options_.local_node.host_id = common::Uuid::Random();  // kept from the next open on
     } else {
       db->options_.local_node.host_id = common::Uuid::Random();
       storage::WriteBatch batch;

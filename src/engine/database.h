@@ -64,6 +64,11 @@ struct DatabaseOptions {
   // Capacity of the block cache shared by all tables (storage::StoreOptions::block_cache_bytes);
   // 0: RocksDB's default small cache per table.
   size_t block_cache_bytes = storage::StoreOptions().block_cache_bytes;
+  // Free bytes the data directory's disk keeps: below them every change (writes, DDL) fails
+  // with WriteFailure "Write refused: the disk holding DIR is full (N MiB free, floor M MiB)"
+  // while reads go on, and a database opened below them is read-only until space is back
+  // (storage/store.h). nullopt: 64 MiB or 1% of the disk, whichever is larger; 0: never refuse.
+  std::optional<uint64_t> min_free_space_bytes = std::nullopt;
 };
 
 // A statement prepared against one catalogue snapshot.
@@ -86,6 +91,10 @@ struct SessionState {
 
 class Database {
  public:
+  // Opens (or creates) `directory`. On a disk below the free-space floor the database opens
+  // read-only (`read_only()`): reads work, changes fail with WriteFailure, and it becomes
+  // writable by itself once space is back; the repairs Open makes to the table storage (see
+  // database.cc) then wait for the next open.
   static common::Result<std::unique_ptr<Database>> Open(const std::string& directory,
                                                         const DatabaseOptions& options);
   ~Database();
@@ -108,6 +117,8 @@ class Database {
   common::Result<cql::ResultSet> ExecuteBatch(const cql::BatchRequest& batch, SessionState* state);
 
   std::shared_ptr<const schema::Catalog> catalog() const { return catalog_.load(); }
+  // Whether the database is (still) read-only because its disk was full when it was opened.
+  bool read_only() const { return store_->read_only(); }
   const schema::LocalNodeInfo& local_node() const { return options_.local_node; }
 
   // Called after every schema change, from the thread that made it.

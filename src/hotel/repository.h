@@ -17,7 +17,8 @@
 // on a request path does.
 //
 // Errors: database errors are mapped to kUnavailable (the database could not answer: timeouts,
-// unavailable replicas, overload, I/O) or kInternal (anything else, e.g. a schema mismatch);
+// unavailable replicas, overload, I/O; or could not write: WriteFailure, e.g. a full disk) or
+// kInternal (anything else, e.g. a schema mismatch);
 // the service turns those into HTTP 503 / 500. Rows that do not decode are kInternal.
 //
 // Thread-safety: thread-safe when the session is (prepared metadata is immutable after

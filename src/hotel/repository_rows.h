@@ -184,6 +184,10 @@ inline Status DatabaseError(const Status& status) {
     case common::StatusCode::kCasWriteUnknown:
     case common::StatusCode::kIOError:
       return Status(common::StatusCode::kUnavailable, "database unavailable: " + status.message());
+    case common::StatusCode::kWriteFailure:
+      // The database could not write (a full disk refuses writes while reads go on): 503, not
+      // the 409 the service's own kWriteFailure (RoomUnavailable) means.
+      return Status(common::StatusCode::kUnavailable, "write failed: " + status.message());
     default:
       return Status::Internal("database error: " + status.ToString());
   }

@@ -41,9 +41,11 @@ common::Result<cql::ResultSet> WithKeyspace(SessionKeyspace* keyspace, Run run) 
 
 }  // namespace
 
-Response ErrorBody(const Status& status) {
+Response ErrorBody(const Status& status, cql::Consistency consistency) {
   ByteWriter out;
-  protocol::EncodeError(protocol::ErrorResponse::FromStatus(status), &out);
+  protocol::ErrorResponse error = protocol::ErrorResponse::FromStatus(status);
+  error.consistency = consistency;
+  protocol::EncodeError(error, &out);
   return Response{protocol::Opcode::kError, 0, out.Release()};
 }
 
@@ -70,7 +72,7 @@ Response RequestHandler::Query(const protocol::QueryRequest& query, uint8_t vers
   common::Result<cql::ResultSet> result = WithKeyspace(keyspace, [&](engine::SessionState* state) {
     return database_->ExecuteText(query.query, query.parameters.options, state);
   });
-  if (!result.ok()) return ErrorBody(result.status());
+  if (!result.ok()) return ErrorBody(result.status(), query.parameters.options.consistency);
   protocol::RowsEncoding encoding;
   encoding.skip_metadata = query.parameters.skip_metadata;
   return ResultBody(*result, version, encoding);
@@ -94,7 +96,7 @@ Response RequestHandler::Execute(const protocol::ExecuteRequest& execute, uint8_
   common::Result<cql::ResultSet> result = WithKeyspace(keyspace, [&](engine::SessionState* state) {
     return database_->Execute(*prepared, execute.parameters.options, state);
   });
-  if (!result.ok()) return ErrorBody(result.status());
+  if (!result.ok()) return ErrorBody(result.status(), execute.parameters.options.consistency);
   protocol::RowsEncoding encoding;
   encoding.skip_metadata = execute.parameters.skip_metadata;
   if (version >= 5 && result->kind() == cql::ResultSet::Kind::kRows) {
@@ -137,7 +139,7 @@ Response RequestHandler::Batch(const protocol::BatchRequestMessage& batch, uint8
   common::Result<cql::ResultSet> result = WithKeyspace(keyspace, [&](engine::SessionState* state) {
     return database_->ExecuteBatch(request, state);
   });
-  if (!result.ok()) return ErrorBody(result.status());
+  if (!result.ok()) return ErrorBody(result.status(), batch.consistency);
   return ResultBody(*result, version, protocol::RowsEncoding());
 }
 

@@ -51,8 +51,11 @@ struct Response {
   common::Bytes body;
 };
 
-// The ERROR response for `status` (REQUIRES: !status.ok()).
-Response ErrorBody(const common::Status& status);
+// The ERROR response for `status` (REQUIRES: !status.ok()). The codes whose body carries a
+// consistency (timeouts, Unavailable, ReadFailure, WriteFailure: e.g. a write refused on a
+// full disk) carry `consistency`, the one the request asked for.
+Response ErrorBody(const common::Status& status,
+                   cql::Consistency consistency = cql::Consistency::kOne);
 
 class RequestHandler {
  public:

@@ -1,17 +1,24 @@
 #include "storage/store.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <mutex>
 #include <utility>
 
+#include <fmt/format.h>
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
+#include <rocksdb/sst_file_manager.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
+#include "common/logging.h"
 #include "storage/compaction_filter.h"
+#include "storage/info_log.h"
 #include "storage/key_layout.h"
 #include "storage/merge_operator.h"
 
@@ -21,9 +28,23 @@ struct StoreTable {
   std::string id;
   TableOptions options;  // GUARDED_BY(Store::mutex_)
   std::shared_ptr<RowFragmentCompactionFilterFactory> filter_factory;
+  // The instance `handle` belongs to; declared before it so that it outlives the handle.
+  std::shared_ptr<rocksdb::DB> db;
   std::unique_ptr<rocksdb::ColumnFamilyHandle> handle;
   // Held across both passes of CompactTable (the purge flag of the factory is per table).
   std::mutex compact_mutex;
+};
+
+struct StoreHealth {
+  // Set when RocksDB reports a background error (it then refuses writes), cleared when it
+  // recovers (store.h header invariant 3).
+  std::atomic<bool> background_error{false};
+};
+
+struct Store::Instance {
+  std::shared_ptr<rocksdb::DB> db;
+  std::shared_ptr<StoreTable> meta;
+  std::vector<std::shared_ptr<StoreTable>> tables;
 };
 
 namespace {
@@ -73,6 +94,66 @@ rocksdb::ColumnFamilyOptions TableFamilyOptions(
 bool IsReservedName(std::string_view id) {
   return id.empty() || id == rocksdb::kDefaultColumnFamilyName || id == kMetaFamily;
 }
+
+// Whether a converted RocksDB status is ENOSPC: RocksDB's NoSpace subcode and the OS error
+// text both read "No space left on device".
+bool IsNoSpace(const common::Status& status) {
+  return status.message().find("No space left on device") != std::string::npos;
+}
+
+const char* ReasonName(rocksdb::BackgroundErrorReason reason) {
+  switch (reason) {
+    case rocksdb::BackgroundErrorReason::kFlush:
+    case rocksdb::BackgroundErrorReason::kFlushNoWAL:
+      return "flush";
+    case rocksdb::BackgroundErrorReason::kCompaction:
+      return "compaction";
+    case rocksdb::BackgroundErrorReason::kWriteCallback:
+      return "write-ahead log";
+    case rocksdb::BackgroundErrorReason::kMemTable:
+      return "memtable";
+    case rocksdb::BackgroundErrorReason::kManifestWrite:
+    case rocksdb::BackgroundErrorReason::kManifestWriteNoWAL:
+      return "manifest";
+  }
+  return "background";
+}
+
+// Records RocksDB's background errors in the store's health and keeps RocksDB from trying to
+// recover from a full disk by itself (store.h header invariant 3). Called on RocksDB's threads,
+// sometimes under its mutex: it only sets flags and logs.
+class StoreListener final : public rocksdb::EventListener {
+ public:
+  StoreListener(std::shared_ptr<StoreHealth> health, std::string path)
+      : health_(std::move(health)), path_(std::move(path)) {}
+
+  void OnBackgroundError(rocksdb::BackgroundErrorReason reason, rocksdb::Status* error) override {
+    health_->background_error.store(true);
+    LOG_ERROR("storage: {} refuses writes after a {} error: {}; they resume once it clears", path_,
+              ReasonName(reason), error->ToString());
+  }
+
+  void OnErrorRecoveryBegin(rocksdb::BackgroundErrorReason /*reason*/, rocksdb::Status error,
+                            bool* auto_recovery) override {
+    // RocksDB would wait for write_buffer_size free bytes (64 MiB), however small the disk,
+    // and answer DB::Resume with Busy meanwhile: the store resumes instead.
+    if (error.IsNoSpace()) *auto_recovery = false;
+  }
+
+  void OnErrorRecoveryEnd(const rocksdb::BackgroundErrorRecoveryInfo& info) override {
+    if (!info.new_bg_error.ok()) return;
+    health_->background_error.store(false);
+    LOG_INFO("storage: {} recovered from {}", path_, info.old_bg_error.ToString());
+  }
+
+ private:
+  std::shared_ptr<StoreHealth> health_;
+  const std::string path_;
+};
+
+constexpr std::chrono::milliseconds kRecoveryPoll{200};
+constexpr std::chrono::milliseconds kRecoveryMaxPause{10000};
+constexpr char kReadOnlySuffix[] = "; the database is read-only until space is freed";
 
 }  // namespace
 
@@ -133,75 +214,235 @@ common::Status FragmentIterator::status() const { return FromRocks(iterator_->st
 Store::Store(StoreKey /*key*/, const StoreOptions& options) : options_(options) {}
 
 Store::~Store() {
+  {
+    std::lock_guard lock(recovery_mutex_);
+    stopping_ = true;
+  }
+  recovery_wake_.notify_all();
+  if (recovery_thread_.joinable()) recovery_thread_.join();
   tables_.clear();
   meta_.reset();
   if (db_) {
     // A clean shutdown leaves the write-ahead log synced in every durability mode, so writes
-    // acknowledged under `periodic` survive a power cut after a graceful stop too. Close
-    // reports errors of the final sync; there is no caller to hand them to.
-    rocksdb::Status ignored = db_->FlushWAL(/*sync=*/true);
+    // acknowledged under `periodic` survive a power cut after a graceful stop too; but not
+    // while a write error stands (header invariant 4). Close reports errors of the final
+    // sync; there is no caller to hand them to.
+    rocksdb::Status ignored;
+    if (!read_only_ && !health_->background_error) ignored = db_->FlushWAL(/*sync=*/true);
     ignored = db_->Close();
     (void)ignored;
+    db_.reset();
   }
 }
 
-common::Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
-                                                   const StoreOptions& options) {
-  if (options.clock == nullptr) return common::Status::Invalid("StoreOptions.clock is null");
-  auto store = std::make_unique<Store>(StoreKey(), options);
-  if (options.block_cache_bytes > 0) {
-    store->block_cache_ = rocksdb::NewLRUCache(options.block_cache_bytes);
-  }
-
+rocksdb::DBOptions Store::MakeDbOptions() const {
   rocksdb::DBOptions db_options;
-  db_options.create_if_missing = options.create_if_missing;
+  db_options.create_if_missing = options_.create_if_missing;
   db_options.create_missing_column_families = true;
   // One compaction filter sees a whole compaction, so partitions are never split between
   // filters (compaction_filter.h invariant 8). 1 is RocksDB's default; it is a requirement.
   db_options.max_subcompactions = 1;
+  db_options.info_log = info_log_;           // header invariant 2
+  db_options.sst_file_manager = sst_files_;  // header invariant 6
+  db_options.listeners.push_back(std::make_shared<StoreListener>(health_, path_));
+  return db_options;
+}
 
+common::Result<Store::Instance> Store::OpenInstance(
+    bool read_only, const std::vector<std::shared_ptr<StoreTable>>& known) {
+  rocksdb::DBOptions db_options = MakeDbOptions();
   std::vector<std::string> names;
-  rocksdb::Status listed = rocksdb::DB::ListColumnFamilies(db_options, path, &names);
+  rocksdb::Status listed = rocksdb::DB::ListColumnFamilies(db_options, path_, &names);
   if (!listed.ok()) names = {rocksdb::kDefaultColumnFamilyName};  // a new database
 
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  std::vector<std::shared_ptr<StoreTable>> tables;
+  Instance instance;
   descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
   descriptors.emplace_back(kMetaFamily, rocksdb::ColumnFamilyOptions());
   for (const std::string& name : names) {
     if (IsReservedName(name)) continue;
     auto table = std::make_shared<StoreTable>();
     table->id = name;
-    // The saved options are read once the database is open (set_options below).
-    table->filter_factory =
-        std::make_shared<RowFragmentCompactionFilterFactory>(options.clock, table->options);
-    descriptors.emplace_back(name, TableFamilyOptions(table->filter_factory, store->block_cache_));
-    tables.push_back(std::move(table));
+    auto same =
+        std::find_if(known.begin(), known.end(), [&](const auto& t) { return t->id == name; });
+    if (same != known.end()) {
+      table->options = (*same)->options;
+      table->filter_factory = (*same)->filter_factory;
+    } else {
+      // A first open: the saved options are read once the database is open (LoadTableOptions).
+      table->filter_factory =
+          std::make_shared<RowFragmentCompactionFilterFactory>(options_.clock, table->options);
+    }
+    descriptors.emplace_back(name, TableFamilyOptions(table->filter_factory, block_cache_));
+    instance.tables.push_back(std::move(table));
   }
 
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw_db = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(db_options, path, descriptors, &handles, &raw_db);
+  rocksdb::Status s =
+      read_only ? rocksdb::DB::OpenForReadOnly(db_options, path_, descriptors, &handles, &raw_db)
+                : rocksdb::DB::Open(db_options, path_, descriptors, &handles, &raw_db);
   if (IsLockHeld(s)) {
-    return common::Status::IOError("Data directory " + path +
+    return common::Status::IOError("Data directory " + path_ +
                                    " is in use by another process (RocksDB lock held)");
   }
   if (!s.ok()) return FromRocks(s);
-  store->db_.reset(raw_db);
+  instance.db.reset(raw_db);
   // The default family is unused; release its handle.
-  RETURN_IF_ERROR(FromRocks(store->db_->DestroyColumnFamilyHandle(handles[0])));
-  store->meta_.reset(handles[1]);
-  for (size_t i = 0; i < tables.size(); ++i) {
-    tables[i]->handle.reset(handles[i + 2]);
-    auto saved = store->GetMeta(kTableOptionsPrefix + tables[i]->id);
-    if (!saved.ok()) return saved.status();
-    if (saved->has_value()) {
-      ASSIGN_OR_RETURN(tables[i]->options, DecodeTableOptions(**saved));
-      tables[i]->filter_factory->set_options(tables[i]->options);
-    }
-    store->tables_.emplace(tables[i]->id, tables[i]);
+  RETURN_IF_ERROR(FromRocks(instance.db->DestroyColumnFamilyHandle(handles[0])));
+  instance.meta = std::make_shared<StoreTable>();
+  instance.meta->id = kMetaFamily;
+  instance.meta->db = instance.db;
+  instance.meta->handle.reset(handles[1]);
+  for (size_t i = 0; i < instance.tables.size(); ++i) {
+    instance.tables[i]->db = instance.db;
+    instance.tables[i]->handle.reset(handles[i + 2]);
   }
+  return instance;
+}
+
+void Store::Install(Instance instance, bool read_only) {
+  db_ = std::move(instance.db);
+  meta_ = std::move(instance.meta);
+  tables_.clear();
+  for (std::shared_ptr<StoreTable>& table : instance.tables) {
+    std::string id = table->id;
+    tables_.emplace(std::move(id), std::move(table));
+  }
+  read_only_ = read_only;
+}
+
+common::Status Store::LoadTableOptions() {
+  for (const std::string& id : TableIds()) {
+    ASSIGN_OR_RETURN(std::optional<common::Bytes> saved, GetMeta(kTableOptionsPrefix + id));
+    if (!saved) continue;
+    ASSIGN_OR_RETURN(TableOptions options, DecodeTableOptions(*saved));
+    std::unique_lock lock(mutex_);
+    StoreTable& table = *tables_.at(id);
+    table.options = options;
+    table.filter_factory->set_options(options);
+  }
+  return common::Status::Ok();
+}
+
+common::Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
+                                                   const StoreOptions& options) {
+  if (options.clock == nullptr) return common::Status::Invalid("StoreOptions.clock is null");
+  auto store = std::make_unique<Store>(StoreKey(), options);
+  store->path_ = path;
+  if (options.create_if_missing) {
+    std::error_code ignored;  // RocksDB reports a directory it cannot create
+    std::filesystem::create_directories(path, ignored);
+  }
+  store->disk_space_ = std::make_unique<DiskSpaceGuard>(
+      path, DiskSpaceGuardOptions{.floor_bytes = options.min_free_space_bytes});
+  if (options.block_cache_bytes > 0) {
+    store->block_cache_ = rocksdb::NewLRUCache(options.block_cache_bytes);
+  }
+  store->info_log_ = std::make_shared<InfoLogFile>(path);
+  store->health_ = std::make_shared<StoreHealth>();
+  store->sst_files_.reset(rocksdb::NewSstFileManager(rocksdb::Env::Default(), store->info_log_));
+  store->sst_files_->SetCompactionBufferSize(store->disk_space_->floor_bytes());
+
+  bool read_only = !store->disk_space_->HasRoom();
+  common::Result<Instance> instance = store->OpenInstance(read_only, {});
+  if (!read_only && !instance.ok() && IsNoSpace(instance.status())) {
+    LOG_WARNING("storage: cannot open {} read-write: {}", path, instance.status().ToString());
+    read_only = true;
+    instance = store->OpenInstance(read_only, {});
+  }
+  if (!instance.ok()) {
+    if (!read_only) return instance.status();
+    return instance.status().WithPrefix(
+        store->disk_space_->Refusal("; opening it read-only failed: ").message());
+  }
+  if (read_only) {
+    LOG_WARNING("storage: {} opened read-only: {}", path,
+                store->disk_space_->Refusal(kReadOnlySuffix).message());
+  }
+  {
+    std::unique_lock lock(store->mutex_);
+    store->Install(std::move(instance).value(), read_only);
+  }
+  RETURN_IF_ERROR(store->LoadTableOptions());
+  store->recovery_thread_ = std::thread([raw = store.get()] { raw->RecoveryLoop(); });
   return store;
+}
+
+bool Store::read_only() const { return read_only_; }
+
+void Store::RecoveryLoop() {
+  std::chrono::milliseconds pause = kRecoveryPoll;
+  std::unique_lock lock(recovery_mutex_);
+  while (!recovery_wake_.wait_for(lock, pause, [this] { return stopping_; })) {
+    lock.unlock();
+    bool attempted = false;
+    bool recovered = false;
+    if ((read_only_ || health_->background_error) && disk_space_->HasRoom()) {
+      attempted = true;
+      recovered = read_only_ ? TryReopenWritable() : TryResume();
+    }
+    // Failed attempts back off (each may write and delete a partial file); success or
+    // nothing to do returns to the short poll.
+    pause = attempted && !recovered ? std::min(pause * 2, kRecoveryMaxPause) : kRecoveryPoll;
+    lock.lock();
+  }
+}
+
+bool Store::TryReopenWritable() {
+  std::vector<std::shared_ptr<StoreTable>> known;
+  {
+    std::shared_lock lock(mutex_);
+    for (const auto& [id, table] : tables_) known.push_back(table);
+  }
+  // Tables cannot change meanwhile: every change is refused while read-only.
+  common::Result<Instance> instance = OpenInstance(/*read_only=*/false, known);
+  if (!instance.ok()) {
+    LOG_WARNING("storage: {} stays read-only: {}", path_, instance.status().ToString());
+    return false;
+  }
+  {
+    std::unique_lock lock(mutex_);
+    Install(std::move(instance).value(), /*read_only=*/false);
+  }
+  LOG_INFO("storage: {} has room again ({} MiB free); the database is writable", path_,
+           disk_space_->free_bytes() >> 20);
+  return true;
+}
+
+bool Store::TryResume() {
+  std::shared_ptr<rocksdb::DB> db;
+  {
+    std::shared_lock lock(mutex_);
+    db = db_;
+  }
+  // Cleared first: an error during the attempt sets it again through the listener.
+  health_->background_error = false;
+  rocksdb::Status s = db->Resume();
+  if (!s.ok()) {
+    health_->background_error = true;
+    LOG_WARNING("storage: {} cannot resume writes yet: {}", path_, s.ToString());
+    return false;
+  }
+  LOG_INFO("storage: {} resumed writes ({} MiB free)", path_, disk_space_->free_bytes() >> 20);
+  return true;
+}
+
+common::Status Store::CheckChange(uint64_t bytes) {
+  if (read_only_) return disk_space_->Refusal(kReadOnlySuffix);
+  return disk_space_->CheckWrite(bytes);
+}
+
+common::Status Store::WriteError(const common::Status& rocks_error) const {
+  if (IsNoSpace(rocks_error)) {
+    return common::Status(common::StatusCode::kWriteFailure,
+                          fmt::format("Write failed: the disk holding {} is full ({}); writes "
+                                      "resume once space is freed",
+                                      path_, rocks_error.message()));
+  }
+  return common::Status(
+      common::StatusCode::kWriteFailure,
+      fmt::format("Write failed: storage error in {}: {}", path_, rocks_error.message()));
 }
 
 common::Result<std::shared_ptr<StoreTable>> Store::FindTable(std::string_view table_id) const {
@@ -223,7 +464,8 @@ common::Result<std::shared_ptr<StoreTable>> Store::CreateColumnFamily(const std:
   rocksdb::ColumnFamilyHandle* handle = nullptr;
   rocksdb::Status s = db_->CreateColumnFamily(
       TableFamilyOptions(table->filter_factory, block_cache_), table_id, &handle);
-  if (!s.ok()) return FromRocks(s);
+  if (!s.ok()) return WriteError(FromRocks(s));
+  table->db = db_;
   table->handle.reset(handle);
   return table;
 }
@@ -232,11 +474,14 @@ common::Status Store::SaveTableOptions(const std::string& table_id, const TableO
   ASSIGN_OR_RETURN(common::Bytes encoded, EncodeTableOptions(options));
   rocksdb::WriteOptions write_options;
   write_options.sync = options_.sync_writes;
-  return FromRocks(db_->Put(write_options, meta_.get(), kTableOptionsPrefix + table_id, encoded));
+  rocksdb::Status s =
+      db_->Put(write_options, meta_->handle.get(), kTableOptionsPrefix + table_id, encoded);
+  return s.ok() ? common::Status::Ok() : WriteError(FromRocks(s));
 }
 
 common::Status Store::FlushMeta() {
-  return FromRocks(db_->Flush(rocksdb::FlushOptions(), meta_.get()));
+  rocksdb::Status s = db_->Flush(rocksdb::FlushOptions(), meta_->handle.get());
+  return s.ok() ? common::Status::Ok() : WriteError(FromRocks(s));
 }
 
 common::Status Store::CreateTable(std::string_view table_id, const TableOptions& options) {
@@ -247,6 +492,7 @@ common::Status Store::CreateTable(std::string_view table_id, const TableOptions&
   if (tables_.count(table_id) > 0) {
     return common::Status::AlreadyExists("Table " + std::string(table_id) + " already exists");
   }
+  RETURN_IF_ERROR(CheckChange(0));
   std::string id(table_id);
   RETURN_IF_ERROR(SaveTableOptions(id, options));
   ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, CreateColumnFamily(id, options));
@@ -259,6 +505,7 @@ common::Status Store::AlterTable(std::string_view table_id, const TableOptions& 
   auto it = tables_.find(table_id);
   if (it == tables_.end())
     return common::Status::NotFound("Unknown table " + std::string(table_id));
+  RETURN_IF_ERROR(CheckChange(0));
   RETURN_IF_ERROR(SaveTableOptions(it->first, options));
   it->second->options = options;
   it->second->filter_factory->set_options(options);
@@ -278,11 +525,14 @@ common::Status Store::DropTable(std::string_view table_id) {
   auto it = tables_.find(table_id);
   if (it == tables_.end())
     return common::Status::NotFound("Unknown table " + std::string(table_id));
-  RETURN_IF_ERROR(FromRocks(db_->DropColumnFamily(it->second->handle.get())));
+  // Below the floor too: dropping frees space (header invariant 1).
+  if (read_only_) return disk_space_->Refusal(kReadOnlySuffix);
+  rocksdb::Status s = db_->DropColumnFamily(it->second->handle.get());
+  if (!s.ok()) return WriteError(FromRocks(s));
   rocksdb::WriteOptions write_options;
   write_options.sync = options_.sync_writes;
-  RETURN_IF_ERROR(
-      FromRocks(db_->Delete(write_options, meta_.get(), kTableOptionsPrefix + it->first)));
+  s = db_->Delete(write_options, meta_->handle.get(), kTableOptionsPrefix + it->first);
+  if (!s.ok()) return WriteError(FromRocks(s));
   tables_.erase(it);
   return FlushMeta();
 }
@@ -292,7 +542,9 @@ common::Status Store::TruncateTable(std::string_view table_id) {
   auto it = tables_.find(table_id);
   if (it == tables_.end())
     return common::Status::NotFound("Unknown table " + std::string(table_id));
-  RETURN_IF_ERROR(FromRocks(db_->DropColumnFamily(it->second->handle.get())));
+  if (read_only_) return disk_space_->Refusal(kReadOnlySuffix);
+  rocksdb::Status s = db_->DropColumnFamily(it->second->handle.get());
+  if (!s.ok()) return WriteError(FromRocks(s));
   ASSIGN_OR_RETURN(it->second, CreateColumnFamily(it->first, it->second->options));
   // A meta write for the flush below to persist (an empty memtable would not be flushed).
   RETURN_IF_ERROR(SaveTableOptions(it->first, it->second->options));
@@ -313,6 +565,7 @@ std::vector<std::string> Store::TableIds() const {
 
 common::Status Store::Write(const WriteBatch& batch) {
   rocksdb::WriteBatch rocks_batch;
+  uint64_t bytes = 0;
   std::shared_lock lock(mutex_);  // keeps every named family alive until the write is done
   for (const WriteBatch::Operation& op : batch.operations_) {
     switch (op.kind) {
@@ -321,20 +574,25 @@ common::Status Store::Write(const WriteBatch& batch) {
         if (it == tables_.end()) return common::Status::Invalid("Unknown table " + op.table_id);
         RETURN_IF_ERROR(FromRocks(
             rocks_batch.Merge(it->second->handle.get(), ToSlice(op.key), ToSlice(op.value))));
+        bytes += op.key.size() + op.value.size();
         break;
       }
       case WriteBatch::Kind::kPutMeta:
         RETURN_IF_ERROR(
-            FromRocks(rocks_batch.Put(meta_.get(), ToSlice(op.key), ToSlice(op.value))));
+            FromRocks(rocks_batch.Put(meta_->handle.get(), ToSlice(op.key), ToSlice(op.value))));
+        bytes += op.key.size() + op.value.size();
         break;
       case WriteBatch::Kind::kDeleteMeta:
-        RETURN_IF_ERROR(FromRocks(rocks_batch.Delete(meta_.get(), ToSlice(op.key))));
+        RETURN_IF_ERROR(FromRocks(rocks_batch.Delete(meta_->handle.get(), ToSlice(op.key))));
+        bytes += op.key.size();
         break;
     }
   }
+  RETURN_IF_ERROR(CheckChange(bytes));
   rocksdb::WriteOptions write_options;
   write_options.sync = options_.sync_writes;
-  return FromRocks(db_->Write(write_options, &rocks_batch));
+  rocksdb::Status s = db_->Write(write_options, &rocks_batch);
+  return s.ok() ? common::Status::Ok() : WriteError(FromRocks(s));
 }
 
 namespace {
@@ -357,7 +615,7 @@ common::Result<std::optional<RowFragment>> GetFragment(rocksdb::DB* db,
 common::Result<std::optional<RowFragment>> Store::Get(std::string_view table_id,
                                                       std::string_view key) const {
   ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
-  return GetFragment(db_.get(), table->handle.get(), key);
+  return GetFragment(table->db.get(), table->handle.get(), key);
 }
 
 common::Result<Store::PartitionRow> Store::GetPartitionRow(std::string_view table_id,
@@ -377,15 +635,21 @@ common::Result<Store::PartitionRow> Store::GetPartitionRow(std::string_view tabl
   PartitionRow result;
   if (!single_row_partitions) {
     ASSIGN_OR_RETURN(result.deletion,
-                     GetFragment(db_.get(), table->handle.get(), partition_deletion_key));
+                     GetFragment(table->db.get(), table->handle.get(), partition_deletion_key));
   }
-  ASSIGN_OR_RETURN(result.row, GetFragment(db_.get(), table->handle.get(), row_key));
+  ASSIGN_OR_RETURN(result.row, GetFragment(table->db.get(), table->handle.get(), row_key));
   return result;
 }
 
 common::Result<std::optional<common::Bytes>> Store::GetMeta(std::string_view key) const {
+  std::shared_ptr<StoreTable> meta;
+  {
+    std::shared_lock lock(mutex_);
+    meta = meta_;
+  }
   std::string value;
-  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), meta_.get(), ToSlice(key), &value);
+  rocksdb::Status s =
+      meta->db->Get(rocksdb::ReadOptions(), meta->handle.get(), ToSlice(key), &value);
   if (s.IsNotFound()) return std::optional<common::Bytes>();
   RETURN_IF_ERROR(FromRocks(s));
   return std::optional<common::Bytes>(std::move(value));
@@ -405,17 +669,21 @@ common::Result<std::unique_ptr<FragmentIterator>> Store::NewIterator(std::string
     it->upper_ = std::make_unique<rocksdb::Slice>(ToSlice(it->range_.upper));
     read_options.iterate_upper_bound = it->upper_.get();
   }
-  it->iterator_.reset(db_->NewIterator(read_options, table->handle.get()));
+  it->iterator_.reset(table->db->NewIterator(read_options, table->handle.get()));
   return it;
 }
 
 common::Status Store::FlushTable(std::string_view table_id) {
   ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
-  return FromRocks(db_->Flush(rocksdb::FlushOptions(), table->handle.get()));
+  if (read_only_) return disk_space_->Refusal(kReadOnlySuffix);
+  rocksdb::Status s = table->db->Flush(rocksdb::FlushOptions(), table->handle.get());
+  return s.ok() ? common::Status::Ok() : WriteError(FromRocks(s));
 }
 
 common::Status Store::CompactTable(std::string_view table_id) {
   ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
+  // A compaction writes its output before it deletes its input (header invariant 1).
+  RETURN_IF_ERROR(CheckChange(0));
   std::lock_guard compact_lock(table->compact_mutex);
   rocksdb::CompactRangeOptions compact_options;
   compact_options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
@@ -425,10 +693,11 @@ common::Status Store::CompactTable(std::string_view table_id) {
   compact_options.max_subcompactions = 1;
   // Pass 1: every key's operands become one value (compaction_filter.h invariant 5).
   RETURN_IF_ERROR(
-      FromRocks(db_->CompactRange(compact_options, table->handle.get(), nullptr, nullptr)));
+      FromRocks(table->db->CompactRange(compact_options, table->handle.get(), nullptr, nullptr)));
   // Pass 2: every value is filtered; partition and range tombstones may go (invariant 9).
   table->filter_factory->set_purge_partition_tombstones(true);
-  rocksdb::Status s = db_->CompactRange(compact_options, table->handle.get(), nullptr, nullptr);
+  rocksdb::Status s =
+      table->db->CompactRange(compact_options, table->handle.get(), nullptr, nullptr);
   table->filter_factory->set_purge_partition_tombstones(false);
   return FromRocks(s);
 }

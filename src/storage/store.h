@@ -8,17 +8,46 @@
 // written to it, so there is no read-before-write anywhere.
 //
 // rocksdb::Status is converted to common::Status here and nowhere else: NotFound → NotFound,
-// Corruption → Corruption, IOError → IOError, anything else → Internal.
+// Corruption → Corruption, IOError → IOError, anything else → Internal; except that a write
+// which cannot be made (a full disk, an I/O error) is a WriteFailure that says why.
+//
+// Full disk and I/O errors (docs/reliability.md §2). Numbered, because each guards the others:
+//  1. Writes, CreateTable, AlterTable and CompactTable are refused, as WriteFailure, while the
+//     disk's free space is below the floor (disk_space.h), before RocksDB sees them; so in
+//     normal operation RocksDB never meets ENOSPC. DropTable and TruncateTable, which free
+//     space, are let through. Reads are never refused.
+//  2. RocksDB's informational LOG is written by `InfoLogFile` (info_log.h): RocksDB's own file
+//     logger aborts the process (an assertion the Debian build keeps) on the line after a
+//     failed append.
+//  3. Should RocksDB still fail to write (the disk filled by someone else, the floor set to
+//     0, EIO), it stops accepting writes (a background error) and every write fails with that
+//     error. The store's listener records it; RocksDB's own recovery from a full disk is turned
+//     off (it waits for `write_buffer_size` free bytes and makes DB::Resume busy meanwhile) and
+//     the store's recovery thread calls DB::Resume once the free space is back above the
+//     floor, retrying with a growing pause while it fails.
+//  4. While a background error stands, the write-ahead log is never synced by hand (FlushWAL
+//     on a log writer that has seen an error trips the same assertion as 2); Close is safe.
+//  5. Open on a disk below the floor (or whose read-write open fails for lack of space, since
+//     opening writes the manifest, the options file and a new log) opens read-only: reads are
+//     served, every change is refused as in 1, and the recovery thread reopens the database
+//     read-write once space is back. RocksDB's read-only instances take no lock, so the
+//     read-write instance opens beside it; tables and iterators bound to the read-only
+//     instance keep it alive until they are gone.
+//  6. An SstFileManager keeps automatic compactions from starting without the floor to spare.
 //
 // Thread-safety: `Store` is thread-safe. Reads and writes take a shared lock on the table
-// map; CreateTable/DropTable/TruncateTable take it exclusively (they are rare DDL);
-// CompactTable calls on one table run one after the other (a per-table mutex). Iterators
-// and WriteBatches are not thread-safe; each belongs to one thread. An iterator keeps its
-// table's column family alive across a concurrent DROP/TRUNCATE (it keeps reading the old
-// data) but must be destroyed before the Store.
+// map; CreateTable/DropTable/TruncateTable and the switch from read-only to read-write take
+// it exclusively (they are rare); CompactTable calls on one table run one after the other (a
+// per-table mutex). The recovery thread belongs to the Store and is stopped by its
+// destructor. Iterators and WriteBatches are not thread-safe; each belongs to one thread. An
+// iterator keeps its table's column family (and RocksDB instance) alive across a concurrent
+// DROP/TRUNCATE or reopen (it keeps reading the old data) but must be destroyed before the
+// Store.
 
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -27,11 +56,13 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "common/bytes.h"
 #include "common/clock.h"
 #include "common/result.h"
+#include "storage/disk_space.h"
 #include "storage/row_fragment.h"
 #include "storage/table_options.h"
 
@@ -40,7 +71,10 @@ class Cache;
 class DB;
 class ColumnFamilyHandle;
 class Iterator;
+class Logger;
 class Slice;
+class SstFileManager;
+struct DBOptions;
 }  // namespace rocksdb
 
 namespace storage {
@@ -58,6 +92,9 @@ struct StoreOptions {
   // column family. 0: no shared cache; each family then gets RocksDB's default cache of its
   // own (8 MiB in RocksDB 7.x).
   size_t block_cache_bytes = size_t{256} << 20;
+  // Free bytes below which changes are refused (disk_space.h, header invariant 1). nullopt: 64
+  // MiB or 1% of the disk, whichever is larger; 0: never refuse.
+  std::optional<uint64_t> min_free_space_bytes = std::nullopt;
 };
 
 // Mutations for one atomic Store::Write, across any tables and the meta family.
@@ -94,6 +131,8 @@ struct KeyRange {
 
 // One table's open column family; defined in store.cc.
 struct StoreTable;
+// RocksDB's error state, shared by the Store and its event listener; defined in store.cc.
+struct StoreHealth;
 
 // A pass key: only Store can make one, so only Store constructs the classes below even though
 // their constructors are public (which std::make_unique needs).
@@ -150,11 +189,13 @@ class Store {
   // every table column family found there. Fails with Invalid when options.clock is null;
   // IOError "Data directory <path> is in use by another process (RocksDB lock held)" when
   // another Store (in this or another process) has the directory open; IOError/Corruption
-  // from RocksDB otherwise.
+  // from RocksDB otherwise. On a disk below the free-space floor, or when the read-write open
+  // fails for lack of space, it opens read-only instead (header invariant 5; `read_only()`).
   static common::Result<std::unique_ptr<Store>> Open(const std::string& path,
                                                      const StoreOptions& options);
-  // Syncs the write-ahead log and closes the database (memtables are not flushed: the log
-  // replays them on the next open).
+  // Stops the recovery thread, syncs the write-ahead log (unless a write error stands: header
+  // invariant 4) and closes the database (memtables are not flushed: the log replays them on
+  // the next open).
   ~Store();
 
   Store(const Store&) = delete;
@@ -162,10 +203,12 @@ class Store {
 
   // Creates the column family of table `table_id` and records its options (gc_grace, key
   // shape; table_options.h) in the meta family. AlreadyExists if it exists; Invalid for an
-  // empty id, a reserved name ("default", "meta") or a shape that cannot be encoded.
+  // empty id, a reserved name ("default", "meta") or a shape that cannot be encoded;
+  // WriteFailure below the free-space floor, while read-only, or when RocksDB cannot write.
   common::Status CreateTable(std::string_view table_id, const TableOptions& options);
   // Replaces a table's options (all of them: pass the shape again). Later compactions use
-  // them. NotFound if the table does not exist; Invalid for a shape that cannot be encoded.
+  // them. NotFound if the table does not exist; Invalid for a shape that cannot be encoded;
+  // WriteFailure as CreateTable.
   common::Status AlterTable(std::string_view table_id, const TableOptions& options);
   // The table's options as stored (a table whose options were saved in version 1, or never,
   // has the defaults for the rest: no shape). NotFound if the table does not exist.
@@ -173,18 +216,25 @@ class Store {
   // Drops the column family and all its data, and deletes its options. The meta family is
   // flushed afterwards, so the write-ahead logs that held only the dropped data are released
   // now rather than kept (and replayed) until some other flush. NotFound if the table does
-  // not exist.
+  // not exist; WriteFailure while read-only or when RocksDB cannot write (not below the
+  // floor: dropping frees space).
   common::Status DropTable(std::string_view table_id);
   // Removes all data of the table, keeping the table and its options (a new, empty column
   // family of the same name). Like DropTable, rewrites the options and flushes the meta
-  // family so the logs of the dropped data are released. NotFound if missing.
+  // family so the logs of the dropped data are released. NotFound if missing; WriteFailure
+  // as DropTable.
   common::Status TruncateTable(std::string_view table_id);
   bool HasTable(std::string_view table_id) const;
   std::vector<std::string> TableIds() const;
 
   // Applies every operation of `batch` atomically. Invalid (nothing written) if it names a
-  // table that does not exist.
+  // table that does not exist; WriteFailure (nothing written) below the free-space floor,
+  // while read-only, or when RocksDB cannot write (header invariants 1, 3, 5).
   common::Status Write(const WriteBatch& batch);
+
+  // Whether the store is open read-only for lack of space (header invariant 5). It becomes
+  // writable by itself once space is back.
+  bool read_only() const;
 
   // The merged fragment stored under `key`, or nullopt if there is none. NotFound if the
   // table does not exist; Corruption if the stored bytes do not decode.
@@ -210,7 +260,8 @@ class Store {
   common::Result<std::unique_ptr<FragmentIterator>> NewIterator(std::string_view table_id,
                                                                 const KeyRange& range) const;
 
-  // Flushes the table's memtable to a file.
+  // Flushes the table's memtable to a file. WriteFailure while read-only or when RocksDB
+  // cannot write.
   common::Status FlushTable(std::string_view table_id);
   // Compacts the whole table so that it holds no purgeable data: two full manual compactions
   // (compaction_filter.h invariants 5 and 9). The first folds every key's merge operands
@@ -219,10 +270,34 @@ class Store {
   // tombstones goes, and tombstones past gc_grace are purged, partition and range tombstones
   // included when the table has a key shape. Concurrent calls on one table are serialized.
   // Writes may continue meanwhile; compaction_filter.h states the remaining hazard for
-  // writes with timestamps older than a purged tombstone. NotFound if the table is missing.
+  // writes with timestamps older than a purged tombstone. NotFound if the table is missing;
+  // WriteFailure below the free-space floor or while read-only (header invariant 1).
   common::Status CompactTable(std::string_view table_id);
 
  private:
+  // One opened RocksDB instance with its column families; defined in store.cc.
+  struct Instance;
+
+  // Opens the RocksDB instance at path_ (read-write or read-only) with every column family
+  // found there, binding them to `known` tables' options and filters when given (a reopen).
+  common::Result<Instance> OpenInstance(bool read_only,
+                                        const std::vector<std::shared_ptr<StoreTable>>& known);
+  rocksdb::DBOptions MakeDbOptions() const;
+  // Reads each table's saved options (a first open). REQUIRES: mutex_ not held; only Open.
+  common::Status LoadTableOptions();
+  // Makes `instance` the store's database (REQUIRES: mutex_ held exclusively).
+  void Install(Instance instance, bool read_only);
+  // The recovery thread (header invariants 3 and 5): sleeps, and while something is wrong
+  // and the disk has room, reopens read-write or resumes.
+  void RecoveryLoop();
+  // One attempt each; true when it worked.
+  bool TryReopenWritable();
+  bool TryResume();
+  // The refusal of a change, or OK when changes may go ahead (`bytes` more to write).
+  common::Status CheckChange(uint64_t bytes);
+  // A failed RocksDB write as the store reports it (WriteFailure, header invariant 3).
+  common::Status WriteError(const common::Status& rocks_error) const;
+
   common::Result<std::shared_ptr<StoreTable>> FindTable(std::string_view table_id) const;
   // Creates the column family `table_id` (REQUIRES: mutex_ held exclusively, name unused).
   common::Result<std::shared_ptr<StoreTable>> CreateColumnFamily(const std::string& table_id,
@@ -233,13 +308,26 @@ class Store {
   common::Status FlushMeta();
 
   StoreOptions options_;
+  std::string path_;
+  std::unique_ptr<DiskSpaceGuard> disk_space_;
   // Shared by every table family (StoreOptions::block_cache_bytes); null when that is 0.
   // Declared before db_ so that it outlives the database.
   std::shared_ptr<rocksdb::Cache> block_cache_;
-  std::unique_ptr<rocksdb::DB> db_;
-  std::unique_ptr<rocksdb::ColumnFamilyHandle> meta_;
+  std::shared_ptr<rocksdb::Logger> info_log_;
+  std::shared_ptr<rocksdb::SstFileManager> sst_files_;
+  std::shared_ptr<StoreHealth> health_;
+  // The current RocksDB instance; tables and iterators bound to an older (read-only) one keep
+  // that one alive through StoreTable::db.
+  std::shared_ptr<rocksdb::DB> db_;     // GUARDED_BY(mutex_)
+  std::shared_ptr<StoreTable> meta_;    // GUARDED_BY(mutex_)
+  std::atomic<bool> read_only_{false};  // changes only under mutex_ held exclusively
   mutable std::shared_mutex mutex_;
   std::map<std::string, std::shared_ptr<StoreTable>, std::less<>> tables_;  // GUARDED_BY(mutex_)
+
+  std::mutex recovery_mutex_;
+  std::condition_variable recovery_wake_;
+  bool stopping_ = false;  // GUARDED_BY(recovery_mutex_)
+  std::thread recovery_thread_;
 };
 
 }  // namespace storage
