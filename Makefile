@@ -1,10 +1,12 @@
 # Top-level entry points (README.md). Everything goes through CMake + Ninja + ccache.
 #   make run    build and start the hotel service (http://127.0.0.1:8080; HOST/PORT override)
 #   make shell  build and start the cql shell on the embedded engine
-#   make test   build and run every test suite
+#   make test   build and run every test suite (also builds the fuzz targets with clang in
+#               build/fuzz and replays their corpora: the fuzz.* CTests)
 #   make bench  build (optimized) and run the benchmarks
 #   make bench-load  start an optimized cqld and drive it with the cqld_load generator
 #   make fuzz   build the libFuzzer targets with clang and run each for FUZZ_SECONDS
+#               (FUZZ_TARGETS="parser hotel" runs only those)
 #   make format clang-format every C++ source in place
 #   make lint   clang-tidy on the C++ sources changed since LINT_BASE (default HEAD~1)
 
@@ -31,10 +33,6 @@ $(RELEASE_DIR)/build.ninja:
 	cmake -S . -B $(RELEASE_DIR) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCQLD_TESTS=OFF -DCQLD_BENCH=ON
 
-$(FUZZ_DIR)/build.ninja:
-	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCQLD_TESTS=OFF -DCQLD_FUZZ=ON
-
 build: deps $(DEBUG_DIR)/build.ninja
 	ninja -C $(DEBUG_DIR) -j $(JOBS)
 
@@ -57,9 +55,9 @@ LOAD_ARGS ?= --connections 4 --in-flight 32 --duration 10 --half-peak
 bench-load: build-release
 	$(RELEASE_DIR)/bench/cqld_load --start-cqld $(RELEASE_DIR)/apps/cqld $(LOAD_ARGS)
 
-fuzz: deps $(FUZZ_DIR)/build.ninja
-	ninja -C $(FUZZ_DIR) -j $(JOBS)
-	scripts/run-fuzzers $(FUZZ_DIR) $(FUZZ_SECONDS)
+fuzz: deps
+	JOBS=$(JOBS) scripts/build-fuzzers $(FUZZ_DIR)
+	scripts/run-fuzzers $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 format:
 	git ls-files '*.h' '*.cc' | xargs clang-format -i

@@ -458,8 +458,8 @@ Result<std::vector<Mutation>> ModificationStatement::BuildMutations(
                 ASSIGN_OR_RETURN(auto current,
                                  CurrentListCells(context, table, target_key, a->column, params));
                 for (const auto& [path, v] : current) {
-                  bool remove = std::any_of(elements.begin(), elements.end(),
-                                            [&](std::string_view e) { return e == v; });
+                  // std::find, not a lambda: clang before 16 cannot capture a structured binding.
+                  bool remove = std::find(elements.begin(), elements.end(), v) != elements.end();
                   if (remove) {
                     target.cells.push_back(MakeCell(id, path, params, 0, std::nullopt));
                   }

@@ -659,9 +659,11 @@ Result<Restrictions> PrepareRestrictions(const TableSchema& table,
       return Status::Invalid(
           fmt::format("Invalid restrictions on clustering column {}", column.name));
     }
-    auto add = [&](Operator op, ValueSet values, const std::optional<ValueExpr>& map_key) {
+    // `index` by init-capture: clang before 16 cannot capture a structured binding.
+    auto add = [&, column_index = index](Operator op, ValueSet values,
+                                         const std::optional<ValueExpr>& map_key) {
       Filter filter;
-      filter.columns = {index};
+      filter.columns = {column_index};
       filter.op = op;
       filter.values = std::move(values);
       filter.map_key = map_key;

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "cql/lexer.h"
 #include "hotel/http_json.h"
 
 namespace hotel {
@@ -18,8 +19,24 @@ namespace json = boost::json;
 
 namespace {
 
+// `text` with every byte that is not part of a valid UTF-8 sequence replaced by U+FFFD.
+std::string ValidUtf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t at = 0; at < text.size();) {
+    size_t length = 1;
+    cql::AppendUtf8(cql::DecodeUtf8(text, at, &length), &out);
+    at += length;
+  }
+  return out;
+}
+
+// Boost.JSON serializes strings byte for byte, and answers quote the request (a path segment
+// in "No such endpoint", an id in "not found"), which may hold any byte after percent-decoding.
+// JSON text must be UTF-8 (RFC 8259 §8.1), so invalid bytes become U+FFFD; they can only be
+// inside strings, so the text stays valid JSON.
 HttpResponse JsonResponse(int status, const json::value& value) {
-  return {status, "application/json", json::serialize(value)};
+  return {status, "application/json", ValidUtf8(json::serialize(value))};
 }
 
 HttpResponse Error(int status, std::string_view code, std::string_view message,

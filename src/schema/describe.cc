@@ -137,10 +137,12 @@ std::string TableOptionsCql(const TableMetadata& table, bool with_internals, boo
 std::vector<const KeyspaceMetadata*> AllKeyspaces(const Catalog& catalog) {
   std::vector<const KeyspaceMetadata*> keyspaces;
   for (const auto& keyspace : SystemKeyspaceMetadata()) keyspaces.push_back(keyspace.get());
-  for (const auto& [name, keyspace] : catalog.keyspaces()) {
+  for (const auto& entry : catalog.keyspaces()) {
+    // Not a structured binding: clang before 16 rejects a lambda that captures one.
+    const std::string& name = entry.first;
     if (std::none_of(keyspaces.begin(), keyspaces.end(),
                      [&](const KeyspaceMetadata* k) { return k->name == name; })) {
-      keyspaces.push_back(keyspace.get());
+      keyspaces.push_back(entry.second.get());
     }
   }
   std::sort(keyspaces.begin(), keyspaces.end(),

@@ -3,7 +3,10 @@
 
 parser: every statement of the CQL logic tests and of the seed schemas, one file each.
 value:  valid serialized values, one per type of fuzz_checks.cc's list (first byte = index).
-Run from anywhere; rewrites both folders. The output is committed; rerun after adding tests.
+hotel:  HTTP requests for hotel_fuzz.cc (`METHOD TARGET`, Content-Type, body): every endpoint
+        of the API with valid and invalid parameters and bodies.
+Run from anywhere; rewrites these folders. The output is committed; rerun after adding tests.
+The catalog and storage seeds come from make_binary_corpus.cc (they need the code under test).
 """
 import hashlib
 import os
@@ -91,11 +94,80 @@ def value_corpus():
             write("value", bytes([index]) + item)
 
 
+def request(method, target, body="", content_type=""):
+    return f"{method} {target}\n{content_type}\n{body}".encode("utf-8")
+
+
+GUEST = ('{"first_name": "Mai", "last_name": "Nguyen", "title": "Ms.", '
+         '"emails": ["mai@example.com"], "phone_numbers": ["+1 555 0100"], '
+         '"addresses": {"home": {"street": "1 Main St", "city": "Springfield", '
+         '"state_or_province": "IL", "postal_code": "62701", "country": "USA"}}}')
+BOOKING = ('{"hotel_id": "AZ123", "room_number": 102, "check_in": "2030-01-06", '
+           '"check_out": "2030-01-08", "guest": ' + GUEST + '}')
+
+
+def hotel_corpus():
+    """The requests hotel_fuzz.cc answers over its inventory (hotel AZ123, rooms 101, 102)."""
+    get = [
+        "/api/v1/health", "/api/v1/openapi.json", "/api/v1/pois",
+        "/api/v1/pois/Eiffel%20Tower/hotels", "/api/v1/pois/Nowhere/hotels",
+        "/api/v1/hotels/AZ123", "/api/v1/hotels/NOPE", "/api/v1/hotels/AZ123/pois",
+        "/api/v1/hotels/AZ123/availability?check_in=2030-01-02&check_out=2030-01-05",
+        "/api/v1/hotels/AZ123/availability?check_in=2030-01-05&check_out=2030-01-02",
+        "/api/v1/hotels/AZ123/availability?check_in=2030-13-40",
+        "/api/v1/hotels/AZ123/rooms/101", "/api/v1/hotels/AZ123/rooms/101?date=2030-01-03",
+        "/api/v1/hotels/AZ123/rooms/99999", "/api/v1/hotels/AZ123/rooms/abc",
+        "/api/v1/hotels/AZ123/reservations?date=2030-01-03",
+        "/api/v1/hotels/AZ123/reservations?date=2030-01-03&last_name=nguyen",
+        "/api/v1/reservations?last_name=Nguyen", "/api/v1/reservations?last_name=%20",
+        "/api/v1/reservations?last_name=Nguyen&first_name=Mai",
+        "/api/v1/reservations/AZ123-XYZ", "/api/v1/guests/not-a-uuid",
+        "/api/v1/guests/123e4567-e89b-12d3-a456-426614174000",
+        "/", "/static/app.js", "/static/../secret.txt", "/static/%2e%2e/secret.txt",
+        "/favicon.ico", "/nowhere", "/api/v2/health", "not a target", "/api/v1/%ff%fe",
+    ]
+    for target in get:
+        write("hotel", request("GET", target))
+    posts = [
+        ("/api/v1/reservations", BOOKING),
+        ("/api/v1/reservations", BOOKING.replace('"room_number": 102', '"room_number": "102"')),
+        ("/api/v1/reservations", '{"hotel_id": "AZ123", "room_number": 101, "check_in": '
+                                 '"2030-01-02", "check_out": "2030-01-05", "guest": '
+                                 '{"guest_id": "123e4567-e89b-12d3-a456-426614174000"}}'),
+        ("/api/v1/guests", GUEST),
+        ("/api/v1/guests", '{"first_name": "", "last_name": 7}'),
+        ("/api/v1/hotels", '{"hotel_id": "NY229", "name": "Hotel NY", "phone": "1", '
+                           '"address": {"city": "New York"}, "pois": ["Louvre"]}'),
+        ("/api/v1/hotels", '{"hotel_id": "AZ123", "name": "X"}'),
+        ("/api/v1/pois", '{"name": "Orsay", "description": "Museum"}'),
+        ("/api/v1/pois", "[1]"),
+        ("/api/v1/pois", "{not json"),
+        ("/api/v1/hotels/AZ123/rooms", '{"room_number": 7, "room_type": "single", '
+                                       '"rate": "80.50", "amenities": [{"name": "wifi", '
+                                       '"description": "Free"}]}'),
+        ("/api/v1/hotels/AZ123/rooms", '{"room_number": -1, "rate": "1e9"}'),
+        ("/api/v1/hotels/AZ123/availability", '{"start": "2030-02-01", "end": "2030-02-04", '
+                                              '"rate": "99.99"}'),
+        ("/api/v1/hotels/AZ123/availability", '{"start": "2030-02-04", "end": "2030-02-01"}'),
+    ]
+    for target, body in posts:
+        write("hotel", request("POST", target, body, "application/json"))
+    write("hotel", request("POST", "/api/v1/pois", "{}", "text/plain"))
+    write("hotel", request("PUT", "/api/v1/reservations/AZ123-XYZ",
+                           '{"check_in": "2030-01-06", "check_out": "2030-01-08", '
+                           '"room_number": 102}', "application/json"))
+    write("hotel", request("PUT", "/api/v1/guests/123e4567-e89b-12d3-a456-426614174000", GUEST))
+    write("hotel", request("DELETE", "/api/v1/reservations/AZ123-XYZ"))
+    write("hotel", request("PATCH", "/api/v1/pois", "{}"))
+    write("hotel", request("HEAD", "/"))
+
+
 if __name__ == "__main__":
-    for target in ("parser", "value"):
+    for target in ("parser", "value", "hotel"):
         folder = os.path.join(CORPUS, target)
         if os.path.isdir(folder):
             for f in os.listdir(folder):
                 os.remove(os.path.join(folder, f))
     parser_corpus()
     value_corpus()
+    hotel_corpus()
