@@ -28,7 +28,7 @@ namespace {
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 // Rows of compressible 32 KiB values: the write-ahead log fills the disk quickly while a
 // flushed table file stays small, so RocksDB can always flush once space is back.
-constexpr size_t kValueBytes = 32 * 1024;
+constexpr size_t kValueBytes = size_t{32} * 1024;
 constexpr int kMaxRows = 100000;  // a bound on every fill loop
 
 // A tmpfs of `megabytes` mounted on a fresh directory for the object's lifetime (unmounted,
@@ -70,7 +70,7 @@ class TmpfsMount {
 uint64_t WriteFile(const std::string& path, uint64_t bytes) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return 0;
-  std::string block(64 * 1024, 'b');
+  std::string block(size_t{64} * 1024, 'b');
   uint64_t written = 0;
   while (written < bytes) {
     ssize_t n = ::write(fd, block.data(), std::min<uint64_t>(block.size(), bytes - written));

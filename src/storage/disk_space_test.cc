@@ -37,9 +37,9 @@ DiskSpaceGuardOptions Options(FakeDisk* disk, std::optional<uint64_t> floor) {
 
 TEST(DiskSpaceGuardTest, DefaultFloorIs64MiBOrOnePercent) {
   EXPECT_EQ(DefaultFreeSpaceFloor(1024 * kMiB), 64 * kMiB);
-  EXPECT_EQ(DefaultFreeSpaceFloor(100 * 1024 * kMiB), 1024 * kMiB);
+  EXPECT_EQ(DefaultFreeSpaceFloor(uint64_t{100} * 1024 * kMiB), 1024 * kMiB);
   FakeDisk disk;
-  disk.total = 200 * 1024 * kMiB;
+  disk.total = uint64_t{200} * 1024 * kMiB;
   DiskSpaceGuard guard("/data", Options(&disk, std::nullopt));
   EXPECT_EQ(guard.floor_bytes(), 2048 * kMiB);
 }
