@@ -38,7 +38,8 @@ int CompareCanonicalDecimals(const CanonicalDecimal& a, const CanonicalDecimal& 
   return a.sign > 0 ? magnitude_order : -magnitude_order;
 }
 
-common::Result<common::Bytes> DecimalFromCanonical(const CanonicalDecimal& value, int32_t scale) {
+common::Result<common::Bytes> DecimalFromCanonical(const CanonicalDecimal& value, int32_t scale,
+                                                   int64_t max_digits) {
   std::string text;
   if (value.sign == 0) {
     if (!value.digits.empty() || value.exponent != 0) {
@@ -57,7 +58,7 @@ common::Result<common::Bytes> DecimalFromCanonical(const CanonicalDecimal& value
       return common::Status::Corruption("decimal exponent out of range");
     }
     int64_t zeros = value.exponent + scale - digit_count;
-    if (zeros < 0 || digit_count + zeros > kMaxDecimalDigits) {
+    if (zeros < 0 || digit_count + zeros > max_digits) {
       return common::Status::Corruption("decimal digits do not fit its scale");
     }
     if (value.sign < 0) text.push_back('-');

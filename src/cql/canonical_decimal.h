@@ -42,14 +42,24 @@ common::Result<CanonicalDecimal> CanonicalizeDecimal(std::string_view serialized
 // <0, 0, >0 as the numeric values compare.
 int CompareCanonicalDecimals(const CanonicalDecimal& a, const CanonicalDecimal& b);
 
-// The largest number of unscaled digits `DecimalFromCanonical` will build; bounds the work a
-// corrupt key can cause.
+// The most unscaled digits the decimals of one key component may add up to when decoded. A key
+// component is at most 65535 bytes, whose varints hold at most ~157,800 digits; the budget is
+// per component, not per decimal, because a short corrupt or forged key (a paging state comes
+// from the client) can otherwise name many decimals of this size, each costing a quadratic
+// digit conversion.
 inline constexpr int64_t kMaxDecimalDigits = 200000;
 
 // The protocol bytes with the given `scale` whose value is `value`: unscaled = digits followed by
 // (exponent + scale - digits.size()) zeros. Fails with Corruption when that count is negative
-// (the value is not representable with `scale`) or the result would exceed kMaxDecimalDigits
-// digits, or `value` is not canonical.
-common::Result<common::Bytes> DecimalFromCanonical(const CanonicalDecimal& value, int32_t scale);
+// (the value is not representable with `scale`) or the result would exceed `max_digits` digits,
+// or `value` is not canonical.
+common::Result<common::Bytes> DecimalFromCanonical(const CanonicalDecimal& value, int32_t scale,
+                                                   int64_t max_digits = kMaxDecimalDigits);
+
+// The number of unscaled digits DecimalFromCanonical(value, scale) builds (1 for zero).
+// REQUIRES: DecimalFromCanonical(value, scale) succeeded.
+inline int64_t UnscaledDigitCount(const CanonicalDecimal& value, int32_t scale) {
+  return value.sign == 0 ? 1 : value.exponent + scale;
+}
 
 }  // namespace cql

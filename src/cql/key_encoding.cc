@@ -390,8 +390,10 @@ class Decoder {
     }
     if (recovery_ == nullptr) return Status::Ok();  // walking the order part only
     ASSIGN_OR_RETURN(uint64_t scale, recovery_->BigEndian(4));
-    auto bytes = DecimalFromCanonical(decimal, static_cast<int32_t>(static_cast<uint32_t>(scale)));
+    const auto scale32 = static_cast<int32_t>(static_cast<uint32_t>(scale));
+    auto bytes = DecimalFromCanonical(decimal, scale32, decimal_digits_left_);
     if (!bytes.ok()) return bytes.status();
+    decimal_digits_left_ -= UnscaledDigitCount(decimal, scale32);
     out->append(*bytes);
     return Status::Ok();
   }
@@ -407,7 +409,7 @@ class Decoder {
       ASSIGN_OR_RETURN(uint8_t pair, order_->Byte());
       if (pair == kEnd) break;
       if (pair > 100) return Corrupt("bad decimal digits");
-      if (static_cast<int64_t>(decimal->digits.size()) >= kMaxDecimalDigits) {
+      if (static_cast<int64_t>(decimal->digits.size()) >= decimal_digits_left_) {
         return Corrupt("too many decimal digits");
       }
       decimal->digits.push_back(static_cast<char>('0' + (pair - 1) / 10));
@@ -546,6 +548,8 @@ class Decoder {
 
   MaskedReader* order_;
   MaskedReader* recovery_;
+  // What the decimals of this component may still build (see kMaxDecimalDigits).
+  int64_t decimal_digits_left_ = kMaxDecimalDigits;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "cql/random_values_testing.h"
@@ -384,6 +385,35 @@ TEST(KeyEncodingTest, DecoderNeverCrashesOnCorruptKeys) {
   key.replace(key.size() - 4, 4, Hex("7fffffff"));
   std::string_view in = key;
   EXPECT_FALSE(ReadKeyComponent(CqlType::Decimal(), false, &in).ok());
+}
+
+// Decimals whose unscaled digits are mostly trailing zeros (the key stores them as an exponent:
+// 10^150000 is a few key bytes) decode within a per-component digit budget. A key component is
+// at most 65535 bytes, so a real one needs at most ~157,800 digits (65531 * 8 * log10(2)); a
+// short corrupt or forged key (paging states come from clients) naming more is rejected before
+// it is converted.
+TEST(KeyEncodingTest, DecimalDigitsAreBoundedPerComponent) {
+  const CqlType list = CqlType::List(CqlType::Decimal(), /*frozen=*/true);
+  const Bytes one = SerializeDecimal(0, Hex("01"));
+  // The recovery part ends with each element's 4-byte scale, in order.
+  auto with_scales = [&](uint32_t first, uint32_t second) {
+    Bytes key = Encode(list, SerializeCollection({one, one}, 2));
+    key.replace(key.size() - 8, 4, Hex(fmt::format("{:08x}", first)));
+    key.replace(key.size() - 4, 4, Hex(fmt::format("{:08x}", second)));
+    return key;
+  };
+  // 1 with scale s has s + 1 unscaled digits: 1 followed by s zeros.
+  const Bytes fits = with_scales(100000, 99998);  // 100,001 + 99,999 digits
+  EXPECT_LT(fits.size(), 40u);
+  Bytes value = DecodeAll(list, fits, false);
+  // [count][len][scale][10^100000: 41,525 bytes][len][scale][10^99998: 41,524 bytes]
+  EXPECT_EQ(value.size(), 4 + 2 * (4 + 4) + 41525 + 41524);
+  const Bytes over = with_scales(100000, 99999);  // one digit too many
+  std::string_view in = over;
+  auto decoded = ReadKeyComponent(list, false, &in);
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_EQ(decoded.status().code(), common::StatusCode::kCorruption);
+  EXPECT_EQ(in.size(), over.size());
 }
 
 }  // namespace

@@ -58,8 +58,7 @@ asio::awaitable<void> AnswerOverloaded(asio::ip::tcp::socket* socket, FirstHeade
 }  // namespace
 
 Server::Server(engine::Database* database, const ServerOptions& options)
-    : database_(database),
-      options_(options),
+    : options_(options),
       handler_(database),
       budget_(options.max_request_memory),
       acceptor_strand_(asio::make_strand(io_)),

@@ -110,7 +110,6 @@ class Server {
   // Answers a connection over max_connections with ERROR Overloaded, then closes it.
   boost::asio::awaitable<void> Reject(boost::asio::ip::tcp::socket socket);
 
-  engine::Database* database_;
   ServerOptions options_;
   RequestHandler handler_;
   ConnectionContext context_;
