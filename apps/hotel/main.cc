@@ -148,18 +148,8 @@ int Bench(const hotel::BenchClientFactory& factory, std::map<std::string, std::s
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
-    std::fputs(kUsage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
-  }
-  std::string command = argv[1];
-  if (command != "serve" && command != "load" && command != "bench") {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
+// Every flag a command takes, with its default ("": none, or the options' own default).
+std::map<std::string, std::string> DefaultFlags() {
   std::map<std::string, std::string> flags = {{"--data", "data"},     {"--address", "127.0.0.1"},
                                               {"--port", "8080"},     {"--keyspace-prefix", ""},
                                               {"--web", "web"},       {"--threads", "4"},
@@ -177,6 +167,101 @@ int main(int argc, char** argv) {
        {"--max-connections", "--header-timeout", "--body-timeout", "--idle-timeout"}) {
     flags[flag] = "";
   }
+  return flags;
+}
+
+// Opens the embedded database in `data` (kept in `*database`) or connects to the `cassandra`
+// contact points (comma-separated) when given; returns the session the service runs on.
+common::Result<std::unique_ptr<cql::Session>> OpenSession(
+    const std::string& data, const std::string& cassandra,
+    std::unique_ptr<engine::Database>* database) {
+  if (cassandra.empty()) {
+    std::error_code ignored;
+    std::filesystem::create_directories(data, ignored);
+    auto opened = engine::Database::Open(data, engine::DatabaseOptions());
+    if (!opened.ok()) {
+      return common::Status::IOError("cannot open " + data + ": " + opened.status().ToString());
+    }
+    *database = std::move(opened).value();
+    return (*database)->NewSession();
+  }
+  client::ClientOptions options;
+  options.contact_points.clear();
+  for (size_t start = 0; start <= cassandra.size();) {
+    size_t comma = cassandra.find(',', start);
+    if (comma == std::string::npos) comma = cassandra.size();
+    if (comma > start) options.contact_points.push_back(cassandra.substr(start, comma - start));
+    start = comma + 1;
+  }
+  auto connected = client::RemoteSession::Connect(options);
+  if (!connected.ok()) {
+    return common::Status::IOError("cannot connect to " + cassandra + ": " +
+                                   connected.status().ToString());
+  }
+  return std::unique_ptr<cql::Session>(std::move(connected).value());
+}
+
+// `hotel load` (and the sample `serve` loads into an empty database): generates the data the
+// flags ask for through the service. Returns the exit status.
+int LoadSample(hotel::Repository& repository, hotel::HotelService& service,
+               std::map<std::string, std::string>& flags, unsigned long long seed,
+               const std::string& where, bool verbose) {
+  auto options = hotel::GeneratorOptionsForScale(flags["--scale"]);
+  if (!options.ok()) return Fail(options.status().message());
+  options->seed = seed;
+  if (!IntFlag(flags["--hotels"], 0, 1000000, &options->hotels) ||
+      !IntFlag(flags["--rooms"], 1, 3000, &options->rooms_per_hotel) ||
+      !IntFlag(flags["--days"], 0, 3660, &options->days) ||
+      !IntFlag(flags["--pois"], 0, 1000000, &options->pois) ||
+      !IntFlag(flags["--guests"], 0, 100000000, &options->guests) ||
+      !IntFlag(flags["--reservations"], 0, 100000000, &options->reservations) ||
+      !IntFlag(flags["--writers"], 1, 64, &options->threads)) {
+    return Fail("bad count flag (see --help for the ranges in src/hotel/data_generator.h)");
+  }
+  if (!flags["--first-day"].empty()) {
+    auto day = hotel::ParseDay(flags["--first-day"]);
+    if (!day.ok()) return Fail("bad --first-day");
+    options->first_day = *day;
+  }
+  if (verbose) {
+    // A bar redrawn in place on a terminal; a line every 5 s in a log.
+    bool terminal = isatty(STDERR_FILENO) != 0;
+    options->progress_interval_millis = terminal ? 250 : 5000;
+    options->progress = [terminal](const hotel::GeneratorProgress& progress) {
+      std::string line =
+          hotel::FormatProgress(progress.rows_done, progress.rows_total, progress.seconds,
+                                progress.finished, terminal ? 24 : 0);
+      std::fprintf(stderr, terminal ? "\rhotel load: %s\033[K" : "hotel load: %s\n", line.c_str());
+      if (terminal && progress.finished) std::fputc('\n', stderr);
+    };
+  }
+  auto report = hotel::Generate(repository, service, *options);
+  if (!report.ok()) return Fail("load failed: " + report.status().ToString());
+  std::printf(
+      "hotel load: %lld rows (%lld availability) in %.1f s, %.0f rows/s; availability phase "
+      "%.1f s, %.0f rows/s; %d reservations into %s\n",
+      static_cast<long long>(report->rows), static_cast<long long>(report->availability_rows),
+      report->seconds, report->seconds > 0 ? report->rows / report->seconds : 0,
+      report->availability_seconds,
+      report->availability_seconds > 0 ? report->availability_rows / report->availability_seconds
+                                       : 0,
+      report->reservations, where.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  std::string command = argv[1];
+  if (command != "serve" && command != "load" && command != "bench") {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  std::map<std::string, std::string> flags = DefaultFlags();
   for (int i = 2; i < argc; ++i) {
     std::string flag = argv[i];
     if (flags.count(flag) == 0 || i + 1 >= argc) {
@@ -216,40 +301,19 @@ int main(int argc, char** argv) {
   std::string mode = cassandra.empty() ? "embedded" : "cassandra";
   std::string where = cassandra.empty() ? "data " + data : cassandra;
   std::unique_ptr<engine::Database> database;
-  std::unique_ptr<cql::Session> session;
-  if (cassandra.empty()) {
-    std::error_code ignored;
-    std::filesystem::create_directories(data, ignored);
-    auto opened = engine::Database::Open(data, engine::DatabaseOptions());
-    if (!opened.ok()) return Fail("cannot open " + data + ": " + opened.status().ToString());
-    database = std::move(opened).value();
-    session = database->NewSession();
-  } else {
-    client::ClientOptions options;
-    options.contact_points.clear();
-    for (size_t start = 0; start <= cassandra.size();) {
-      size_t comma = cassandra.find(',', start);
-      if (comma == std::string::npos) comma = cassandra.size();
-      if (comma > start) options.contact_points.push_back(cassandra.substr(start, comma - start));
-      start = comma + 1;
-    }
-    auto connected = client::RemoteSession::Connect(options);
-    if (!connected.ok()) {
-      return Fail("cannot connect to " + cassandra + ": " + connected.status().ToString());
-    }
-    session = std::move(connected).value();
-  }
+  auto session = OpenSession(data, cassandra, &database);
+  if (!session.ok()) return Fail(session.status().message());
   const std::string& prefix = flags["--keyspace-prefix"];
   auto keyspaces = hotel::KeyspacesForPrefix(prefix);
   if (!keyspaces.ok()) return Fail(keyspaces.status().message());
   common::Status created =
       flags["--replication"].empty()
-          ? hotel::CreateServiceSchema(*session, prefix)
-          : hotel::CreateServiceSchema(*session, prefix, flags["--replication"]);
+          ? hotel::CreateServiceSchema(**session, prefix)
+          : hotel::CreateServiceSchema(**session, prefix, flags["--replication"]);
   if (!created.ok()) {
     return Fail("cannot create the schema: " + created.ToString());
   }
-  auto repository = hotel::Repository::Create(session.get(), *keyspaces);
+  auto repository = hotel::Repository::Create(session->get(), *keyspaces);
   if (!repository.ok()) return Fail(repository.status().ToString());
   hotel::HotelServiceOptions service_options;
   auto bucketing = hotel::ParseBucketing(flags["--bucketing"]);
@@ -258,49 +322,8 @@ int main(int argc, char** argv) {
   if (command == "serve") service_options.repair_interval_millis = 60 * 1000;
   hotel::HotelService service(repository->get(), service_options);
 
-  auto load = [&](bool verbose) -> int {
-    auto options = hotel::GeneratorOptionsForScale(flags["--scale"]);
-    if (!options.ok()) return Fail(options.status().message());
-    options->seed = seed;
-    if (!IntFlag(flags["--hotels"], 0, 1000000, &options->hotels) ||
-        !IntFlag(flags["--rooms"], 1, 3000, &options->rooms_per_hotel) ||
-        !IntFlag(flags["--days"], 0, 3660, &options->days) ||
-        !IntFlag(flags["--pois"], 0, 1000000, &options->pois) ||
-        !IntFlag(flags["--guests"], 0, 100000000, &options->guests) ||
-        !IntFlag(flags["--reservations"], 0, 100000000, &options->reservations) ||
-        !IntFlag(flags["--writers"], 1, 64, &options->threads)) {
-      return Fail("bad count flag (see --help for the ranges in src/hotel/data_generator.h)");
-    }
-    if (!flags["--first-day"].empty()) {
-      auto day = hotel::ParseDay(flags["--first-day"]);
-      if (!day.ok()) return Fail("bad --first-day");
-      options->first_day = *day;
-    }
-    if (verbose) {
-      // A bar redrawn in place on a terminal; a line every 5 s in a log.
-      bool terminal = isatty(STDERR_FILENO) != 0;
-      options->progress_interval_millis = terminal ? 250 : 5000;
-      options->progress = [terminal](const hotel::GeneratorProgress& progress) {
-        std::string line =
-            hotel::FormatProgress(progress.rows_done, progress.rows_total, progress.seconds,
-                                  progress.finished, terminal ? 24 : 0);
-        std::fprintf(stderr, terminal ? "\rhotel load: %s\033[K" : "hotel load: %s\n",
-                     line.c_str());
-        if (terminal && progress.finished) std::fputc('\n', stderr);
-      };
-    }
-    auto report = hotel::Generate(**repository, service, *options);
-    if (!report.ok()) return Fail("load failed: " + report.status().ToString());
-    std::printf(
-        "hotel load: %lld rows (%lld availability) in %.1f s, %.0f rows/s; availability phase "
-        "%.1f s, %.0f rows/s; %d reservations into %s\n",
-        static_cast<long long>(report->rows), static_cast<long long>(report->availability_rows),
-        report->seconds, report->seconds > 0 ? report->rows / report->seconds : 0,
-        report->availability_seconds,
-        report->availability_seconds > 0 ? report->availability_rows / report->availability_seconds
-                                         : 0,
-        report->reservations, where.c_str());
-    return 0;
+  auto load = [&](bool verbose) {
+    return LoadSample(**repository, service, flags, seed, where, verbose);
   };
 
   if (command == "load") return load(true);
