@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
@@ -156,6 +158,37 @@ class Encoder {
 
 Status Corrupt(std::string_view what) {
   return Status::Corruption(fmt::format("Corrupted schema catalogue: {}", what));
+}
+
+// What every table the DDL builds satisfies and the engine and DESCRIBE rely on (a key shape
+// with at least one partition-key column, key positions 0..n-1 each used once, unique column
+// names and ids, indexes on existing columns). A decoded table that breaks one is corrupt.
+Status CheckTableStructure(const TableMetadata& table) {
+  std::vector<int> partition_positions;
+  std::vector<int> clustering_positions;
+  std::set<std::string_view> names;
+  std::set<uint32_t> ids;
+  for (const ColumnMetadata& column : table.columns) {
+    if (column.name.empty() || !names.insert(column.name).second) {
+      return Corrupt("empty or duplicate column name");
+    }
+    if (!ids.insert(column.column_id).second || column.column_id >= table.next_column_id) {
+      return Corrupt("duplicate or unallocated column id");
+    }
+    if (column.kind == ColumnKind::kPartitionKey) partition_positions.push_back(column.position);
+    if (column.kind == ColumnKind::kClustering) clustering_positions.push_back(column.position);
+  }
+  if (partition_positions.empty()) return Corrupt("table without a partition key");
+  for (std::vector<int>* positions : {&partition_positions, &clustering_positions}) {
+    std::sort(positions->begin(), positions->end());
+    for (size_t i = 0; i < positions->size(); ++i) {
+      if ((*positions)[i] != static_cast<int>(i)) return Corrupt("key column positions");
+    }
+  }
+  for (const auto& [name, index] : table.indexes) {
+    if (!names.contains(index.column)) return Corrupt("index on a column the table lacks");
+  }
+  return Status::Ok();
 }
 
 class Decoder {
@@ -372,6 +405,7 @@ class Decoder {
       ASSIGN_OR_RETURN(view.where, ParseWhere(view.where_clause));
       table->view = std::move(view);
     }
+    RETURN_IF_ERROR(CheckTableStructure(*table));
     return table;
   }
 

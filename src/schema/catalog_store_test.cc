@@ -217,6 +217,7 @@ TEST_F(CatalogStoreTest, AFormatOneCatalogueLoadsAndMigrates) {
   deep->id = common::Uuid::Random();
   deep->name = "deep";
   deep->columns.push_back(ColumnMetadata{"v", Lists(65), ColumnKind::kRegular, 0, {}, 99});
+  deep->next_column_id = 100;
   keyspace->tables.emplace("deep", deep);
   auto view = std::make_shared<TableMetadata>(*keyspace->tables.at("hotels"));
   view->id = common::Uuid::Random();
@@ -263,6 +264,7 @@ TEST_F(CatalogStoreTest, AChangeThatCannotBeReadBackIsRefused) {
   auto table = std::make_shared<TableMetadata>(*keyspace->tables.at("hotels"));
   table->columns.push_back(
       ColumnMetadata{"v", Lists(cql::kMaxTypeDepth + 1), ColumnKind::kRegular, 0, {}, 99});
+  table->next_column_id = 100;
   keyspace->tables.insert_or_assign("hotels", table);
   auto refused = PlanCatalogWrite(*catalog_, *catalog_->WithKeyspace(keyspace));
   ASSERT_FALSE(refused.ok());

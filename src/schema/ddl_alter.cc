@@ -171,6 +171,15 @@ Status RenameColumn(const std::string& from, const std::string& to, bool if_exis
   if (!IsPrimaryKey(*column)) {
     return Status::Invalid(fmt::format("Cannot rename non PRIMARY KEY column {}", from));
   }
+  std::vector<std::string> dependent_indexes;
+  for (const auto& [index_name, index] : table->indexes) {
+    if (index.column == from) dependent_indexes.push_back(index_name);
+  }
+  if (!dependent_indexes.empty()) {
+    return Status::Invalid(
+        fmt::format("Can't rename column {} because it has dependent secondary indexes ({})", from,
+                    fmt::join(dependent_indexes, ", ")));
+  }
   if (table->FindColumn(to) != nullptr) {
     return Status::Invalid(fmt::format(
         "Cannot rename column {} to {} in table '{}'; another column with that name already "
