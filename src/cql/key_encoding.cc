@@ -498,13 +498,18 @@ class Decoder {
       case TypeKind::kFloat: {
         ASSIGN_OR_RETURN(uint64_t key, order_->BigEndian(4));
         const auto k = static_cast<uint32_t>(key);
-        PutBigEndian(out, (k & 0x80000000u) ? k ^ 0x80000000u : ~k, 4);
+        const uint32_t bits = (k & 0x80000000u) ? k ^ 0x80000000u : ~k;
+        // The encoder writes one NaN; any other NaN's bits are not an encoding.
+        if (FloatOrderKey(bits) != k) return Corrupt("non-canonical NaN");
+        PutBigEndian(out, bits, 4);
         return Status::Ok();
       }
       case TypeKind::kDouble: {
         constexpr uint64_t kSignBit = uint64_t{1} << 63;
         ASSIGN_OR_RETURN(uint64_t key, order_->BigEndian(8));
-        PutBigEndian(out, (key & kSignBit) ? key ^ kSignBit : ~key, 8);
+        const uint64_t bits = (key & kSignBit) ? key ^ kSignBit : ~key;
+        if (DoubleOrderKey(bits) != key) return Corrupt("non-canonical NaN");
+        PutBigEndian(out, bits, 8);
         return Status::Ok();
       }
       case TypeKind::kUuid: {
