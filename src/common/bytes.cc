@@ -30,12 +30,22 @@ void ByteWriter::PutShortBytes(std::string_view bytes) {
   out_.append(bytes);
 }
 
-// The v5 [unsigned vint]: the number of leading 1 bits in the first byte tells how many extra
-// bytes follow; the value is big-endian over the remaining bits.
-void ByteWriter::PutUnsignedVInt(uint64_t v) {
+namespace {
+
+// The extra bytes (after the first) of the shortest [unsigned vint] encoding of `v`.
+int VIntExtraBytes(uint64_t v) {
   int magnitude = v == 0 ? 1 : 64 - __builtin_clzll(v);  // significant bits
   int extra = 0;
   while (extra < 8 && magnitude > 7 * (extra + 1)) ++extra;
+  return extra;
+}
+
+}  // namespace
+
+// The v5 [unsigned vint]: the number of leading 1 bits in the first byte tells how many extra
+// bytes follow; the value is big-endian over the remaining bits.
+void ByteWriter::PutUnsignedVInt(uint64_t v) {
+  const int extra = VIntExtraBytes(v);
   if (extra == 8) {
     PutU8(0xFF);
     PutU64(v);
@@ -134,6 +144,21 @@ Result<uint64_t> ByteReader::ReadUnsignedVInt() {
 
 Result<int64_t> ByteReader::ReadVInt() {
   ASSIGN_OR_RETURN(uint64_t u, ReadUnsignedVInt());
+  return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
+}
+
+Result<uint64_t> ByteReader::ReadMinimalUnsignedVInt() {
+  const size_t start = pos_;
+  ASSIGN_OR_RETURN(uint64_t v, ReadUnsignedVInt());
+  if (pos_ - start != static_cast<size_t>(1 + VIntExtraBytes(v))) {
+    pos_ = start;
+    return Status::Corruption("vint longer than its shortest encoding");
+  }
+  return v;
+}
+
+Result<int64_t> ByteReader::ReadMinimalVInt() {
+  ASSIGN_OR_RETURN(uint64_t u, ReadMinimalUnsignedVInt());
   return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
 }
 

@@ -81,6 +81,10 @@ class ByteReader {
   Result<std::string_view> ReadShortBytes();
   Result<uint64_t> ReadUnsignedVInt();
   Result<int64_t> ReadVInt();
+  // As above, but only the shortest encoding of the value (what ByteWriter writes) is accepted;
+  // a longer one is Corruption. For formats whose bytes must round-trip (what storage keeps).
+  Result<uint64_t> ReadMinimalUnsignedVInt();
+  Result<int64_t> ReadMinimalVInt();
 
   size_t remaining() const { return in_.size() - pos_; }
   bool empty() const { return remaining() == 0; }

@@ -70,6 +70,30 @@ TEST(BytesTest, UnsignedVIntSizesAndRoundTrip) {
   }
 }
 
+TEST(BytesTest, MinimalVIntRefusesLongerEncodings) {
+  for (uint64_t v :
+       {uint64_t{0}, uint64_t{5}, uint64_t{127}, uint64_t{128}, uint64_t{1} << 40, ~uint64_t{0}}) {
+    ByteWriter w;
+    w.PutUnsignedVInt(v);
+    ByteReader r(w.data());
+    EXPECT_EQ(*r.ReadMinimalUnsignedVInt(), v);
+  }
+  // 5 in two bytes (the storage fuzzer's fragment had such a count), and 0 in nine.
+  for (std::string bytes : {std::string("\x80\x05", 2), std::string("\xff\0\0\0\0\0\0\0\0", 9)}) {
+    ByteReader lenient(bytes);
+    EXPECT_TRUE(lenient.ReadUnsignedVInt().ok());
+    ByteReader strict(bytes);
+    auto v = strict.ReadMinimalUnsignedVInt();
+    ASSERT_FALSE(v.ok());
+    EXPECT_EQ(v.status().code(), StatusCode::kCorruption);
+    EXPECT_EQ(strict.position(), 0u);
+  }
+  ByteWriter w;
+  w.PutVInt(-3);
+  ByteReader r(w.data());
+  EXPECT_EQ(*r.ReadMinimalVInt(), -3);
+}
+
 TEST(BytesTest, Hex) {
   EXPECT_EQ(ToHex(std::string("\x00\xff\x10", 3)), "00ff10");
   EXPECT_EQ(*FromHex("00FF10"), std::string("\x00\xff\x10", 3));

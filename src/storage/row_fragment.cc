@@ -29,21 +29,21 @@ common::Result<T> OrCorrupt(common::Result<T> r, std::string_view what) {
 }
 
 common::Result<uint32_t> ReadColumnId(common::ByteReader* in) {
-  ASSIGN_OR_RETURN(uint64_t id, OrCorrupt(in->ReadUnsignedVInt(), "column id"));
+  ASSIGN_OR_RETURN(uint64_t id, OrCorrupt(in->ReadMinimalUnsignedVInt(), "column id"));
   if (id > std::numeric_limits<uint32_t>::max()) return Corrupt("column id out of range");
   return static_cast<uint32_t>(id);
 }
 
 common::Result<std::string_view> ReadLengthPrefixed(common::ByteReader* in, std::string_view what) {
-  ASSIGN_OR_RETURN(uint64_t length, OrCorrupt(in->ReadUnsignedVInt(), what));
+  ASSIGN_OR_RETURN(uint64_t length, OrCorrupt(in->ReadMinimalUnsignedVInt(), what));
   if (length > in->remaining()) return Corrupt(std::string(what) + " longer than the input");
   return OrCorrupt(in->ReadRaw(static_cast<size_t>(length)), what);
 }
 
 common::Result<DeletionTime> ReadDeletionTime(common::ByteReader* in) {
   DeletionTime d;
-  ASSIGN_OR_RETURN(d.timestamp, OrCorrupt(in->ReadVInt(), "deletion timestamp"));
-  ASSIGN_OR_RETURN(d.local_deletion_time, OrCorrupt(in->ReadVInt(), "local deletion time"));
+  ASSIGN_OR_RETURN(d.timestamp, OrCorrupt(in->ReadMinimalVInt(), "deletion timestamp"));
+  ASSIGN_OR_RETURN(d.local_deletion_time, OrCorrupt(in->ReadMinimalVInt(), "local deletion time"));
   return d;
 }
 
@@ -169,13 +169,13 @@ common::Result<RowFragment> DecodeRowFragment(std::string_view bytes) {
   if ((flags & ~kFragmentFlagMask) != 0) return Corrupt("unknown flag bits");
   if (flags & kHasLiveness) {
     LivenessInfo l;
-    ASSIGN_OR_RETURN(l.timestamp, OrCorrupt(in.ReadVInt(), "liveness timestamp"));
-    ASSIGN_OR_RETURN(uint64_t ttl, OrCorrupt(in.ReadUnsignedVInt(), "liveness ttl"));
+    ASSIGN_OR_RETURN(l.timestamp, OrCorrupt(in.ReadMinimalVInt(), "liveness timestamp"));
+    ASSIGN_OR_RETURN(uint64_t ttl, OrCorrupt(in.ReadMinimalUnsignedVInt(), "liveness ttl"));
     if (ttl > static_cast<uint64_t>(kMaxTtl)) return Corrupt("liveness ttl out of range");
     l.ttl = static_cast<int64_t>(ttl);
     if (l.ttl > 0) {
       ASSIGN_OR_RETURN(l.local_expiration_time,
-                       OrCorrupt(in.ReadVInt(), "liveness expiration time"));
+                       OrCorrupt(in.ReadMinimalVInt(), "liveness expiration time"));
     }
     fragment.liveness = l;
   }
@@ -183,7 +183,7 @@ common::Result<RowFragment> DecodeRowFragment(std::string_view bytes) {
     ASSIGN_OR_RETURN(fragment.deletion, ReadDeletionTime(&in));
   }
   ASSIGN_OR_RETURN(uint64_t collection_count,
-                   OrCorrupt(in.ReadUnsignedVInt(), "collection deletion count"));
+                   OrCorrupt(in.ReadMinimalUnsignedVInt(), "collection deletion count"));
   // Each entry takes at least 3 bytes, which bounds the count by the input before any loop.
   if (collection_count > in.remaining() / 3) return Corrupt("collection deletion count");
   std::optional<uint32_t> previous_column;
@@ -196,7 +196,7 @@ common::Result<RowFragment> DecodeRowFragment(std::string_view bytes) {
     ASSIGN_OR_RETURN(DeletionTime d, ReadDeletionTime(&in));
     fragment.collection_deletions.emplace_hint(fragment.collection_deletions.end(), column_id, d);
   }
-  ASSIGN_OR_RETURN(uint64_t cell_count, OrCorrupt(in.ReadUnsignedVInt(), "cell count"));
+  ASSIGN_OR_RETURN(uint64_t cell_count, OrCorrupt(in.ReadMinimalUnsignedVInt(), "cell count"));
   // Each cell takes at least 3 bytes (column id, flags, timestamp).
   if (cell_count > in.remaining() / 3) return Corrupt("cell count");
   fragment.cells.reserve(static_cast<size_t>(cell_count));
@@ -212,16 +212,17 @@ common::Result<RowFragment> DecodeRowFragment(std::string_view bytes) {
       ASSIGN_OR_RETURN(std::string_view path, ReadLengthPrefixed(&in, "cell path"));
       cell.path = common::Bytes(path);
     }
-    ASSIGN_OR_RETURN(cell.timestamp, OrCorrupt(in.ReadVInt(), "cell timestamp"));
+    ASSIGN_OR_RETURN(cell.timestamp, OrCorrupt(in.ReadMinimalVInt(), "cell timestamp"));
     if (cell.kind == CellKind::kExpiring) {
-      ASSIGN_OR_RETURN(uint64_t ttl, OrCorrupt(in.ReadUnsignedVInt(), "cell ttl"));
+      ASSIGN_OR_RETURN(uint64_t ttl, OrCorrupt(in.ReadMinimalUnsignedVInt(), "cell ttl"));
       if (ttl == 0 || ttl > static_cast<uint64_t>(kMaxTtl)) {
         return Corrupt("cell ttl out of range");
       }
       cell.ttl = static_cast<int64_t>(ttl);
     }
     if (cell.kind != CellKind::kLive) {
-      ASSIGN_OR_RETURN(cell.local_deletion_time, OrCorrupt(in.ReadVInt(), "cell deletion time"));
+      ASSIGN_OR_RETURN(cell.local_deletion_time,
+                       OrCorrupt(in.ReadMinimalVInt(), "cell deletion time"));
     }
     if (!cell.is_tombstone()) {
       ASSIGN_OR_RETURN(std::string_view value, ReadLengthPrefixed(&in, "cell value"));
