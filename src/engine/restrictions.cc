@@ -115,7 +115,9 @@ Result<std::vector<Bytes>> ValueSet::Evaluate(const EvalContext& context, const 
   std::vector<Bytes> result;
   if (list) {
     ASSIGN_OR_RETURN(cql::BoundValue v, list->Evaluate(context));
-    if (v.is_null()) return Status::Invalid("Invalid null value for IN restriction");
+    if (v.is_null()) {
+      return Status::Invalid(fmt::format("Invalid null value for column {}", column));
+    }
     if (v.is_unset()) {
       return Status::Invalid(fmt::format("Invalid unset value for column {}", column));
     }
