@@ -71,7 +71,8 @@ struct Restrictions {
   bool has_token_restriction = false;
 
   // Clustering prefix restricted by EQ/IN, then an optional slice on the next column (or a
-  // multi-column slice starting at the prefix's end).
+  // multi-column slice starting at the prefix's end). One tuple EQ/IN may stand for several
+  // prefix columns, from `multi_column_first`: their ValueSets are empty.
   std::vector<ValueSet> clustering_prefix;
   bool multi_column_prefix = false;               // (a, b) = / IN (...): values are tuples
   std::vector<ValueExpr> multi_column_in;         // (a, b) IN ((..), (..)) tuples
@@ -111,7 +112,9 @@ enum class StatementKind : uint8_t { kSelect, kUpdate, kDelete };
 // restricted", "Cannot execute this query as it might involve data filtering and thus may have
 // unpredictable performance. If you want to execute this query despite the performance
 // unpredictability, use ALLOW FILTERING", "Some partition key parts are missing: k" (updates),
-// "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported".
+// "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported",
+// "Multi-column slice restrictions cannot be used for filtering.". Relations are first bound
+// to their typed restrictions (restriction_kinds.h), which refuse what one kind cannot hold.
 common::Result<Restrictions> PrepareRestrictions(const TableSchema& table,
                                                  const std::vector<cql::Relation>& where,
                                                  StatementKind kind, bool allow_filtering,

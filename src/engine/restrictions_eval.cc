@@ -1,4 +1,13 @@
 // Evaluation half of restrictions.h: keys, clustering intervals, token ranges, filters.
+//
+// Clustering intervals (what SELECT reads and a range DELETE tombstones, so both must agree):
+//   1. Each EQ/IN prefix (single columns, or one tuple's components) gives one row prefix.
+//   2. A slice bound (v1..vn) over the columns after the prefix is the union, over i, of
+//      "columns 1..i-1 equal v1..v(i-1), column i beyond vi" (plus "all n equal" when
+//      inclusive): lexicographic comparison of values, as Cassandra's. Each piece is one storage
+//      interval whichever order column i has, so mixed ASC/DESC slices are exact.
+//   3. The start and end bounds' unions are intersected with the prefix's interval; the result
+//      is sorted and merged, so duplicate IN values never read or delete a row twice.
 
 #include "engine/restrictions.h"
 
