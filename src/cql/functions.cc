@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "cql/aggregates.h"
 #include "cql/big_number.h"
 #include "cql/functions_internal.h"
 
@@ -348,6 +349,11 @@ Result<std::shared_ptr<const ScalarFunction>> ResolveScalarFunction(
   const internal::FunctionList* candidates = native ? GetBuiltins().Find(name) : nullptr;
   if (candidates == nullptr || candidates->empty()) {
     if (in_selection) return Status::Invalid("Unknown function '" + call_name + "'");
+    // Cassandra resolves aggregates in terms too, then refuses them (with this wording even
+    // outside a WHERE clause).
+    if (native && IsAggregateName(name)) {
+      return Status::Invalid("Aggregation function are not supported in the where clause");
+    }
     return Status::Invalid("Unknown function " + call_name + " called");
   }
   if (candidates->size() == 1) {

@@ -40,6 +40,9 @@ struct ValueSet {
 struct SliceBound {
   std::optional<ValueExpr> value;  // single column, or a tuple for multi-column slices
   bool inclusive = false;
+  // 0: `value` is of the first sliced column's type (`c > v`); n >= 1: a tuple over n
+  // clustering columns from the first sliced one (`(c, d) > (v, w)`, `(c) > (v)`).
+  size_t width = 0;
 };
 
 // A restriction checked row by row (a filter), or, with an index, served by it.
@@ -68,12 +71,18 @@ struct Restrictions {
   bool has_token_restriction = false;
 
   // Clustering prefix restricted by EQ/IN, then an optional slice on the next column (or a
-  // multi-column slice starting at the prefix's end).
+  // multi-column slice starting at the prefix's end). One tuple EQ/IN may stand for several
+  // prefix columns, from `multi_column_first`: their ValueSets are empty.
   std::vector<ValueSet> clustering_prefix;
   bool multi_column_prefix = false;               // (a, b) = / IN (...): values are tuples
   std::vector<ValueExpr> multi_column_in;         // (a, b) IN ((..), (..)) tuples
   std::optional<ValueExpr> multi_column_in_list;  // (a, b) IN ?
-  int slice_columns = 0;  // 0: no slice; 1: single column; >1: multi-column slice width
+  size_t multi_column_first = 0;                  // position of the tuple's first column
+  size_t multi_column_width = 0;                  // columns the tuple covers
+  bool multi_column_is_in = false;
+  // 0: no slice; otherwise how many clustering columns the slice covers, from position
+  // clustering_prefix.size(). Each bound has its own width (SliceBound::width).
+  int slice_columns = 0;
   SliceBound slice_start;
   SliceBound slice_end;
 
@@ -87,6 +96,9 @@ struct Restrictions {
   std::optional<IndexQuery> index;
 
   bool is_single_partitions() const { return !partition_values.empty(); }
+  // Whether the clustering column at `position` is restricted to one value by `=` (alone or in
+  // a tuple EQ); ORDER BY and GROUP BY may skip such a column.
+  bool ClusteringRestrictedByEq(size_t position) const;
 };
 
 enum class StatementKind : uint8_t { kSelect, kUpdate, kDelete };
@@ -100,7 +112,9 @@ enum class StatementKind : uint8_t { kSelect, kUpdate, kDelete };
 // restricted", "Cannot execute this query as it might involve data filtering and thus may have
 // unpredictable performance. If you want to execute this query despite the performance
 // unpredictability, use ALLOW FILTERING", "Some partition key parts are missing: k" (updates),
-// "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported".
+// "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported",
+// "Multi-column slice restrictions cannot be used for filtering.". Relations are first bound
+// to their typed restrictions (restriction_kinds.h), which refuse what one kind cannot hold.
 common::Result<Restrictions> PrepareRestrictions(const TableSchema& table,
                                                  const std::vector<cql::Relation>& where,
                                                  StatementKind kind, bool allow_filtering,
@@ -115,8 +129,9 @@ struct PartitionKey {
   std::vector<common::Bytes> values;
 };
 
-// The partition keys the restrictions select, sorted in storage (token) order and
-// deduplicated. REQUIRES: restrictions.is_single_partitions().
+// The partition keys the restrictions select, deduplicated, in the order of the key values
+// (each component by its type's comparison; Cassandra sorts IN values so). REQUIRES:
+// restrictions.is_single_partitions().
 common::Result<std::vector<PartitionKey>> EvaluatePartitionKeys(const TableSchema& table,
                                                                 const Restrictions& restrictions,
                                                                 const EvalContext& context);

@@ -1,4 +1,13 @@
 // Evaluation half of restrictions.h: keys, clustering intervals, token ranges, filters.
+//
+// Clustering intervals (what SELECT reads and a range DELETE tombstones, so both must agree):
+//   1. Each EQ/IN prefix (single columns, or one tuple's components) gives one row prefix.
+//   2. A slice bound (v1..vn) over the columns after the prefix is the union, over i, of
+//      "columns 1..i-1 equal v1..v(i-1), column i beyond vi" (plus "all n equal" when
+//      inclusive): lexicographic comparison of values, as Cassandra's. Each piece is one storage
+//      interval whichever order column i has, so mixed ASC/DESC slices are exact.
+//   3. The start and end bounds' unions are intersected with the prefix's interval; the result
+//      is sorted and merged, so duplicate IN values never read or delete a row twice.
 
 #include "engine/restrictions.h"
 
@@ -76,87 +85,95 @@ Result<std::vector<PartitionKey>> EvaluatePartitionKeys(const TableSchema& table
     key.values = std::move(values);
     keys.push_back(std::move(key));
   }
-  std::sort(keys.begin(), keys.end(),
-            [](const PartitionKey& a, const PartitionKey& b) { return a.prefix < b.prefix; });
-  keys.erase(std::unique(
-                 keys.begin(), keys.end(),
-                 [](const PartitionKey& a, const PartitionKey& b) { return a.prefix == b.prefix; }),
-             keys.end());
+  // Each list is sorted and deduplicated, so the product is in key-value order with no
+  // duplicates.
   return keys;
 }
 
 namespace {
 
-// The clustering prefixes (EQ/IN) as value lists.
+// Appends each of `parts` to each of `heads` (a cartesian product, in order).
+std::vector<std::vector<Bytes>> Extend(const std::vector<std::vector<Bytes>>& heads,
+                                       const std::vector<std::vector<Bytes>>& parts) {
+  std::vector<std::vector<Bytes>> result;
+  result.reserve(heads.size() * parts.size());
+  for (const std::vector<Bytes>& head : heads) {
+    for (const std::vector<Bytes>& part : parts) {
+      std::vector<Bytes> row = head;
+      row.insert(row.end(), part.begin(), part.end());
+      result.push_back(std::move(row));
+    }
+  }
+  return result;
+}
+
+// The tuples of a multi-column EQ/IN, split into their components.
+Result<std::vector<std::vector<Bytes>>> EvaluateTuples(const TableSchema& table,
+                                                       const Restrictions& r,
+                                                       const EvalContext& context) {
+  const size_t first = r.multi_column_first;
+  const size_t width = r.multi_column_width;
+  std::vector<CqlType> types;
+  for (size_t i = first; i < first + width; ++i) {
+    types.push_back(table.column(table.clustering[i]).type);
+  }
+  CqlType tuple_type = CqlType::Tuple(types);
+  std::vector<Bytes> tuples;
+  if (r.multi_column_in_list) {
+    ASSIGN_OR_RETURN(cql::BoundValue v, r.multi_column_in_list->Evaluate(context));
+    if (!v.is_value()) return Status::Invalid("Invalid null value for IN restriction");
+    ASSIGN_OR_RETURN(std::vector<std::string_view> elements,
+                     cql::SplitListOrSet(CqlType::List(tuple_type), v.bytes));
+    for (std::string_view e : elements) tuples.emplace_back(e);
+  } else {
+    for (const ValueExpr& expr : r.multi_column_in) {
+      ASSIGN_OR_RETURN(cql::BoundValue v, expr.Evaluate(context));
+      if (!v.is_value()) return Status::Invalid("Invalid null value in condition for columns");
+      tuples.push_back(std::move(v.bytes));
+    }
+  }
+  std::vector<std::vector<Bytes>> result;
+  for (const Bytes& tuple : tuples) {
+    ASSIGN_OR_RETURN(std::vector<std::optional<std::string_view>> fields,
+                     cql::SplitTupleOrUdt(tuple, width));
+    std::vector<Bytes> components;
+    for (size_t i = 0; i < width; ++i) {
+      if (i >= fields.size() || !fields[i]) {
+        return Status::Invalid(fmt::format("Invalid null value in condition for column {}",
+                                           table.column(table.clustering[first + i]).name));
+      }
+      components.emplace_back(*fields[i]);
+    }
+    result.push_back(std::move(components));
+  }
+  return result;
+}
+
+// The clustering prefixes (EQ/IN, single columns and a tuple) as value lists.
 Result<std::vector<std::vector<Bytes>>> EvaluatePrefixes(const TableSchema& table,
                                                          const Restrictions& r,
                                                          const EvalContext& context) {
-  if (r.multi_column_prefix) {
-    // Single-column EQ/IN before the tuple, then the tuple's values.
-    size_t width = 0;
-    std::vector<std::vector<Bytes>> lists;
-    size_t single = 0;
-    for (size_t i = 0; i < r.clustering_prefix.size(); ++i) {
-      const ValueSet& set = r.clustering_prefix[i];
-      if (set.values.empty() && !set.list) break;
-      const schema::ColumnMetadata& column = table.column(table.clustering[i]);
-      ASSIGN_OR_RETURN(std::vector<Bytes> values, set.Evaluate(context, column.type, column.name));
-      lists.push_back(std::move(values));
-      ++single;
-    }
-    width = r.clustering_prefix.size() - single;
-    std::vector<CqlType> types;
-    for (size_t i = single; i < single + width; ++i) {
-      types.push_back(table.column(table.clustering[i]).type);
-    }
-    CqlType tuple_type = CqlType::Tuple(types);
-    std::vector<Bytes> tuples;
-    if (r.multi_column_in_list) {
-      ASSIGN_OR_RETURN(cql::BoundValue v, r.multi_column_in_list->Evaluate(context));
-      if (!v.is_value()) return Status::Invalid("Invalid null value for IN restriction");
-      ASSIGN_OR_RETURN(std::vector<std::string_view> elements,
-                       cql::SplitListOrSet(CqlType::List(tuple_type), v.bytes));
-      for (std::string_view e : elements) tuples.emplace_back(e);
+  std::vector<std::vector<Bytes>> result(1);
+  size_t i = 0;
+  while (i < r.clustering_prefix.size()) {
+    std::vector<std::vector<Bytes>> parts;
+    if (r.multi_column_prefix && i == r.multi_column_first) {
+      ASSIGN_OR_RETURN(parts, EvaluateTuples(table, r, context));
+      i += r.multi_column_width;
     } else {
-      for (const ValueExpr& expr : r.multi_column_in) {
-        ASSIGN_OR_RETURN(cql::BoundValue v, expr.Evaluate(context));
-        if (!v.is_value()) {
-          return Status::Invalid("Invalid null value in condition for columns");
-        }
-        tuples.push_back(std::move(v.bytes));
-      }
+      const schema::ColumnMetadata& column = table.column(table.clustering[i]);
+      ASSIGN_OR_RETURN(std::vector<Bytes> values,
+                       r.clustering_prefix[i].Evaluate(context, column.type, column.name));
+      for (Bytes& v : values) parts.push_back({std::move(v)});
+      ++i;
     }
-    std::vector<std::vector<Bytes>> result;
-    for (std::vector<Bytes>& head : Product(lists)) {
-      for (const Bytes& tuple : tuples) {
-        ASSIGN_OR_RETURN(std::vector<std::optional<std::string_view>> fields,
-                         cql::SplitTupleOrUdt(tuple, width));
-        std::vector<Bytes> key = head;
-        for (size_t i = 0; i < width; ++i) {
-          if (i >= fields.size() || !fields[i]) {
-            return Status::Invalid(fmt::format("Invalid null value in condition for column {}",
-                                               table.column(table.clustering[single + i]).name));
-          }
-          key.emplace_back(*fields[i]);
-        }
-        result.push_back(std::move(key));
-      }
-    }
-    return result;
+    result = Extend(result, parts);
   }
-  std::vector<std::vector<Bytes>> lists;
-  for (size_t i = 0; i < r.clustering_prefix.size(); ++i) {
-    const schema::ColumnMetadata& column = table.column(table.clustering[i]);
-    ASSIGN_OR_RETURN(std::vector<Bytes> values,
-                     r.clustering_prefix[i].Evaluate(context, column.type, column.name));
-    lists.push_back(std::move(values));
-  }
-  return Product(lists);
+  return result;
 }
 
-// The values of a slice bound: one value, or a tuple's components.
+// The components of a slice bound: one value (width 0) or a tuple's components.
 Result<std::optional<std::vector<Bytes>>> BoundValues(const TableSchema& table,
-                                                      const Restrictions& r,
                                                       const SliceBound& bound, size_t first,
                                                       const EvalContext& context) {
   if (!bound.value) return std::optional<std::vector<Bytes>>();
@@ -170,17 +187,86 @@ Result<std::optional<std::vector<Bytes>>> BoundValues(const TableSchema& table,
         fmt::format("Invalid null value in condition for column {}", column.name));
   }
   std::vector<Bytes> values;
-  if (r.slice_columns <= 1) {
+  if (bound.width == 0) {
     values.push_back(std::move(v.bytes));
-  } else {
-    ASSIGN_OR_RETURN(std::vector<std::optional<std::string_view>> fields,
-                     cql::SplitTupleOrUdt(v.bytes, r.slice_columns));
-    for (const auto& f : fields) {
-      if (!f) return Status::Invalid("Invalid null value in condition for column");
-      values.emplace_back(*f);
+    return std::optional<std::vector<Bytes>>(std::move(values));
+  }
+  ASSIGN_OR_RETURN(std::vector<std::optional<std::string_view>> fields,
+                   cql::SplitTupleOrUdt(v.bytes, bound.width));
+  for (size_t i = 0; i < bound.width; ++i) {
+    if (i >= fields.size() || !fields[i]) {
+      return Status::Invalid(fmt::format("Invalid null value in condition for column {}",
+                                         table.column(table.clustering[first + i]).name));
     }
+    values.emplace_back(*fields[i]);
   }
   return std::optional<std::vector<Bytes>>(std::move(values));
+}
+
+// Sorts `intervals` and merges those that overlap or touch; drops empty ones.
+std::vector<KeyInterval> Normalize(std::vector<KeyInterval> intervals) {
+  std::sort(intervals.begin(), intervals.end(),
+            [](const KeyInterval& a, const KeyInterval& b) { return a.start < b.start; });
+  std::vector<KeyInterval> merged;
+  for (KeyInterval& interval : intervals) {
+    if (!(interval.start < interval.end)) continue;
+    if (!merged.empty() && interval.start <= merged.back().end) {
+      if (interval.end > merged.back().end) merged.back().end = std::move(interval.end);
+      continue;
+    }
+    merged.push_back(std::move(interval));
+  }
+  return merged;
+}
+
+// The intersection of two normalized interval lists.
+std::vector<KeyInterval> Intersect(const std::vector<KeyInterval>& a,
+                                   const std::vector<KeyInterval>& b) {
+  std::vector<KeyInterval> result;
+  size_t i = 0;
+  size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    const Bytes& start = std::max(a[i].start, b[j].start);
+    const Bytes& end = std::min(a[i].end, b[j].end);
+    if (start < end) result.push_back(KeyInterval{start, end});
+    if (a[i].end < b[j].end) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return result;
+}
+
+// The rows under clustering prefix `head` whose columns from position `first` compare to
+// `values` (lexicographically, over values.size() columns) as a start bound (> / >=) or an end
+// bound (< / <=) says. Each column's own order decides where its greater values lie, so a
+// slice over ASC and DESC columns becomes several storage intervals, exactly:
+//   (x1..xn) > (v1..vn)  <=>  OR over i of (x1..x(i-1)) = (v1..v(i-1)) AND xi > vi.
+std::vector<KeyInterval> SliceIntervals(const TableSchema& table, std::string_view prefix,
+                                        const std::vector<Bytes>& head, size_t first,
+                                        const std::vector<Bytes>& values, bool is_start,
+                                        bool inclusive) {
+  using storage::BoundSide;
+  auto key = [&](size_t n, BoundSide side) {
+    std::vector<Bytes> v = head;
+    v.insert(v.end(), values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n));
+    return storage::RowBoundKey(table.shape, prefix, storage::ClusteringBound{v, side});
+  };
+  std::vector<KeyInterval> pieces;
+  for (size_t i = 0; i < values.size(); ++i) {
+    bool descending = table.shape.clustering[first + i].descending;
+    if (is_start != descending) {
+      pieces.push_back(KeyInterval{key(i + 1, BoundSide::kAfter), key(i, BoundSide::kAfter)});
+    } else {
+      pieces.push_back(KeyInterval{key(i, BoundSide::kBefore), key(i + 1, BoundSide::kBefore)});
+    }
+  }
+  if (inclusive) {
+    pieces.push_back(
+        KeyInterval{key(values.size(), BoundSide::kBefore), key(values.size(), BoundSide::kAfter)});
+  }
+  return Normalize(std::move(pieces));
 }
 
 }  // namespace
@@ -192,59 +278,30 @@ Result<std::vector<KeyInterval>> EvaluateClusteringIntervals(const TableSchema& 
   using storage::BoundSide;
   using storage::ClusteringBound;
   ASSIGN_OR_RETURN(std::vector<std::vector<Bytes>> prefixes, EvaluatePrefixes(table, r, context));
-  std::vector<KeyInterval> intervals;
-  size_t first = r.clustering_prefix.size();
+  const size_t first = r.clustering_prefix.size();
   std::optional<std::vector<Bytes>> low;
   std::optional<std::vector<Bytes>> high;
-  bool same_direction = true;
-  bool descending = false;
   if (r.slice_columns > 0) {
-    ASSIGN_OR_RETURN(low, BoundValues(table, r, r.slice_start, first, context));
-    ASSIGN_OR_RETURN(high, BoundValues(table, r, r.slice_end, first, context));
-    descending = table.shape.clustering[first].descending;
-    for (int i = 1; i < r.slice_columns; ++i) {
-      if (table.shape.clustering[first + i].descending != descending) same_direction = false;
-    }
+    ASSIGN_OR_RETURN(low, BoundValues(table, r.slice_start, first, context));
+    ASSIGN_OR_RETURN(high, BoundValues(table, r.slice_end, first, context));
   }
-  for (const std::vector<Bytes>& values : prefixes) {
-    ClusteringBound start{values, BoundSide::kBefore};
-    ClusteringBound end{values, BoundSide::kAfter};
-    if (r.slice_columns > 0 && same_direction) {
-      auto extend = [&](const std::vector<Bytes>& bound_values) {
-        std::vector<Bytes> v = values;
-        v.insert(v.end(), bound_values.begin(), bound_values.end());
-        return v;
-      };
-      // CQL's lower bound is the key-space start for ASC columns, the end for DESC ones.
-      const std::optional<std::vector<Bytes>>& key_low = descending ? high : low;
-      const std::optional<std::vector<Bytes>>& key_high = descending ? low : high;
-      bool low_inclusive = descending ? r.slice_end.inclusive : r.slice_start.inclusive;
-      bool high_inclusive = descending ? r.slice_start.inclusive : r.slice_end.inclusive;
-      if (key_low) {
-        start = ClusteringBound{extend(*key_low),
-                                low_inclusive ? BoundSide::kBefore : BoundSide::kAfter};
-      }
-      if (key_high) {
-        end = ClusteringBound{extend(*key_high),
-                              high_inclusive ? BoundSide::kAfter : BoundSide::kBefore};
-      }
+  std::vector<KeyInterval> intervals;
+  for (const std::vector<Bytes>& head : prefixes) {
+    std::vector<KeyInterval> rows{KeyInterval{
+        storage::RowBoundKey(table.shape, prefix, ClusteringBound{head, BoundSide::kBefore}),
+        storage::RowBoundKey(table.shape, prefix, ClusteringBound{head, BoundSide::kAfter})}};
+    if (low) {
+      rows = Intersect(
+          rows, SliceIntervals(table, prefix, head, first, *low, true, r.slice_start.inclusive));
     }
-    KeyInterval interval{storage::RowBoundKey(table.shape, prefix, start),
-                         storage::RowBoundKey(table.shape, prefix, end)};
-    if (interval.start < interval.end) intervals.push_back(std::move(interval));
-  }
-  std::sort(intervals.begin(), intervals.end(),
-            [](const KeyInterval& a, const KeyInterval& b) { return a.start < b.start; });
-  // Merge overlaps (duplicate IN values).
-  std::vector<KeyInterval> merged;
-  for (KeyInterval& interval : intervals) {
-    if (!merged.empty() && interval.start <= merged.back().end) {
-      if (interval.end > merged.back().end) merged.back().end = std::move(interval.end);
-      continue;
+    if (high) {
+      rows = Intersect(
+          rows, SliceIntervals(table, prefix, head, first, *high, false, r.slice_end.inclusive));
     }
-    merged.push_back(std::move(interval));
+    for (KeyInterval& interval : rows) intervals.push_back(std::move(interval));
   }
-  return merged;
+  // Sorted and merged (duplicate IN values give overlaps).
+  return Normalize(std::move(intervals));
 }
 
 Result<std::vector<std::vector<Bytes>>> EvaluateClusteringKeys(const TableSchema& table,

@@ -131,7 +131,7 @@ Result<std::unique_ptr<SelectStatement>> SelectStatement::Prepare(
       }
       // Columns restricted by EQ may be skipped in ORDER BY.
       while (expected < table.clustering.size() && table.clustering[expected] != index &&
-             expected < r.clustering_prefix.size() && !r.has_clustering_in) {
+             r.ClusteringRestrictedByEq(expected)) {
         ++expected;
       }
       if (expected >= table.clustering.size() || table.clustering[expected] != index) {
@@ -637,8 +637,13 @@ Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
       }));
     } else if (r.is_single_partitions()) {
       ASSIGN_OR_RETURN(std::vector<PartitionKey> keys, EvaluatePartitionKeys(table, r, context));
+      // Keys come in key-value order, not storage order: resume at the paged partition.
+      bool skipping = resume && std::any_of(keys.begin(), keys.end(), [&](const PartitionKey& k) {
+                        return k.prefix == resume->partition_prefix;
+                      });
       for (const PartitionKey& key : keys) {
-        if (resume && key.prefix < resume->partition_prefix) continue;
+        if (skipping && key.prefix != resume->partition_prefix) continue;
+        skipping = false;
         ASSIGN_OR_RETURN(bool more, read_partition(key.prefix, key.values, nullptr));
         if (!more) break;
       }
