@@ -262,6 +262,9 @@ Result<std::shared_ptr<const PreparedStatement>> Database::Bind(cql::Statement s
   metadata->query = std::move(query);
   metadata->keyspace = prepared->keyspace;
   const std::vector<std::string>& names = cql::BindMarkerNames(statement);
+  if (!names.empty() && std::holds_alternative<cql::CreateMaterializedView>(statement)) {
+    return Status::Invalid("Bind variables are not allowed in CREATE MATERIALIZED VIEW statements");
+  }
   BindCollector binds(names, prepared->keyspace, "");
   const auto& catalog = prepared->catalog;
   const std::string& ks = prepared->keyspace;
@@ -531,7 +534,10 @@ Result<cql::ResultSet> Database::ExecuteSchemaChange(const cql::Statement& state
     std::lock_guard<std::mutex> lock(schema_mutex_);
     std::shared_ptr<const schema::Catalog> current = catalog();
     ASSIGN_OR_RETURN(schema::DdlResult result,
-                     schema::ApplyDdl(*current, statement, keyspace, *clock_));
+                     schema::ApplyDdl(*current, statement, keyspace,
+                                      schema::DdlEnvironment{
+                                          .clock = clock_,
+                                          .local_datacenter = options_.local_node.data_center}));
     if (!result.catalog) return cql::ResultSet::Void();
     // Encoded and decoded back before anything changes: a catalogue the next open could not
     // read is refused here (Invalid), with nothing persisted or published.
