@@ -77,7 +77,7 @@ class Database {
   // Opens (or creates) `directory`. On a disk below the free-space floor the database opens
   // read-only (`read_only()`): reads work, changes fail with WriteFailure, and it becomes
   // writable by itself once space is back; the repairs Open makes to the table storage (see
-  // database.cc) then wait for the next open.
+  // schema_manager.h Load) then wait for the next open.
   static common::Result<std::unique_ptr<Database>> Open(const std::string& directory,
                                                         const DatabaseOptions& options);
   ~Database();
