@@ -94,6 +94,7 @@ Murmur3Hash128 CassandraMurmur3Hash128(std::string_view data, int64_t seed) {
 }
 
 int64_t Murmur3Token(std::string_view serialized_partition_key) {
+  if (serialized_partition_key.empty()) return std::numeric_limits<int64_t>::min();
   int64_t h1 = CassandraMurmur3Hash128(serialized_partition_key, 0).h1;
   return h1 == std::numeric_limits<int64_t>::min() ? std::numeric_limits<int64_t>::max() : h1;
 }

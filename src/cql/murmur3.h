@@ -39,10 +39,10 @@ struct Murmur3Hash128 {
 Murmur3Hash128 CassandraMurmur3Hash128(std::string_view data, int64_t seed);
 
 // The Murmur3Partitioner token of a serialized partition key (see `SerializePartitionKey`):
-// h1 of the hash with seed 0, Long.MIN_VALUE mapped to Long.MAX_VALUE. An empty key hashes to 0
-// here (what the drivers compute); Cassandra's getToken() would return the minimum token for it,
-// but it rejects empty single-column partition keys before hashing ("Key may not be empty"), so
-// callers must reject them too.
+// h1 of the hash with seed 0, Long.MIN_VALUE mapped to Long.MAX_VALUE. An empty key has the
+// minimum token, Long.MIN_VALUE, as Cassandra's getToken() gives it: statements reject empty
+// single-column partition keys ("Key may not be empty"), but a materialized view stores the row
+// of a base row whose view partition key is '' under that token, first in a full scan.
 int64_t Murmur3Token(std::string_view serialized_partition_key);
 
 // The bytes Cassandra hashes for a partition key, from the components' protocol values in

@@ -1,18 +1,15 @@
-// Database: the embedded engine's entry point (ARCHITECTURE.md §2, §3, §6, §7).
+// Database: the embedded engine's facade (ARCHITECTURE.md §2, §3, §6, §7).
 //
 // `Database::Open(directory, options)` opens (or creates) a data directory: the RocksDB store,
-// the persisted catalogue, and the clocks and generators executions share. Statements go
-// through `Prepare` (parse, bind to the current catalogue, cache by id) and `Execute`; text
-// queries use the same cache keyed by their id, so the hot path never re-parses. Prepared
-// statements bound to an older catalogue are re-bound transparently after a schema change.
-//
-// DDL is serialized by one schema mutex: the new catalogue snapshot is built (schema/ddl.h),
-// the storage column families it needs are created (or dropped), the snapshot is persisted in
-// the store's meta family, then published behind an atomic pointer, and schema listeners are
-// told (the server turns that into SCHEMA_CHANGE events). A change that creates or drops
-// storage (a table, view or index) then drains in-flight writes through the write gate
-// (execution_context.h), so no write maintains a dropped object or misses a new one, and
-// CREATE MATERIALIZED VIEW / CREATE INDEX backfill the existing rows before they return.
+// the persisted catalogue, and the clocks and generators executions share. It owns and wires
+// the engine's parts and forwards to them:
+//   - the query processor (query_processor.h): `Prepare` parses and binds a statement to the
+//     current catalogue and caches it by id in a bounded LRU cache; `Execute` runs it; text
+//     queries use the same cache, so the hot path never re-parses; statements bound to an
+//     older catalogue are re-bound transparently after a schema change;
+//   - the schema manager (schema_manager.h): DDL, the catalogue and its persisted copy, the
+//     column families, the backfill of new views and indexes, schema listeners;
+//   - batches (`ExecuteBatch`, and the processor's BEGIN BATCH through `ExecuteBatchEntries`).
 //
 // `EmbeddedSession` is the in-process `cql::Session`.
 //
@@ -39,6 +36,8 @@
 #include "cql/statement.h"
 #include "engine/execution_context.h"
 #include "engine/purge_scheduler.h"
+#include "engine/query_processor.h"
+#include "engine/schema_manager.h"
 #include "schema/catalog.h"
 #include "schema/system_tables.h"
 #include "storage/store.h"
@@ -69,24 +68,8 @@ struct DatabaseOptions {
   // while reads go on, and a database opened below them is read-only until space is back
   // (storage/store.h). nullopt: 64 MiB or 1% of the disk, whichever is larger; 0: never refuse.
   std::optional<uint64_t> min_free_space_bytes = std::nullopt;
-};
-
-// A statement prepared against one catalogue snapshot.
-struct PreparedStatement {
-  cql::Statement statement;
-  std::string keyspace;  // session keyspace at prepare time
-  std::shared_ptr<const schema::Catalog> catalog;
-  std::shared_ptr<const cql::PreparedMetadata> metadata;
-  std::unique_ptr<SelectStatement> select;
-  std::unique_ptr<ModificationStatement> modification;
-  // BEGIN BATCH ... APPLY BATCH: one prepared statement per entry.
-  std::vector<std::unique_ptr<ModificationStatement>> batch;
-  ~PreparedStatement();
-};
-
-// Per-session state the engine reads and updates (USE).
-struct SessionState {
-  std::string keyspace;
+  // Tests only: fault injection into the backfill of new views and indexes (schema_manager.h).
+  BackfillFault backfill_fault = nullptr;
 };
 
 class Database {
@@ -94,7 +77,7 @@ class Database {
   // Opens (or creates) `directory`. On a disk below the free-space floor the database opens
   // read-only (`read_only()`): reads work, changes fail with WriteFailure, and it becomes
   // writable by itself once space is back; the repairs Open makes to the table storage (see
-  // database.cc) then wait for the next open.
+  // schema_manager.h Load) then wait for the next open.
   static common::Result<std::unique_ptr<Database>> Open(const std::string& directory,
                                                         const DatabaseOptions& options);
   ~Database();
@@ -116,7 +99,7 @@ class Database {
                                              const cql::QueryOptions& options, SessionState* state);
   common::Result<cql::ResultSet> ExecuteBatch(const cql::BatchRequest& batch, SessionState* state);
 
-  std::shared_ptr<const schema::Catalog> catalog() const { return catalog_.load(); }
+  std::shared_ptr<const schema::Catalog> catalog() const;
   // Whether the database is (still) read-only because its disk was full when it was opened.
   bool read_only() const { return store_->read_only(); }
   const schema::LocalNodeInfo& local_node() const { return options_.local_node; }
@@ -135,52 +118,32 @@ class Database {
  private:
   Database() = default;
 
-  common::Result<std::shared_ptr<const PreparedStatement>> Bind(cql::Statement statement,
-                                                                std::string keyspace,
-                                                                std::string query,
-                                                                common::Bytes id);
-  // `prepared` bound again to the current catalogue (same id), replacing it in the cache.
+  // Completes `options_.local_node`: a host id kept in the meta family, the token, the
+  // gossip generation.
+  common::Status DescribeLocalNode();
+  // Points `context_` at the parts above.
+  void WireContext();
   common::Result<std::shared_ptr<const PreparedStatement>> Rebind(
       const PreparedStatement& prepared);
-  common::Result<cql::ResultSet> ExecuteSchemaChange(const cql::Statement& statement,
-                                                     std::string_view keyspace);
   common::Result<cql::ResultSet> ExecuteBatchEntries(
       cql::BatchType type, const std::vector<const ModificationStatement*>& statements,
       const std::vector<std::span<const cql::BoundValue>>& values,
       std::optional<int64_t> timestamp);
-  common::Status SyncStorage(const schema::Catalog& old_catalog,
-                             const schema::Catalog& new_catalog);
-  // Checks that every view `new_catalog` adds can be maintained (its WHERE clause).
-  common::Status CheckNewViews(const std::shared_ptr<const schema::Catalog>& new_catalog,
-                               const schema::Catalog& old_catalog);
-  // Writes the view rows or index entries of the views and indexes `new_catalog` adds for the
-  // rows their base tables already hold. REQUIRES: schema_mutex_ held; the new catalogue
-  // published and the write gate drained.
-  common::Status Backfill(const std::shared_ptr<const schema::Catalog>& new_catalog,
-                          const schema::Catalog& old_catalog);
 
   DatabaseOptions options_;
   std::unique_ptr<common::SystemClock> system_clock_;
   const common::Clock* clock_ = nullptr;
   std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<PurgeScheduler> purge_scheduler_;  // destroyed before store_
   std::unique_ptr<common::TimeuuidGenerator> timeuuids_;
   std::unique_ptr<common::WriteTimestampGenerator> timestamps_;
   std::unique_ptr<ListPathAllocator> list_paths_;
   std::unique_ptr<PartitionLocks> locks_;
   ExecutionContext context_;
-
-  std::atomic<std::shared_ptr<const schema::Catalog>> catalog_;
-  std::mutex schema_mutex_;  // serializes DDL
   // Held shared by every write, exclusively by DDL to drain them (execution_context.h).
   std::shared_mutex write_gate_;
-
-  std::mutex prepared_mutex_;
-  std::unordered_map<std::string, std::shared_ptr<const PreparedStatement>>
-      prepared_;  // GUARDED_BY(prepared_mutex_)
-
-  std::mutex listeners_mutex_;
-  std::vector<std::function<void(const cql::SchemaChangeEvent&)>> listeners_;
+  std::unique_ptr<SchemaManager> schema_;
+  std::unique_ptr<QueryProcessor> processor_;
+  std::unique_ptr<PurgeScheduler> purge_scheduler_;  // destroyed first
 };
 
 }  // namespace engine

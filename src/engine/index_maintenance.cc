@@ -57,6 +57,7 @@
 
 #include <fmt/format.h>
 
+#include "common/logging.h"
 #include "cql/key_encoding.h"
 #include "cql/statement.h"
 #include "engine/index_schema.h"
@@ -84,8 +85,8 @@ size_t IndexedSize(const IndexSchema& schema, const IndexedValue& value) {
 class EntryWriter {
  public:
   EntryWriter(const storage::Store& store, const IndexSchema& schema, const WriteParams& params,
-              storage::WriteBatch* batch)
-      : store_(store), schema_(schema), params_(params), batch_(batch) {}
+              storage::WriteBatch* batch, IndexBuild build)
+      : store_(store), schema_(schema), params_(params), batch_(batch), build_(build) {}
 
   Status Apply(const RowChange& change) {
     const TableSchema& base = schema_.base();
@@ -149,10 +150,13 @@ class EntryWriter {
     size_t size = IndexedSize(schema_, value);
     if (!key_column && size >= kMaxIndexedValueSize) {
       const schema::TableMetadata& table = *schema_.base().table;
-      return Status::Invalid(fmt::format(
+      std::string message = fmt::format(
           "Cannot index value of size {} for index {} on {}.{}({}) (maximum allowed size={})", size,
           schema_.index().name, cql::QuoteIdentifierIfNeeded(table.keyspace),
-          cql::QuoteIdentifierIfNeeded(table.name), column.name, kMaxIndexedValueSize));
+          cql::QuoteIdentifierIfNeeded(table.name), column.name, kMaxIndexedValueSize);
+      if (build_ == IndexBuild::kWrite) return Status::Invalid(message);
+      LOG_WARNING("{}; the row is left out of the index", message);
+      return Status::Ok();
     }
     Bytes key = Key(value, token, change);
     storage::LivenessInfo liveness;
@@ -207,6 +211,7 @@ class EntryWriter {
   const IndexSchema& schema_;
   const WriteParams& params_;
   storage::WriteBatch* batch_;
+  const IndexBuild build_;
   std::set<std::tuple<Bytes, bool, int64_t>> written_;
 };
 
@@ -215,11 +220,11 @@ class EntryWriter {
 Status AddIndexMutations(const storage::Store& store, const TableSchema& base,
                          std::span<const schema::IndexMetadata* const> indexes,
                          std::span<const RowChange> changes, const WriteParams& params,
-                         storage::WriteBatch* batch) {
+                         storage::WriteBatch* batch, IndexBuild build) {
   for (const schema::IndexMetadata* index : indexes) {
     if (index == nullptr || index->kind != "COMPOSITES") continue;
     ASSIGN_OR_RETURN(IndexSchema schema, IndexSchema::Make(base, *index));
-    EntryWriter writer(store, schema, params, batch);
+    EntryWriter writer(store, schema, params, batch, build);
     for (const RowChange& change : changes) RETURN_IF_ERROR(writer.Apply(change));
   }
   return Status::Ok();

@@ -27,6 +27,11 @@
 
 namespace engine {
 
+// Why entries are written: for a base-table write, an oversized value fails the write (as
+// Cassandra refuses it); while CREATE INDEX builds the index from existing rows, it is skipped
+// with a warning (Cassandra's asynchronous build skips it too), so the index serves the rest.
+enum class IndexBuild : uint8_t { kWrite, kBackfill };
+
 // Adds to `batch` the entry changes of `indexes` (indexes of `base`) implied by `changes`.
 // Entries are added for values a row holds after the write that it did not hold before (or
 // that were written again), and removed for values it held before and no longer does; the
@@ -34,13 +39,14 @@ namespace engine {
 // values and key columns, from the stored entry, read from `store`), so that a removal never
 // shadows a later re-add (I1; index_maintenance.cc).
 // Errors (the caller must then drop the whole batch): Invalid when an indexed value to add is
-// 65535 bytes or longer (Cassandra's "Cannot index value of size ..."); Corruption when a stored
+// 65535 bytes or longer (Cassandra's "Cannot index value of size ..."; for `kBackfill` such a
+// value is skipped and logged instead); Corruption when a stored
 // collection element does not parse; the store's.
 // REQUIRES: the partition locks of the changes' partitions are held; `params.now_seconds` is the
 // node's clock at the write (the local deletion time of removals).
 common::Status AddIndexMutations(const storage::Store& store, const TableSchema& base,
                                  std::span<const schema::IndexMetadata* const> indexes,
                                  std::span<const RowChange> changes, const WriteParams& params,
-                                 storage::WriteBatch* batch);
+                                 storage::WriteBatch* batch, IndexBuild build = IndexBuild::kWrite);
 
 }  // namespace engine

@@ -55,14 +55,14 @@ Status MaintenancePlan::AddMutations(const storage::Store& store,
 
 Status MaintenancePlan::AddChangeMutations(const storage::Store& store,
                                            std::span<const RowChange> changes,
-                                           const WriteParams& params,
-                                           storage::WriteBatch* batch) const {
+                                           const WriteParams& params, storage::WriteBatch* batch,
+                                           IndexBuild build) const {
   if (changes.empty()) return Status::Ok();
   for (const auto& view : views_) {
     RETURN_IF_ERROR(view->AddMutations(store, changes, params.now_seconds, batch));
   }
   if (!indexes_.empty()) {
-    RETURN_IF_ERROR(AddIndexMutations(store, *base_, indexes_, changes, params, batch));
+    RETURN_IF_ERROR(AddIndexMutations(store, *base_, indexes_, changes, params, batch, build));
   }
   return Status::Ok();
 }

@@ -29,6 +29,7 @@
 #include "common/result.h"
 #include "common/uuid.h"
 #include "cql/functions.h"
+#include "engine/index_maintenance.h"
 #include "engine/modification_statement.h"
 #include "engine/row_change.h"
 #include "engine/table_schema.h"
@@ -61,10 +62,11 @@ class MaintenancePlan {
   common::Status AddMutations(const storage::Store& store, std::span<const Mutation> mutations,
                               const WriteParams& params, storage::WriteBatch* batch) const;
 
-  // Adds the view and index mutations implied by already captured `changes` (backfill).
-  // REQUIRES: as for AddMutations.
+  // Adds the view and index mutations implied by already captured `changes` (backfill, with
+  // `build` kBackfill: index_maintenance.h). REQUIRES: as for AddMutations.
   common::Status AddChangeMutations(const storage::Store& store, std::span<const RowChange> changes,
-                                    const WriteParams& params, storage::WriteBatch* batch) const;
+                                    const WriteParams& params, storage::WriteBatch* batch,
+                                    IndexBuild build = IndexBuild::kWrite) const;
 
   // The base table as the plan's catalogue has it.
   const TableSchema& base() const { return *base_; }

@@ -253,9 +253,9 @@ std::optional<ViewRow> ViewMaintainer::DesiredRow(const std::optional<RowData>& 
     if (!value) return std::nullopt;
     partition_key.push_back(*value);
   }
-  // An empty single-column partition key cannot be stored or queried (Cassandra: "Key may
-  // not be empty"); such base rows have no view row.
-  if (partition_key.size() == 1 && partition_key[0].empty()) return std::nullopt;
+  // An empty single-column partition key ('' of a text or blob column) is stored, as Cassandra
+  // stores it: under the minimum token (cql::Murmur3Token), so a full scan returns it first;
+  // a query by that key is refused ("Key may not be empty").
   for (int index : clustering_) {
     const std::optional<Bytes>& value = row->cells[index].value;
     if (!value) return std::nullopt;

@@ -23,23 +23,19 @@ DdlResult NoChange() { return DdlResult{}; }
 
 // ---- keyspaces ----
 
-common::Result<DdlResult> CreateKeyspace(const Catalog& current, const cql::CreateKeyspace& stmt) {
+common::Result<DdlResult> CreateKeyspace(const Catalog& current, const cql::CreateKeyspace& stmt,
+                                         std::string_view local_datacenter) {
   ASSIGN_OR_RETURN(KeyspaceOptions options, ParseKeyspaceOptions(stmt.properties));
   if (!options.has_replication) return Status::Invalid("Missing mandatory option 'replication'");
   if (current.FindKeyspace(stmt.keyspace) != nullptr) {
     if (stmt.if_not_exists) return NoChange();
     return Status::AlreadyExists(fmt::format("Cannot add existing keyspace \"{}\"", stmt.keyspace));
   }
-  if (!IsValidSchemaName(stmt.keyspace)) {
-    return Status::ConfigError(
-        fmt::format("Keyspace name must not be empty, more than 48 characters long, or contain "
-                    "non-alphanumeric-underscore characters (got \"{}\")",
-                    stmt.keyspace));
-  }
   auto keyspace = std::make_shared<KeyspaceMetadata>();
   keyspace->name = stmt.keyspace;
   keyspace->durable_writes = options.durable_writes;
-  ASSIGN_OR_RETURN(keyspace->replication, ValidateReplication(options.replication, stmt.keyspace));
+  ASSIGN_OR_RETURN(keyspace->replication,
+                   ValidateReplication(options.replication, stmt.keyspace, local_datacenter));
   return Changed(current.WithKeyspace(std::move(keyspace)), ChangeType::kCreated,
                  ChangeTarget::kKeyspace, stmt.keyspace, "");
 }
@@ -360,6 +356,43 @@ common::Result<DdlResult> DropTable(const Catalog& current, const cql::DropTable
 
 // Invalid when `statement` creates an object whose name a quarantined entry holds: the entry
 // and its data are still on disk, and a new object must not take them over or hide them.
+// The keyspace a schema statement changes, as Cassandra's AlterSchemaStatement names it (the
+// session keyspace for unqualified names); nullopt when there is none (the statement reports
+// that itself).
+std::optional<std::string> TargetKeyspace(const cql::Statement& statement,
+                                          std::string_view session_keyspace) {
+  return std::visit(
+      [&](const auto& stmt) -> std::optional<std::string> {
+        using T = std::decay_t<decltype(stmt)>;
+        const cql::QualifiedName* name = nullptr;
+        if constexpr (std::is_same_v<T, cql::CreateKeyspace> ||
+                      std::is_same_v<T, cql::AlterKeyspace> ||
+                      std::is_same_v<T, cql::DropKeyspace>) {
+          return stmt.keyspace;
+        } else if constexpr (std::is_same_v<T, cql::CreateTable> ||
+                             std::is_same_v<T, cql::AlterTable> ||
+                             std::is_same_v<T, cql::DropTable> ||
+                             std::is_same_v<T, cql::CreateIndex>) {
+          name = &stmt.table;
+        } else if constexpr (std::is_same_v<T, cql::CreateType> ||
+                             std::is_same_v<T, cql::AlterType> ||
+                             std::is_same_v<T, cql::DropType>) {
+          name = &stmt.type;
+        } else if constexpr (std::is_same_v<T, cql::DropIndex>) {
+          name = &stmt.index;
+        } else if constexpr (std::is_same_v<T, cql::CreateMaterializedView> ||
+                             std::is_same_v<T, cql::AlterMaterializedView> ||
+                             std::is_same_v<T, cql::DropMaterializedView>) {
+          name = &stmt.view;
+        }
+        if (name == nullptr) return std::nullopt;
+        auto keyspace = KeyspaceOf(*name, session_keyspace);
+        if (!keyspace.ok()) return std::nullopt;
+        return keyspace.value();
+      },
+      statement);
+}
+
 Status RefuseQuarantinedName(const Catalog& current, const cql::Statement& statement,
                              std::string_view session_keyspace) {
   EntryKind kind;
@@ -429,11 +462,25 @@ common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement&
 
 common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement& statement,
                                    std::string_view session_keyspace, const common::Clock& clock) {
+  return ApplyDdl(current, statement, session_keyspace, DdlEnvironment{.clock = &clock});
+}
+
+common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement& statement,
+                                   std::string_view session_keyspace,
+                                   const DdlEnvironment& environment) {
+  const common::Clock& clock = *environment.clock;
+  if (std::optional<std::string> keyspace = TargetKeyspace(statement, session_keyspace);
+      keyspace && !IsValidSchemaName(*keyspace)) {
+    return Status::Invalid(
+        fmt::format("Keyspace name must not be empty, more than 48 characters long, or contain "
+                    "non-alphanumeric-underscore characters (got '{}')",
+                    *keyspace));
+  }
   if (!current.quarantined().empty()) {
     RETURN_IF_ERROR(RefuseQuarantinedName(current, statement, session_keyspace));
   }
   if (const auto* stmt = std::get_if<cql::CreateKeyspace>(&statement)) {
-    return CreateKeyspace(current, *stmt);
+    return CreateKeyspace(current, *stmt, environment.local_datacenter);
   }
   if (const auto* stmt = std::get_if<cql::DropKeyspace>(&statement)) {
     return DropKeyspace(current, *stmt);
@@ -454,7 +501,7 @@ common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement&
     return DropTable(current, *stmt, session_keyspace);
   }
   if (const auto* stmt = std::get_if<cql::AlterKeyspace>(&statement)) {
-    return internal::AlterKeyspace(current, *stmt);
+    return internal::AlterKeyspace(current, *stmt, environment.local_datacenter);
   }
   if (const auto* stmt = std::get_if<cql::AlterType>(&statement)) {
     return internal::AlterType(current, *stmt, session_keyspace);

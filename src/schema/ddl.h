@@ -53,7 +53,9 @@ struct DdlResult {
 // (the new type is propagated to every type, table and view using it). `clock` gives the
 // drop time of ALTER TABLE DROP without USING TIMESTAMP; the 3-argument form uses the system
 // clock.
-// Errors (Cassandra 4.1 wording): Invalid (0x2200) for semantic errors, AlreadyExists (0x2400)
+// Errors (Cassandra 4.1 wording): Invalid "Keyspace name must not be empty, more than 48
+// characters long, or contain non-alphanumeric-underscore characters (got 'x')" first, for any
+// statement naming such a keyspace; Invalid (0x2200) for semantic errors, AlreadyExists (0x2400)
 // for existing keyspaces/tables, ConfigError (0x2300) for replication and option values,
 // SyntaxError (0x2000) for unknown properties. Other statement kinds give Invalid. Creating a
 // keyspace, type, table or view whose name is quarantined (catalog.h QuarantinedEntry), with or
@@ -64,5 +66,18 @@ common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement&
                                    std::string_view session_keyspace);
 common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement& statement,
                                    std::string_view session_keyspace, const common::Clock& clock);
+
+// What schema statements see of the node besides the catalogue.
+struct DdlEnvironment {
+  // The drop time of ALTER TABLE DROP without USING TIMESTAMP.
+  const common::Clock* clock = nullptr;
+  // The cluster's one data centre (system.local's data_center): the only name
+  // NetworkTopologyStrategy accepts.
+  std::string local_datacenter = "datacenter1";
+};
+// REQUIRES: `environment.clock` is set.
+common::Result<DdlResult> ApplyDdl(const Catalog& current, const cql::Statement& statement,
+                                   std::string_view session_keyspace,
+                                   const DdlEnvironment& environment);
 
 }  // namespace schema

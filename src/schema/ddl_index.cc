@@ -85,12 +85,8 @@ Status ValidateTarget(const TableMetadata& table, const ColumnMetadata& column, 
   return Status::Ok();
 }
 
-}  // namespace
-
-common::Result<DdlResult> CreateIndex(const Catalog& current, const cql::CreateIndex& stmt,
-                                      std::string_view session_keyspace) {
-  ASSIGN_OR_RETURN(std::string ks_name, KeyspaceOf(stmt.table, session_keyspace));
-  // Index options: only `options` (a map) is known.
+// The `WITH options = {...}` map of CREATE INDEX, checked against the index kind.
+common::Result<std::map<std::string, std::string>> CustomOptions(const cql::CreateIndex& stmt) {
   std::map<std::string, std::string> custom_options;
   for (const cql::Property& property : stmt.properties) {
     if (property.name != "options") {
@@ -118,22 +114,12 @@ common::Result<DdlResult> CreateIndex(const Catalog& current, const cql::CreateI
   if (custom_options.contains("target")) {
     return Status::Invalid("Cannot specify target as a CUSTOM option");
   }
+  return custom_options;
+}
 
-  const KeyspaceMetadata* ks = current.FindKeyspace(ks_name);
-  if (ks == nullptr) return Status::Invalid(fmt::format("Keyspace '{}' doesn't exist", ks_name));
-  const std::string& table_name = stmt.table.name;
-  const TableMetadata* table = ks->FindTableOrView(table_name);
-  if (table == nullptr) return Status::Invalid(fmt::format("Table '{}' doesn't exist", table_name));
-  if (!stmt.name.empty() && ks->FindIndexedTable(stmt.name) != nullptr) {
-    if (stmt.if_not_exists) return DdlResult{};
-    return Status::Invalid(fmt::format("Index '{}' already exists", stmt.name));
-  }
-  if (table->is_counter) {
-    return Status::Invalid("Secondary indexes on counter tables aren't supported");
-  }
-  if (table->view)
-    return Status::Invalid("Secondary indexes on materialized views aren't supported");
-
+// The one target column of the index on `table`. Errors: no target, several, unknown column.
+common::Result<const ColumnMetadata*> TargetColumn(const cql::CreateIndex& stmt,
+                                                   const TableMetadata& table) {
   if (stmt.targets.empty()) {
     if (!stmt.custom) {
       return Status::Invalid(
@@ -146,50 +132,92 @@ common::Result<DdlResult> CreateIndex(const Catalog& current, const cql::CreateI
     return Status::Invalid("CUSTOM indexes on multiple columns are not supported");
   }
   const cql::IndexTarget& raw = stmt.targets[0];
-  const ColumnMetadata* column = table->FindColumn(raw.column);
+  const ColumnMetadata* column = table.FindColumn(raw.column);
   if (column == nullptr) {
     return Status::Invalid(fmt::format("Undefined column name {} in table {}",
                                        cql::QuoteIdentifierIfNeeded(raw.column),
-                                       QualifiedToString(ks_name, table_name)));
+                                       QualifiedToString(table.keyspace, table.name)));
   }
-  // A simple index on a collection indexes its values.
-  const bool simple = raw.kind == cql::IndexTarget::Kind::kSimple && !column->type.IsCollection();
-  Target target = Target::kValues;
-  switch (raw.kind) {
+  return column;
+}
+
+Target TargetOf(cql::IndexTarget::Kind kind) {
+  switch (kind) {
+    case cql::IndexTarget::Kind::kKeys:
+      return Target::kKeys;
+    case cql::IndexTarget::Kind::kEntries:
+      return Target::kEntries;
+    case cql::IndexTarget::Kind::kFull:
+      return Target::kFull;
     case cql::IndexTarget::Kind::kSimple:
     case cql::IndexTarget::Kind::kValues:
-      target = Target::kValues;
-      break;
-    case cql::IndexTarget::Kind::kKeys:
-      target = Target::kKeys;
-      break;
-    case cql::IndexTarget::Kind::kEntries:
-      target = Target::kEntries;
-      break;
-    case cql::IndexTarget::Kind::kFull:
-      target = Target::kFull;
       break;
   }
-  RETURN_IF_ERROR(ValidateTarget(*table, *column, target));
-  const cql::CqlType& type = column->type;
+  return Target::kValues;
+}
+
+// Whether `target` of `column` can be indexed (its type and the target kind agree).
+Status CheckTargetType(const TableMetadata& table, const ColumnMetadata& column, Target target,
+                       bool simple) {
+  RETURN_IF_ERROR(ValidateTarget(table, column, target));
+  const cql::CqlType& type = column.type;
   if (!type.IsCollection() && !simple) {
     return Status::Invalid(fmt::format(
         "Cannot create {}() index on {}. Non-collection columns only support simple indexes",
-        TargetName(target), column->name));
+        TargetName(target), column.name));
   }
   if ((target == Target::kKeys || target == Target::kEntries) &&
       !(type.kind() == cql::TypeKind::kMap && type.IsMultiCell())) {
     return Status::Invalid(fmt::format("Cannot create index on {} of column {} with non-map type",
-                                       TargetName(target), column->name));
+                                       TargetName(target), column.name));
   }
   if (type.kind() == cql::TypeKind::kUdt && type.IsMultiCell()) {
     return Status::Invalid(
-        fmt::format("Cannot create index on non-frozen UDT column {}", column->name));
+        fmt::format("Cannot create index on non-frozen UDT column {}", column.name));
   }
+  return Status::Ok();
+}
+
+// The table (not a view or counter table) the index goes on; nullptr with an Ok status when
+// IF NOT EXISTS finds the index name taken.
+common::Result<const TableMetadata*> IndexedTable(const KeyspaceMetadata& ks,
+                                                  const cql::CreateIndex& stmt) {
+  const std::string& table_name = stmt.table.name;
+  const TableMetadata* table = ks.FindTableOrView(table_name);
+  if (table == nullptr) return Status::Invalid(fmt::format("Table '{}' doesn't exist", table_name));
+  if (!stmt.name.empty() && ks.FindIndexedTable(stmt.name) != nullptr) {
+    if (stmt.if_not_exists) return nullptr;
+    return Status::Invalid(fmt::format("Index '{}' already exists", stmt.name));
+  }
+  if (table->is_counter) {
+    return Status::Invalid("Secondary indexes on counter tables aren't supported");
+  }
+  if (table->view) {
+    return Status::Invalid("Secondary indexes on materialized views aren't supported");
+  }
+  return table;
+}
+
+}  // namespace
+
+common::Result<DdlResult> CreateIndex(const Catalog& current, const cql::CreateIndex& stmt,
+                                      std::string_view session_keyspace) {
+  ASSIGN_OR_RETURN(std::string ks_name, KeyspaceOf(stmt.table, session_keyspace));
+  ASSIGN_OR_RETURN(auto custom_options, CustomOptions(stmt));
+  const KeyspaceMetadata* ks = current.FindKeyspace(ks_name);
+  if (ks == nullptr) return Status::Invalid(fmt::format("Keyspace '{}' doesn't exist", ks_name));
+  ASSIGN_OR_RETURN(const TableMetadata* table, IndexedTable(*ks, stmt));
+  if (table == nullptr) return DdlResult{};
+  ASSIGN_OR_RETURN(const ColumnMetadata* column, TargetColumn(stmt, *table));
+  // A simple index on a collection indexes its values.
+  const cql::IndexTarget::Kind kind = stmt.targets[0].kind;
+  const bool simple = kind == cql::IndexTarget::Kind::kSimple && !column->type.IsCollection();
+  const Target target = TargetOf(kind);
+  RETURN_IF_ERROR(CheckTargetType(*table, *column, target, simple));
 
   IndexMetadata index;
   index.id = common::Uuid::Random();
-  index.name = stmt.name.empty() ? DefaultIndexName(*ks, table_name, column->name) : stmt.name;
+  index.name = stmt.name.empty() ? DefaultIndexName(*ks, table->name, column->name) : stmt.name;
   index.column = column->name;
   index.target = target;
   if (stmt.custom) {
@@ -209,6 +237,7 @@ common::Result<DdlResult> CreateIndex(const Catalog& current, const cql::CreateI
   std::string index_name = index.name;
   updated_table->indexes.emplace(std::move(index_name), std::move(index));
   auto updated = std::make_shared<KeyspaceMetadata>(*ks);
+  const std::string table_name = table->name;
   updated->tables.insert_or_assign(table_name, std::move(updated_table));
   return Changed(current.WithKeyspace(std::move(updated)), ChangeType::kUpdated,
                  ChangeTarget::kTable, ks_name, table_name);

@@ -50,7 +50,8 @@ inline bool HasProperty(const std::vector<cql::Property>& properties, std::strin
 }
 
 // ALTER KEYSPACE and ALTER TYPE (ddl_type.cc).
-common::Result<DdlResult> AlterKeyspace(const Catalog& current, const cql::AlterKeyspace& stmt);
+common::Result<DdlResult> AlterKeyspace(const Catalog& current, const cql::AlterKeyspace& stmt,
+                                        std::string_view local_datacenter);
 common::Result<DdlResult> AlterType(const Catalog& current, const cql::AlterType& stmt,
                                     std::string_view session_keyspace);
 

@@ -1,20 +1,23 @@
 #include "schema/ddl_options.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <utility>
+
+#include "common/ascii.h"
 
 namespace schema {
 namespace {
 
 constexpr std::string_view kLocatorPackage = "org.apache.cassandra.locator.";
-constexpr std::string_view kLocalDatacenter = "datacenter1";
 constexpr int64_t kMaxTtlSeconds = 630720000;  // 20 years, Cassandra's MAX_TTL
 
 constexpr std::array<std::string_view, 18> kTableOptionNames = {
@@ -140,6 +143,129 @@ common::Status ValidateReplicationFactor(const std::string& text) {
   return common::Status::Ok();
 }
 
+// The compressors Cassandra 4.1 ships (org.apache.cassandra.io.compress) with the options each
+// supports.
+const std::map<std::string, std::set<std::string>>& KnownCompressors() {
+  static const std::map<std::string, std::set<std::string>> compressors = {
+      {"DeflateCompressor", {}},
+      {"LZ4Compressor", {"lz4_compressor_type", "lz4_high_compressor_level"}},
+      {"NoopCompressor", {}},
+      {"SnappyCompressor", {}},
+      {"ZstdCompressor", {"compression_level"}},
+  };
+  return compressors;
+}
+
+// Checks a `compression` map as Cassandra 4.1's CompressionParams.fromMap does, with its
+// ConfigurationException messages. The legacy keys `sstable_compression` and `chunk_length_kb`
+// stand for `class` and `chunk_length_in_kb`.
+common::Status ValidateCompression(std::map<std::string, std::string> options) {
+  auto rename = [&](const char* legacy, const char* current) {
+    auto it = options.find(legacy);
+    if (it == options.end()) return;
+    options.try_emplace(current, it->second);
+    options.erase(it);
+  };
+  rename("sstable_compression", "class");
+  rename("chunk_length_kb", "chunk_length_in_kb");
+  bool enabled = true;
+  if (auto it = options.find("enabled"); it != options.end()) {
+    enabled = common::AsciiLower(it->second) == "true";
+    options.erase(it);
+  }
+  if (!enabled) {
+    if (options.empty()) return common::Status::Ok();
+    return common::Status::ConfigError(
+        "If the 'enabled' option is set to false no other options must be specified");
+  }
+  if (!options.empty() && !options.contains("class")) {
+    return common::Status::ConfigError("Missing sub-option 'class' for the 'compression' option.");
+  }
+  std::string class_name = options["class"];
+  options.erase("class");
+  if (auto it = options.find("chunk_length_in_kb"); it != options.end()) {
+    int32_t kib = 0;
+    if (!ParseInt32(it->second, &kib)) {
+      return common::Status::ConfigError("Invalid value for chunk_length_in_kb");
+    }
+    if (kib > INT32_MAX / 1024) {
+      return common::Status::ConfigError(
+          fmt::format("Value of chunk_length_in_kb is too large ({})", kib));
+    }
+    if (kib <= 0) return common::Status::ConfigError("Invalid negative or null chunk_length_in_kb");
+    if ((kib & (kib - 1)) != 0) {
+      return common::Status::ConfigError("chunk_length_in_kb must be a power of 2");
+    }
+    options.erase(it);
+  }
+  options.erase("min_compress_ratio");
+  if (class_name.empty()) {
+    if (options.empty()) return common::Status::Ok();
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : options) keys.push_back(key);
+    return common::Status::ConfigError(
+        fmt::format("Unknown compression options ([{}]) since no compression class found",
+                    fmt::join(keys, ", ")));
+  }
+  constexpr std::string_view kPackage = "org.apache.cassandra.io.compress.";
+  std::string simple = class_name;
+  if (simple.starts_with(kPackage)) simple.erase(0, kPackage.size());
+  auto compressor = KnownCompressors().find(simple);
+  if (compressor == KnownCompressors().end()) {
+    const std::string qualified =
+        class_name.find('.') == std::string::npos ? std::string(kPackage) + class_name : class_name;
+    return common::Status::ConfigError(
+        fmt::format("Could not create Compression for type {}", qualified));
+  }
+  for (const auto& [key, value] : options) {
+    if (!compressor->second.contains(key)) {
+      return common::Status::ConfigError(fmt::format("Unknown compression options {}", key));
+    }
+  }
+  return common::Status::Ok();
+}
+
+// NetworkTopologyStrategy as Cassandra 4.1 prepares and validates it: `replication_factor`
+// gives every data centre of the cluster (this node's) that count, keeping the data centres
+// `previous` (the keyspace's replication before an ALTER) already had; a strategy without any
+// option keeps the previous SimpleStrategy's factor; counts of "0" are dropped. The remaining
+// options must name data centres the cluster has.
+common::Result<std::map<std::string, std::string>> ValidateNetworkTopology(
+    std::map<std::string, std::string> options, const std::map<std::string, std::string>& previous,
+    std::string_view keyspace, std::string_view local_datacenter) {
+  const std::string class_name = options["class"];
+  options.erase("class");
+  std::optional<std::string> factor;
+  if (auto rf = options.find("replication_factor"); rf != options.end()) {
+    factor = rf->second;
+    options.erase(rf);
+    for (const auto& [key, value] : previous) {
+      if (key != "class" && key != "replication_factor") options.try_emplace(key, value);
+    }
+  } else if (options.empty()) {
+    if (auto rf = previous.find("replication_factor"); rf != previous.end()) factor = rf->second;
+  }
+  if (factor) {
+    RETURN_IF_ERROR(ValidateReplicationFactor(*factor));
+    options.try_emplace(std::string(local_datacenter), *factor);
+  }
+  std::erase_if(options, [](const auto& entry) { return entry.second == "0"; });
+  if (options.empty()) {
+    return common::Status::ConfigError("Configuration for at least one datacenter must be present");
+  }
+  for (const auto& [key, value] : options) {
+    if (key != local_datacenter) {
+      return common::Status::ConfigError(
+          fmt::format("Unrecognized strategy option {{{}}} passed to NetworkTopologyStrategy for "
+                      "keyspace {}",
+                      key, keyspace));
+    }
+  }
+  for (const auto& [key, value] : options) RETURN_IF_ERROR(ValidateReplicationFactor(value));
+  options["class"] = class_name;
+  return options;
+}
+
 }  // namespace
 
 bool IsValidSchemaName(std::string_view name) {
@@ -170,7 +296,8 @@ common::Result<KeyspaceOptions> ParseKeyspaceOptions(const std::vector<cql::Prop
 }
 
 common::Result<std::map<std::string, std::string>> ValidateReplication(
-    const std::map<std::string, std::string>& replication, std::string_view keyspace) {
+    const std::map<std::string, std::string>& replication, std::string_view keyspace,
+    std::string_view local_datacenter, const std::map<std::string, std::string>& previous) {
   std::map<std::string, std::string> result = replication;
   std::string class_name = result["class"];
   if (class_name.find('.') == std::string::npos) {
@@ -195,16 +322,7 @@ common::Result<std::map<std::string, std::string>> ValidateReplication(
     return result;
   }
   if (class_name == std::string(kLocatorPackage) + "NetworkTopologyStrategy") {
-    auto rf = result.find("replication_factor");
-    if (rf != result.end()) {
-      std::string value = rf->second;
-      result.erase(rf);
-      result.try_emplace(std::string(kLocalDatacenter), value);
-    }
-    for (const auto& [key, value] : result) {
-      if (key != "class") RETURN_IF_ERROR(ValidateReplicationFactor(value));
-    }
-    return result;
+    return ValidateNetworkTopology(std::move(result), previous, keyspace, local_datacenter);
   }
   if (class_name == std::string(kLocatorPackage) + "LocalStrategy") {
     return common::Status::Invalid(
@@ -213,6 +331,21 @@ common::Result<std::map<std::string, std::string>> ValidateReplication(
   return common::Status::ConfigError(
       fmt::format("Unable to find replication strategy class '{}'", class_name));
 }
+
+namespace {
+
+// Keeps `property` among the options stored as given, replacing an earlier value.
+void KeepOther(TableOptions* options, const cql::Property& property) {
+  auto same = std::find_if(options->other.begin(), options->other.end(),
+                           [&](const cql::Property& p) { return p.name == property.name; });
+  if (same != options->other.end()) {
+    *same = property;
+  } else {
+    options->other.push_back(property);
+  }
+}
+
+}  // namespace
 
 common::Result<ParsedTableOptions> ParseTableOptions(const std::vector<cql::Property>& properties,
                                                      const TableOptions& base) {
@@ -239,16 +372,14 @@ common::Result<ParsedTableOptions> ParseTableOptions(const std::vector<cql::Prop
       }
       parsed.has_id = true;
       parsed.id = id.value();
+    } else if (name == "compression" && property.value.kind == cql::PropertyValue::Kind::kMap) {
+      ASSIGN_OR_RETURN(auto compression, MapValue(property));
+      RETURN_IF_ERROR(ValidateCompression(std::move(compression)));
+      KeepOther(&options, property);
     } else if (name == "read_repair_chance" || name == "dclocal_read_repair_chance") {
       continue;  // obsolete since 4.0, ignored
     } else {
-      auto same = std::find_if(options.other.begin(), options.other.end(),
-                               [&](const cql::Property& p) { return p.name == name; });
-      if (same != options.other.end()) {
-        *same = property;
-      } else {
-        options.other.push_back(property);
-      }
+      KeepOther(&options, property);
     }
   }
   if (options.default_time_to_live < 0) {

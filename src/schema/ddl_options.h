@@ -31,12 +31,18 @@ struct KeyspaceOptions {
 common::Result<KeyspaceOptions> ParseKeyspaceOptions(const std::vector<cql::Property>& properties);
 
 // Validates a replication map for keyspace `keyspace` and returns it as stored (the class
-// fully qualified; NetworkTopologyStrategy's `replication_factor` expanded to the local
-// datacenter "datacenter1"). Fails with ConfigError: "Unable to find replication strategy class
-// '...'", "SimpleStrategy requires a replication_factor strategy option.", "Unrecognized
-// strategy option {x} passed to SimpleStrategy for keyspace ks", bad replication factors.
+// fully qualified; NetworkTopologyStrategy's `replication_factor` expanded to the cluster's one
+// data centre `local_datacenter`, what system.local reports, keeping the data centres of
+// `previous`, the keyspace's replication before an ALTER; counts of "0" dropped). Fails with
+// ConfigError: "Unable to find replication strategy class '...'", "SimpleStrategy requires a
+// replication_factor strategy option.", "Unrecognized strategy option {x} passed to
+// SimpleStrategy for keyspace ks" (or NetworkTopologyStrategy, for a data centre other than
+// `local_datacenter`), "Configuration for at least one datacenter must be present", bad
+// replication factors.
 common::Result<std::map<std::string, std::string>> ValidateReplication(
-    const std::map<std::string, std::string>& replication, std::string_view keyspace);
+    const std::map<std::string, std::string>& replication, std::string_view keyspace,
+    std::string_view local_datacenter = "datacenter1",
+    const std::map<std::string, std::string>& previous = {});
 
 struct ParsedTableOptions {
   TableOptions options;

@@ -341,7 +341,7 @@ INSTANTIATE_TEST_SUITE_P(
                   StatusCode::kConfigError,
                   "Replication factor format is <replicas> or <replicas>/<transient>"},
         ErrorCase{"CREATE KEYSPACE k WITH replication = {'class': 'NetworkTopologyStrategy', "
-                  "'dc1': '-2'}",
+                  "'datacenter1': '-2'}",
                   StatusCode::kConfigError, "Replication factor must be non-negative, found -2"},
         ErrorCase{"CREATE TYPE hotel.t (a int, a text)", StatusCode::kInvalid,
                   "Duplicate field name 'a' in type 't'"},

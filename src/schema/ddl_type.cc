@@ -136,7 +136,8 @@ common::Result<CqlType> RenameFields(const cql::AlterType& stmt, const KeyspaceM
 
 }  // namespace
 
-common::Result<DdlResult> AlterKeyspace(const Catalog& current, const cql::AlterKeyspace& stmt) {
+common::Result<DdlResult> AlterKeyspace(const Catalog& current, const cql::AlterKeyspace& stmt,
+                                        std::string_view local_datacenter) {
   ASSIGN_OR_RETURN(KeyspaceOptions options, ParseKeyspaceOptions(stmt.properties));
   const KeyspaceMetadata* ks = current.FindKeyspace(stmt.keyspace);
   if (ks == nullptr) {
@@ -145,7 +146,8 @@ common::Result<DdlResult> AlterKeyspace(const Catalog& current, const cql::Alter
   }
   auto updated = std::make_shared<KeyspaceMetadata>(*ks);
   if (options.has_replication) {
-    ASSIGN_OR_RETURN(updated->replication, ValidateReplication(options.replication, stmt.keyspace));
+    ASSIGN_OR_RETURN(updated->replication, ValidateReplication(options.replication, stmt.keyspace,
+                                                               local_datacenter, ks->replication));
   }
   if (HasProperty(stmt.properties, "durable_writes")) {
     updated->durable_writes = options.durable_writes;

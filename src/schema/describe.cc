@@ -345,48 +345,183 @@ std::string DescribeIndexCql(const TableMetadata& table, const IndexMetadata& in
                      target);
 }
 
-common::Result<DescribeResult> Describe(const Catalog& catalog, const cql::Describe& statement,
-                                        std::string_view session_keyspace,
-                                        const LocalNodeInfo& node) {
-  using Kind = cql::Describe::Kind;
-  const std::vector<const KeyspaceMetadata*> keyspaces = AllKeyspaces(catalog);
-  const bool internals = statement.with_internals;
-  DescribeResult result;
+namespace {
 
+// One DESCRIBE statement's answer, step by step: listings, one element, or a generic name.
+class Describer {
+ public:
+  Describer(const Catalog& catalog, const cql::Describe& statement,
+            std::string_view session_keyspace)
+      : keyspaces_(AllKeyspaces(catalog)),
+        statement_(statement),
+        session_keyspace_(session_keyspace),
+        internals_(statement.with_internals) {}
+
+  DescribeResult Cluster(const LocalNodeInfo& node) const {
+    DescribeResult result;
+    result.shape = DescribeResult::Shape::kCluster;
+    result.cluster = node.cluster_name;
+    constexpr std::string_view kDhtPackage = "org.apache.cassandra.dht.";
+    result.partitioner = node.partitioner.starts_with(kDhtPackage)
+                             ? node.partitioner.substr(kDhtPackage.size())
+                             : node.partitioner;
+    result.snitch = "SimpleSnitch";
+    if (!session_keyspace_.empty() && !IsSystemKeyspace(session_keyspace_)) {
+      result.has_range_ownership = true;
+      const std::string endpoint = fmt::format("/{}:{}", node.listen_address, node.listen_port);
+      for (const std::string& token : node.tokens) result.range_ownership[token] = {endpoint};
+    }
+    return result;
+  }
+
+  // DESCRIBE KEYSPACES / TABLES / TYPES / FUNCTIONS / AGGREGATES.
+  common::Result<DescribeResult> List() const {
+    using Kind = cql::Describe::Kind;
+    DescribeResult result = Listing();
+    if (statement_.kind == Kind::kKeyspaces) {
+      for (const KeyspaceMetadata* keyspace : keyspaces_) {
+        result.rows.push_back(Element(keyspace->name, "keyspace", keyspace->name, ""));
+      }
+      return result;
+    }
+    ASSIGN_OR_RETURN(std::vector<const KeyspaceMetadata*> covered, ListingKeyspaces());
+    for (const KeyspaceMetadata* keyspace : covered) {
+      if (statement_.kind == Kind::kTables) {
+        for (const auto& [name, table] : keyspace->tables) {
+          result.rows.push_back(Element(keyspace->name, "table", name, ""));
+        }
+      } else if (statement_.kind == Kind::kTypes) {
+        for (const auto& [name, type] : keyspace->types) {
+          result.rows.push_back(Element(keyspace->name, "type", name, ""));
+        }
+      }
+    }
+    return result;
+  }
+
+  DescribeResult Schema() const {
+    DescribeResult result;
+    for (const KeyspaceMetadata* keyspace : keyspaces_) {
+      if (!statement_.full && IsSystemKeyspace(keyspace->name)) continue;
+      AppendKeyspaceElements(*keyspace, /*only=*/false, internals_, &result.rows);
+    }
+    return result;
+  }
+
+  // DESCRIBE KEYSPACE / TABLE / INDEX / MATERIALIZED VIEW / TYPE / FUNCTION / AGGREGATE x.
+  common::Result<DescribeResult> NamedElement() const {
+    using Kind = cql::Describe::Kind;
+    ASSIGN_OR_RETURN(const KeyspaceMetadata* keyspace, ElementKeyspace());
+    const std::string& name = statement_.name.name;
+    DescribeResult result;
+    switch (statement_.kind) {
+      case Kind::kKeyspace:
+        AppendKeyspaceElements(*keyspace, statement_.only, internals_, &result.rows);
+        return result;
+      case Kind::kTable: {
+        ASSIGN_OR_RETURN(result.rows, TableRows(*keyspace, name));
+        return result;
+      }
+      case Kind::kIndex: {
+        ASSIGN_OR_RETURN(DescribeRow row, IndexRowOf(*keyspace, name));
+        result.rows.push_back(std::move(row));
+        return result;
+      }
+      case Kind::kMaterializedView: {
+        const TableMetadata* view = keyspace->FindView(name);
+        if (view == nullptr) {
+          return NotFound(
+              fmt::format("Materialized view '{}' not found in '{}'", name, keyspace->name));
+        }
+        result.rows.push_back(TableOrViewRow(*view, internals_));
+        return result;
+      }
+      case Kind::kType: {
+        const cql::CqlType* type = keyspace->FindType(name);
+        if (type == nullptr) {
+          return NotFound(
+              fmt::format("User defined type '{}' not found in '{}'", name, keyspace->name));
+        }
+        result.rows.push_back(TypeRow(*keyspace, *type));
+        return result;
+      }
+      default:  // kFunction, kAggregate: no user functions exist
+        return NotFound(fmt::format("User defined {} '{}' not found in '{}'",
+                                    statement_.kind == Kind::kFunction ? "function" : "aggregate",
+                                    name, keyspace->name));
+    }
+  }
+
+  // DESCRIBE x: a keyspace, else a table, index or view of the named or session keyspace.
+  common::Result<DescribeResult> Generic() const {
+    const std::string& name = statement_.name.name;
+    std::string keyspace_name = statement_.name.keyspace;
+    DescribeResult result;
+    if (keyspace_name.empty()) {
+      if (const KeyspaceMetadata* keyspace = FindKeyspace(keyspaces_, name)) {
+        AppendKeyspaceElements(*keyspace, /*only=*/false, internals_, &result.rows);
+        return result;
+      }
+      keyspace_name = session_keyspace_.empty() ? name : std::string(session_keyspace_);
+    }
+    const KeyspaceMetadata* keyspace = FindKeyspace(keyspaces_, keyspace_name);
+    if (keyspace == nullptr) {
+      return NotFound(fmt::format("'{}' not found in keyspaces", keyspace_name));
+    }
+    if (keyspace->FindTable(name) != nullptr) {
+      ASSIGN_OR_RETURN(result.rows, TableRows(*keyspace, name));
+      return result;
+    }
+    if (keyspace->FindIndexedTable(name) != nullptr) {
+      ASSIGN_OR_RETURN(DescribeRow row, IndexRowOf(*keyspace, name));
+      result.rows.push_back(std::move(row));
+      return result;
+    }
+    if (const TableMetadata* view = keyspace->FindView(name)) {
+      result.rows.push_back(TableOrViewRow(*view, internals_));
+      return result;
+    }
+    return NotFound(fmt::format("'{}' not found in keyspace '{}'", name, keyspace_name));
+  }
+
+ private:
   // The keyspace of a named element: the statement's, else the session's.
-  auto element_keyspace = [&]() -> common::Result<const KeyspaceMetadata*> {
-    std::string name = statement.name.keyspace;
+  common::Result<const KeyspaceMetadata*> ElementKeyspace() const {
+    std::string name = statement_.name.keyspace;
     if (name.empty()) {
-      if (session_keyspace.empty()) {
+      if (session_keyspace_.empty()) {
         return common::Status::Invalid("No keyspace specified and no current keyspace");
       }
-      name = std::string(session_keyspace);
+      name = std::string(session_keyspace_);
     }
-    const KeyspaceMetadata* keyspace = FindKeyspace(keyspaces, name);
+    const KeyspaceMetadata* keyspace = FindKeyspace(keyspaces_, name);
     if (keyspace == nullptr) return NotFound(fmt::format("'{}' not found in keyspaces", name));
     return keyspace;
-  };
+  }
+
   // The keyspaces a listing covers: the session keyspace, else all.
-  auto listing_keyspaces = [&]() -> common::Result<std::vector<const KeyspaceMetadata*>> {
-    if (session_keyspace.empty()) return keyspaces;
-    const KeyspaceMetadata* keyspace = FindKeyspace(keyspaces, session_keyspace);
+  common::Result<std::vector<const KeyspaceMetadata*>> ListingKeyspaces() const {
+    if (session_keyspace_.empty()) return keyspaces_;
+    const KeyspaceMetadata* keyspace = FindKeyspace(keyspaces_, session_keyspace_);
     if (keyspace == nullptr) {
-      return NotFound(fmt::format("'{}' not found in keyspaces", session_keyspace));
+      return NotFound(fmt::format("'{}' not found in keyspaces", session_keyspace_));
     }
     return std::vector<const KeyspaceMetadata*>{keyspace};
-  };
-  auto table_row = [&](const KeyspaceMetadata& keyspace,
-                       std::string_view name) -> common::Result<std::vector<DescribeRow>> {
+  }
+
+  common::Result<std::vector<DescribeRow>> TableRows(const KeyspaceMetadata& keyspace,
+                                                     std::string_view name) const {
     const TableMetadata* table = keyspace.FindTableOrView(name);
     if (table == nullptr) {
       return NotFound(fmt::format("Table '{}' not found in keyspace '{}'", name, keyspace.name));
     }
-    std::vector<DescribeRow> rows = {TableOrViewRow(*table, internals)};
+    std::vector<DescribeRow> rows = {TableOrViewRow(*table, internals_)};
     AppendIndexes(*table, &rows);
     return rows;
-  };
-  auto index_row = [&](const KeyspaceMetadata& keyspace,
-                       std::string_view name) -> common::Result<DescribeRow> {
+  }
+
+  common::Result<DescribeRow> IndexRowOf(const KeyspaceMetadata& keyspace,
+                                         std::string_view name) const {
     const TableMetadata* table = keyspace.FindIndexedTable(name);
     if (table == nullptr) {
       return NotFound(
@@ -397,127 +532,42 @@ common::Result<DescribeResult> Describe(const Catalog& catalog, const cql::Descr
       return NotFound(fmt::format("Index '{}' not found in '{}'", name, keyspace.name));
     }
     return IndexRow(*table, index->second);
-  };
+  }
 
+  const std::vector<const KeyspaceMetadata*> keyspaces_;
+  const cql::Describe& statement_;
+  const std::string_view session_keyspace_;
+  const bool internals_;
+};
+
+}  // namespace
+
+common::Result<DescribeResult> Describe(const Catalog& catalog, const cql::Describe& statement,
+                                        std::string_view session_keyspace,
+                                        const LocalNodeInfo& node) {
+  using Kind = cql::Describe::Kind;
+  const Describer describer(catalog, statement, session_keyspace);
   switch (statement.kind) {
-    case Kind::kCluster: {
-      result.shape = DescribeResult::Shape::kCluster;
-      result.cluster = node.cluster_name;
-      constexpr std::string_view kDhtPackage = "org.apache.cassandra.dht.";
-      result.partitioner = node.partitioner.starts_with(kDhtPackage)
-                               ? node.partitioner.substr(kDhtPackage.size())
-                               : node.partitioner;
-      result.snitch = "SimpleSnitch";
-      if (!session_keyspace.empty() && !IsSystemKeyspace(session_keyspace)) {
-        result.has_range_ownership = true;
-        const std::string endpoint = fmt::format("/{}:{}", node.listen_address, node.listen_port);
-        for (const std::string& token : node.tokens) result.range_ownership[token] = {endpoint};
-      }
-      return result;
-    }
+    case Kind::kCluster:
+      return describer.Cluster(node);
     case Kind::kKeyspaces:
-      result = Listing();
-      for (const KeyspaceMetadata* keyspace : keyspaces) {
-        result.rows.push_back(Element(keyspace->name, "keyspace", keyspace->name, ""));
-      }
-      return result;
     case Kind::kTables:
     case Kind::kTypes:
     case Kind::kFunctions:
-    case Kind::kAggregates: {
-      result = Listing();
-      ASSIGN_OR_RETURN(std::vector<const KeyspaceMetadata*> covered, listing_keyspaces());
-      for (const KeyspaceMetadata* keyspace : covered) {
-        if (statement.kind == Kind::kTables) {
-          for (const auto& [name, table] : keyspace->tables) {
-            result.rows.push_back(Element(keyspace->name, "table", name, ""));
-          }
-        } else if (statement.kind == Kind::kTypes) {
-          for (const auto& [name, type] : keyspace->types) {
-            result.rows.push_back(Element(keyspace->name, "type", name, ""));
-          }
-        }
-      }
-      return result;
-    }
+    case Kind::kAggregates:
+      return describer.List();
     case Kind::kSchema:
-      for (const KeyspaceMetadata* keyspace : keyspaces) {
-        if (!statement.full && IsSystemKeyspace(keyspace->name)) continue;
-        AppendKeyspaceElements(*keyspace, /*only=*/false, internals, &result.rows);
-      }
-      return result;
-    case Kind::kKeyspace: {
-      ASSIGN_OR_RETURN(const KeyspaceMetadata* keyspace, element_keyspace());
-      AppendKeyspaceElements(*keyspace, statement.only, internals, &result.rows);
-      return result;
-    }
-    case Kind::kTable: {
-      ASSIGN_OR_RETURN(const KeyspaceMetadata* keyspace, element_keyspace());
-      ASSIGN_OR_RETURN(result.rows, table_row(*keyspace, statement.name.name));
-      return result;
-    }
-    case Kind::kIndex: {
-      ASSIGN_OR_RETURN(const KeyspaceMetadata* keyspace, element_keyspace());
-      ASSIGN_OR_RETURN(DescribeRow row, index_row(*keyspace, statement.name.name));
-      result.rows.push_back(std::move(row));
-      return result;
-    }
-    case Kind::kMaterializedView: {
-      ASSIGN_OR_RETURN(const KeyspaceMetadata* keyspace, element_keyspace());
-      const TableMetadata* view = keyspace->FindView(statement.name.name);
-      if (view == nullptr) {
-        return NotFound(fmt::format("Materialized view '{}' not found in '{}'", statement.name.name,
-                                    keyspace->name));
-      }
-      result.rows.push_back(TableOrViewRow(*view, internals));
-      return result;
-    }
-    case Kind::kType: {
-      ASSIGN_OR_RETURN(const KeyspaceMetadata* keyspace, element_keyspace());
-      const cql::CqlType* type = keyspace->FindType(statement.name.name);
-      if (type == nullptr) {
-        return NotFound(fmt::format("User defined type '{}' not found in '{}'", statement.name.name,
-                                    keyspace->name));
-      }
-      result.rows.push_back(TypeRow(*keyspace, *type));
-      return result;
-    }
+      return describer.Schema();
+    case Kind::kKeyspace:
+    case Kind::kTable:
+    case Kind::kIndex:
+    case Kind::kMaterializedView:
+    case Kind::kType:
     case Kind::kFunction:
-    case Kind::kAggregate: {
-      ASSIGN_OR_RETURN(const KeyspaceMetadata* keyspace, element_keyspace());
-      return NotFound(fmt::format("User defined {} '{}' not found in '{}'",
-                                  statement.kind == Kind::kFunction ? "function" : "aggregate",
-                                  statement.name.name, keyspace->name));
-    }
-    case Kind::kGeneric: {
-      const std::string& name = statement.name.name;
-      std::string keyspace_name = statement.name.keyspace;
-      if (keyspace_name.empty()) {
-        if (const KeyspaceMetadata* keyspace = FindKeyspace(keyspaces, name)) {
-          AppendKeyspaceElements(*keyspace, /*only=*/false, internals, &result.rows);
-          return result;
-        }
-        keyspace_name = session_keyspace.empty() ? name : std::string(session_keyspace);
-      }
-      const KeyspaceMetadata* keyspace = FindKeyspace(keyspaces, keyspace_name);
-      if (keyspace == nullptr) {
-        return NotFound(fmt::format("'{}' not found in keyspaces", keyspace_name));
-      }
-      if (keyspace->FindTable(name) != nullptr) {
-        ASSIGN_OR_RETURN(result.rows, table_row(*keyspace, name));
-        return result;
-      }
-      if (keyspace->FindIndexedTable(name) != nullptr) {
-        ASSIGN_OR_RETURN(DescribeRow row, index_row(*keyspace, name));
-        result.rows.push_back(std::move(row));
-        return result;
-      }
-      if (const TableMetadata* view = keyspace->FindView(name)) {
-        result.rows.push_back(TableOrViewRow(*view, internals));
-        return result;
-      }
-      return NotFound(fmt::format("'{}' not found in keyspace '{}'", name, keyspace_name));
-    }
+    case Kind::kAggregate:
+      return describer.NamedElement();
+    case Kind::kGeneric:
+      return describer.Generic();
   }
   return common::Status::Invalid("Unsupported DESCRIBE statement");
 }

@@ -180,6 +180,9 @@ std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
   constexpr std::string_view schema = kSystemSchemaKeyspace;
   constexpr std::string_view virtual_schema = kSystemVirtualSchemaKeyspace;
 
+  // "table_name" holds the keyspace name (Cassandra's naming, kept for compatibility).
+  tables.push_back(MakeTable(sys, "IndexInfo", "built column indexes", {{"table_name", text}},
+                             {{"index_name", text}}, {{"value", CqlType::Blob()}}));
   tables.push_back(MakeTable(sys, "local", "information about the local node", {{"key", text}}, {},
                              {{"bootstrapped", text},
                               {"broadcast_address", inet},

@@ -233,6 +233,20 @@ common::Status AddLocalRow(RowSet& rows, const Catalog& catalog, const LocalNode
   return common::Status::Ok();
 }
 
+// system."IndexInfo": one row per built secondary index, keyed by keyspace. CREATE INDEX builds
+// the index before it returns, so every index of the catalogue is built.
+void AddBuiltIndexRows(RowSet& rows, const Catalog& catalog) {
+  for (const auto& [keyspace_name, keyspace] : catalog.keyspaces()) {
+    for (const auto& [table_name, table] : keyspace->tables) {
+      for (const auto& [index_name, index] : table->indexes) {
+        SystemRow& row = rows.Add();
+        rows.Set(row, "table_name", Text(keyspace_name));
+        rows.Set(row, "index_name", Text(index_name));
+      }
+    }
+  }
+}
+
 void AddSchemaRows(RowSet& rows, std::string_view table_name, const Catalog& catalog) {
   for (const KeyspaceMetadata* keyspace : SchemaKeyspaces(catalog)) {
     const Bytes keyspace_name = Text(keyspace->name);
@@ -340,6 +354,7 @@ common::Result<std::vector<SystemRow>> SystemTableRows(const TableMetadata& tabl
   RowSet rows(table);
   if (table.keyspace == kSystemKeyspace) {
     if (table.name == "local") RETURN_IF_ERROR(AddLocalRow(rows, catalog, node));
+    if (table.name == "IndexInfo") AddBuiltIndexRows(rows, catalog);
     return std::move(rows).Sorted(/*by_token=*/true);
   }
   if (table.keyspace == kSystemSchemaKeyspace) {

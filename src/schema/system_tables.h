@@ -5,6 +5,7 @@
 // the engine's SELECT path serves these tables from `SystemTableRows` instead of storage.
 //
 // Served: system.local, system.peers and system.peers_v2 (always empty: one node),
+// system."IndexInfo" (the built secondary indexes: all of the catalogue's),
 // system_schema.{keyspaces, tables, columns, dropped_columns, types, functions, aggregates,
 // triggers, indexes, views} (functions, aggregates, triggers empty), and
 // system_virtual_schema.{keyspaces, tables, columns}, which describe that virtual keyspace

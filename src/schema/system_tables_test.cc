@@ -93,7 +93,11 @@ TEST(SystemTablesTest, DefinitionsMatchCassandra41) {
             "int,id uuid,max_index_interval int,memtable text,memtable_flush_period_in_ms int,"
             "min_index_interval int,read_repair text,read_repair_chance double,"
             "speculative_retry text");
-  EXPECT_EQ(SystemTables().size(), 16u);
+  const TableMetadata* index_info = FindSystemTable("system", "IndexInfo");
+  ASSERT_NE(index_info, nullptr);
+  EXPECT_EQ(index_info->id.ToString(), "9f5c6374-d485-3229-9a0a-5094af9ad1e3");
+  EXPECT_EQ(ColumnNames(*index_info), "table_name text,index_name text,value blob");
+  EXPECT_EQ(SystemTables().size(), 17u);
   EXPECT_EQ(FindSystemTable("system", "nope"), nullptr);
   EXPECT_NE(FindSystemTable("system_virtual_schema", "columns"), nullptr);
   EXPECT_TRUE(IsSystemKeyspace("system_auth"));
