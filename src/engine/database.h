@@ -144,10 +144,6 @@ class Database {
       const PreparedStatement& prepared);
   common::Result<cql::ResultSet> ExecuteSchemaChange(const cql::Statement& statement,
                                                      std::string_view keyspace);
-  common::Result<cql::ResultSet> ExecuteBatchEntries(
-      cql::BatchType type, const std::vector<const ModificationStatement*>& statements,
-      const std::vector<std::span<const cql::BoundValue>>& values,
-      std::optional<int64_t> timestamp);
   common::Status SyncStorage(const schema::Catalog& old_catalog,
                              const schema::Catalog& new_catalog);
   // Checks that every view `new_catalog` adds can be maintained (its WHERE clause).
