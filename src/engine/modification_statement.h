@@ -113,6 +113,7 @@ class ModificationStatement {
  public:
   struct Assignment;
   struct Condition;
+  struct Targets;  // the partitions and rows an execution writes
 
  private:
   ModificationStatement() = default;
@@ -121,9 +122,24 @@ class ModificationStatement {
       Kind kind, std::shared_ptr<const schema::Catalog> catalog, const cql::QualifiedName& name,
       std::string_view keyspace, BindCollector* binds);
 
+  // The statement's mutations (modification_mutations.cc), in steps.
   common::Result<std::vector<Mutation>> BuildMutations(const ExecutionContext& context,
                                                        const EvalContext& eval,
                                                        const WriteParams& params) const;
+  common::Result<int64_t> EvaluateTtl(const EvalContext& eval) const;
+  // INSERT JSON: the value of every column, by index (unset or null when absent).
+  common::Result<std::vector<cql::BoundValue>> EvaluateJson(const EvalContext& eval) const;
+  common::Result<Targets> ResolveTargets(const EvalContext& eval,
+                                         std::span<const cql::BoundValue> json_values) const;
+  common::Status AddRowDeletions(const Targets& targets, const PartitionKey& partition,
+                                 const EvalContext& eval, const WriteParams& params,
+                                 std::vector<Mutation>* out) const;
+  std::vector<Assignment> JsonAssignments(std::span<const cql::BoundValue> json_values) const;
+  common::Status AddRowWrites(const ExecutionContext& context, const EvalContext& eval,
+                              const WriteParams& params, const Targets& targets,
+                              const PartitionKey& partition,
+                              std::span<const Assignment> assignments, int64_t ttl,
+                              std::vector<Mutation>* out) const;
   common::Result<WriteParams> Params(const ExecutionContext& context,
                                      const cql::QueryOptions& options,
                                      const EvalContext& eval) const;
