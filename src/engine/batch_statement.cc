@@ -22,22 +22,56 @@ using common::Status;
 
 namespace {
 
-// Refuses counter and non-counter statements in the wrong kind of batch.
+// Refuses counter and non-counter statements in the wrong kind of batch, as Cassandra does
+// (UNLOGGED and COUNTER batches take counter updates, LOGGED ones do not; none mixes them).
 Status CheckBatchType(cql::BatchType type,
                       const std::vector<const ModificationStatement*>& statements) {
+  bool counters = false;
+  bool non_counters = false;
   bool conditional = false;
   for (const ModificationStatement* stmt : statements) {
-    if (type == cql::BatchType::kCounter && !stmt->is_counter()) {
-      return Status::Invalid("Cannot include non-counter statement in a counter batch");
-    }
-    if (type != cql::BatchType::kCounter && stmt->is_counter()) {
-      return Status::Invalid(fmt::format("Cannot include a counter statement in a {} batch",
-                                         type == cql::BatchType::kLogged ? "logged" : "unlogged"));
-    }
+    (stmt->is_counter() ? counters : non_counters) = true;
     if (stmt->has_conditions()) conditional = true;
   }
-  if (conditional && type == cql::BatchType::kCounter) {
+  if (type == cql::BatchType::kCounter && non_counters) {
+    return Status::Invalid("Cannot include non-counter statement in a counter batch");
+  }
+  if (counters && non_counters) {
+    return Status::Invalid("Counter and non-counter mutations cannot exist in the same batch");
+  }
+  if (type == cql::BatchType::kLogged && counters) {
+    return Status::Invalid("Cannot include a counter statement in a logged batch");
+  }
+  if (conditional && counters) {
     return Status::Invalid("Cannot include a counter statement in a conditional batch");
+  }
+  return Status::Ok();
+}
+
+// The checks of BEGIN BATCH's own USING clause, in Cassandra's order.
+Status CheckBatchAttributes(const cql::Batch& batch,
+                            const std::vector<std::unique_ptr<ModificationStatement>>& statements) {
+  if (batch.using_attributes.ttl) {
+    return Status::Invalid("Global TTL on the BATCH statement is not supported.");
+  }
+  if (!batch.using_attributes.timestamp) return Status::Ok();
+  bool counters = false;
+  for (const auto& stmt : statements) {
+    if (stmt->has_conditions()) {
+      return Status::Invalid("Cannot provide custom timestamp for conditional BATCH");
+    }
+  }
+  if (batch.type == cql::Batch::Type::kCounter) {
+    return Status::Invalid("Cannot provide custom timestamp for counter BATCH");
+  }
+  for (const auto& stmt : statements) {
+    if (stmt->has_custom_timestamp()) {
+      return Status::Invalid("Timestamp must be set either on BATCH or individual statements");
+    }
+    if (stmt->is_counter()) counters = true;
+  }
+  if (counters) {
+    return Status::Invalid("Cannot provide custom timestamp for a BATCH containing counters");
   }
   return Status::Ok();
 }
@@ -201,6 +235,7 @@ Result<cql::ResultSet> ExecuteBatchStatement(
     const ExecutionContext& context, const cql::Batch& batch,
     const std::vector<std::unique_ptr<ModificationStatement>>& prepared,
     const cql::QueryOptions& options, std::span<const cql::BoundValue> values) {
+  RETURN_IF_ERROR(CheckBatchAttributes(batch, prepared));
   std::vector<const ModificationStatement*> statements;
   std::vector<std::span<const cql::BoundValue>> entry_values;
   for (const auto& stmt : prepared) {

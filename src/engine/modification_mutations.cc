@@ -12,6 +12,7 @@
 //     total, which is the last one).
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -524,6 +525,12 @@ void MergeSamePosition(bool counters, std::vector<Mutation>* mutations) {
 
 Result<std::vector<Mutation>> ModificationStatement::BuildMutations(
     const ExecutionContext& context, const EvalContext& eval, const WriteParams& params) const {
+  if (params.timestamp == std::numeric_limits<int64_t>::min()) {
+    // Cassandra keeps Long.MIN_VALUE to mean "no timestamp".
+    return Status::Invalid(fmt::format("Out of bound timestamp, must be in [{}, {}]",
+                                       std::numeric_limits<int64_t>::min() + 1,
+                                       std::numeric_limits<int64_t>::max()));
+  }
   ASSIGN_OR_RETURN(int64_t ttl, EvaluateTtl(eval));
   std::vector<BoundValue> json_values;
   if (json_) {
