@@ -122,6 +122,14 @@ class ModificationStatement {
       Kind kind, std::shared_ptr<const schema::Catalog> catalog, const cql::QualifiedName& name,
       std::string_view keyspace, BindCollector* binds);
 
+  // Prepare steps (modification_prepare.cc).
+  common::Status PrepareTimestamp(const std::optional<cql::Term>& timestamp, BindCollector* binds);
+  common::Status PrepareTtl(const std::optional<cql::Term>& ttl, BindCollector* binds);
+  // DELETE's checks of its WHERE clause against what it deletes and its conditions; sets
+  // static_only_. `only_static`: it deletes static columns only; `regular_conditions`: an IF
+  // condition names a regular column.
+  common::Status CheckDeleteKeys(bool only_static, bool regular_conditions);
+
   // The statement's mutations (modification_mutations.cc), in steps.
   common::Result<std::vector<Mutation>> BuildMutations(const ExecutionContext& context,
                                                        const EvalContext& eval,
