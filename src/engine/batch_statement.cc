@@ -1,5 +1,6 @@
 #include "engine/batch_statement.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
@@ -106,6 +107,71 @@ Result<std::vector<std::unique_lock<std::mutex>>> LockPartitions(
   return guards;
 }
 
+// The answer of a conditional batch whose conditions fail, as Cassandra builds it: `[applied]`
+// false, then the primary key columns and the conditioned columns (every column when a
+// statement has IF EXISTS or IF NOT EXISTS), one row per existing conditioned row, in
+// clustering order.
+cql::ResultSet FailedConditionsReport(const ModificationStatement& first,
+                                      const std::vector<int>& columns,
+                                      const std::map<Bytes, RowData>& rows) {
+  const schema::TableMetadata& table = *first.table().table;
+  std::vector<cql::ColumnSpec> specs{
+      cql::ColumnSpec{table.keyspace, table.name, "[applied]", cql::CqlType::Boolean()}};
+  for (int index : columns) {
+    const schema::ColumnMetadata& column = first.table().column(index);
+    specs.push_back(cql::ColumnSpec{table.keyspace, table.name, column.name, column.type});
+  }
+  cql::ResultSet report = cql::ResultSet::Rows(specs);
+  for (const auto& [key, row] : rows) {
+    report.AddCell(cql::SerializeBoolean(false));
+    for (int index : columns) report.AddCell(row.cells[index].value);
+  }
+  if (rows.empty()) {
+    report = cql::ResultSet::Rows({specs[0]});
+    report.AddCell(cql::SerializeBoolean(false));
+  }
+  return report;
+}
+
+// Checks every condition of a conditional batch (one partition of one table, locked). Returns
+// nullopt when they all hold, else the report to answer with.
+Result<std::optional<cql::ResultSet>> CheckBatchConditions(
+    const ExecutionContext& context, const std::vector<const ModificationStatement*>& statements,
+    const std::vector<std::span<const cql::BoundValue>>& values) {
+  const ModificationStatement* first = nullptr;
+  bool applied = true;
+  bool every_column = false;
+  std::vector<int> columns;
+  std::map<Bytes, RowData> rows;  // by storage key: clustering order
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const ModificationStatement& stmt = *statements[i];
+    if (!stmt.has_conditions()) continue;
+    if (first == nullptr) {
+      first = &stmt;
+      for (int index : stmt.table().partition_key) columns.push_back(index);
+      for (int index : stmt.table().clustering) columns.push_back(index);
+    }
+    ASSIGN_OR_RETURN(ModificationStatement::ConditionCheck check,
+                     stmt.CheckConditions(context, values[i]));
+    applied = applied && check.applied;
+    every_column = every_column || stmt.has_exists_condition();
+    for (int index : stmt.ConditionColumns()) {
+      if (std::find(columns.begin(), columns.end(), index) == columns.end()) {
+        columns.push_back(index);
+      }
+    }
+    if (check.exists) rows.emplace(check.row->key, std::move(*check.row));
+  }
+  if (applied) return std::optional<cql::ResultSet>();
+  if (every_column) {
+    columns.clear();
+    for (size_t i = 0; i < first->table().table->columns.size(); ++i) {
+      columns.push_back(static_cast<int>(i));
+    }
+  }
+  return std::optional<cql::ResultSet>(FailedConditionsReport(*first, columns, rows));
+}
+
 // Builds every statement's mutations into one write batch with the view and index mutations
 // `plans` imply, and writes it.
 Status WriteBatchMutations(const ExecutionContext& context,
@@ -207,12 +273,9 @@ Result<cql::ResultSet> ExecuteBatch(const ExecutionContext& context, cql::BatchT
     ASSIGN_OR_RETURN(guards, LockPartitions(context, statements, values, conditional));
   }
   if (conditional) {
-    cql::ResultSet report;
-    for (size_t i = 0; i < statements.size(); ++i) {
-      if (!statements[i]->has_conditions()) continue;
-      ASSIGN_OR_RETURN(bool ok, statements[i]->CheckConditions(context, values[i], &report));
-      if (!ok) return report;
-    }
+    ASSIGN_OR_RETURN(std::optional<cql::ResultSet> report,
+                     CheckBatchConditions(context, statements, values));
+    if (report) return std::move(*report);
   }
   WriteParams params;
   params.now_seconds = context.NowSeconds();

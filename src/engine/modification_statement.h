@@ -30,6 +30,7 @@
 #include "cql/statement_dml.h"
 #include "engine/execution_context.h"
 #include "engine/restrictions.h"
+#include "engine/row_reader.h"
 #include "engine/table_schema.h"
 #include "engine/value_expr.h"
 #include "schema/catalog.h"
@@ -87,11 +88,21 @@ class ModificationStatement {
                               std::span<const cql::BoundValue> values, const WriteParams& params,
                               std::vector<Mutation>* out) const;
 
-  // For conditional batches: whether this statement's conditions hold, and the values to
-  // report. REQUIRES: has_conditions().
-  common::Result<bool> CheckConditions(const ExecutionContext& context,
-                                       std::span<const cql::BoundValue> values,
-                                       cql::ResultSet* report) const;
+  // A conditional statement's check: whether its conditions hold, and the current row they
+  // were evaluated against (nullopt when absent).
+  struct ConditionCheck {
+    bool applied = true;
+    bool exists = false;  // the row (or, for a static-only statement, the partition) exists
+    std::optional<RowData> row;
+  };
+  // For conditional batches: this statement's check. REQUIRES: has_conditions(); the partition
+  // lock held. Errors: Invalid for IN on the key of a conditional statement.
+  common::Result<ConditionCheck> CheckConditions(const ExecutionContext& context,
+                                                 std::span<const cql::BoundValue> values) const;
+  // The columns a failed check reports, in IF order without repeats; empty for IF EXISTS and
+  // IF NOT EXISTS, which report every column.
+  std::vector<int> ConditionColumns() const;
+  bool has_exists_condition() const { return if_exists_ || if_not_exists_; }
   // The partitions the statement writes (for batch validation and locking), sorted by prefix.
   common::Result<std::vector<PartitionKey>> Partitions(
       const ExecutionContext& context, std::span<const cql::BoundValue> values) const;
@@ -154,6 +165,16 @@ class ModificationStatement {
   common::Result<cql::ResultSet> ExecuteConditional(const ExecutionContext& context,
                                                     const cql::QueryOptions& options,
                                                     const EvalContext& eval) const;
+  // The row a conditional statement checks (modification_conditions.cc).
+  struct ConditionTarget {
+    PartitionKey partition;
+    std::vector<common::Bytes> clustering;
+    bool static_only = false;
+  };
+  common::Result<ConditionTarget> ConditionRowKey(const ExecutionContext& context,
+                                                  const EvalContext& eval) const;
+  common::Result<ConditionCheck> Evaluate(const ExecutionContext& context,
+                                          const EvalContext& eval) const;
   common::Result<bool> Check(const ExecutionContext& context, const EvalContext& eval,
                              cql::ResultSet* report) const;
   common::Result<std::vector<PartitionKey>> PartitionsOf(const ExecutionContext& context,
