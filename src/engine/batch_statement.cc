@@ -172,6 +172,43 @@ Result<std::optional<cql::ResultSet>> CheckBatchConditions(
   return std::optional<cql::ResultSet>(FailedConditionsReport(*first, columns, rows));
 }
 
+// Cassandra's batch_size_fail_threshold default (50 KiB).
+constexpr int64_t kBatchSizeFailThreshold = 50 * 1024;
+
+// The size Cassandra counts for a mutation (PartitionUpdate.dataSize): per row its liveness
+// and deletion, per cell its timestamp, TTL and local deletion time, value and path.
+int64_t MutationDataSize(const Mutation& m) {
+  int64_t size = 0;
+  for (const Bytes& v : m.partition_key) size += static_cast<int64_t>(v.size());
+  if (m.fragment.liveness) size += m.fragment.liveness->ttl > 0 ? 16 : 8;
+  if (m.fragment.deletion) size += 12;
+  for (const storage::Cell& cell : m.fragment.cells) {
+    size += 16 + static_cast<int64_t>(cell.value.size());
+    if (cell.path) size += static_cast<int64_t>(cell.path->size());
+  }
+  return size;
+}
+
+// Tallies a batch's size and the partitions it writes, to refuse a multi-partition batch
+// over the threshold as Cassandra does (a single-partition batch is never refused).
+class BatchSize {
+ public:
+  void Add(const std::string& keyspace, const Mutation& m) {
+    partitions_.emplace(keyspace, m.partition_prefix);
+    size_ += MutationDataSize(m);
+  }
+  Status Check() const {
+    if (partitions_.size() > 1 && size_ > kBatchSizeFailThreshold) {
+      return Status::Invalid("Batch too large");
+    }
+    return Status::Ok();
+  }
+
+ private:
+  std::set<std::pair<std::string, Bytes>> partitions_;
+  int64_t size_ = 0;
+};
+
 // Builds every statement's mutations into one write batch with the view and index mutations
 // `plans` imply, and writes it.
 Status WriteBatchMutations(const ExecutionContext& context,
@@ -187,11 +224,13 @@ Status WriteBatchMutations(const ExecutionContext& context,
   // batch's running total (CounterTotals) and must replace the earlier cell, which has the same
   // timestamp and would otherwise win the merge whenever its value is greater.
   std::map<std::pair<std::string, Bytes>, storage::RowFragment> counter_rows;
+  BatchSize size;
   for (size_t i = 0; i < statements.size(); ++i) {
     mutations.clear();
     RETURN_IF_ERROR(statements[i]->AddMutations(context, values[i], params, &mutations));
     const std::string& table = statements[i]->table().storage_id;
     for (const Mutation& m : mutations) {
+      size.Add(statements[i]->table().table->keyspace, m);
       if (!statements[i]->is_counter()) {
         batch.Merge(table, m.key, m.fragment);
         continue;
@@ -214,6 +253,7 @@ Status WriteBatchMutations(const ExecutionContext& context,
       for (Mutation& m : mutations) table_mutations.push_back(std::move(m));
     }
   }
+  RETURN_IF_ERROR(size.Check());
   for (auto& [key, fragment] : counter_rows) {
     batch.Merge(key.first, key.second, storage::Canonical(std::move(fragment)));
   }
