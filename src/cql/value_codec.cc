@@ -560,4 +560,58 @@ Status ValidateValue(const CqlType& type, std::string_view bytes) {
   return Validate(type, bytes, 0);
 }
 
+// --- Canonical form of bound values -----------------------------------------------------
+
+bool HasUnorderedParts(const CqlType& type) {
+  if (type.kind() == TypeKind::kSet || type.kind() == TypeKind::kMap) return true;
+  for (const CqlType& param : type.params()) {
+    if (HasUnorderedParts(param)) return true;
+  }
+  return false;
+}
+
+Result<Bytes> NormalizeValue(const CqlType& type, std::string_view bytes) {
+  if (!HasUnorderedParts(type)) return Bytes(bytes);
+  switch (type.kind()) {
+    case TypeKind::kList:
+    case TypeKind::kSet: {
+      ASSIGN_OR_RETURN(std::vector<std::string_view> elements, SplitListOrSet(type, bytes));
+      std::vector<Bytes> normalized;
+      normalized.reserve(elements.size());
+      for (std::string_view e : elements) {
+        ASSIGN_OR_RETURN(Bytes element, NormalizeValue(type.element(), e));
+        normalized.push_back(std::move(element));
+      }
+      return SerializeCollection(type, std::move(normalized));
+    }
+    case TypeKind::kMap: {
+      ASSIGN_OR_RETURN(std::vector<MapEntryView> entries, SplitMap(bytes));
+      std::vector<std::pair<Bytes, Bytes>> normalized;
+      normalized.reserve(entries.size());
+      for (const MapEntryView& e : entries) {
+        ASSIGN_OR_RETURN(Bytes key, NormalizeValue(type.key(), e.key));
+        ASSIGN_OR_RETURN(Bytes value, NormalizeValue(type.value(), e.value));
+        normalized.emplace_back(std::move(key), std::move(value));
+      }
+      return SerializeMap(type, std::move(normalized));
+    }
+    case TypeKind::kTuple:
+    case TypeKind::kUdt: {
+      ASSIGN_OR_RETURN(auto fields, SplitTupleOrUdt(bytes, type.params().size()));
+      std::vector<std::optional<Bytes>> normalized;
+      for (size_t i = 0; i < fields.size(); ++i) {
+        if (!fields[i]) {
+          normalized.emplace_back();
+          continue;
+        }
+        ASSIGN_OR_RETURN(Bytes field, NormalizeValue(type.params()[i], *fields[i]));
+        normalized.emplace_back(std::move(field));
+      }
+      return SerializeTupleOrUdt(normalized);
+    }
+    default:
+      return Bytes(bytes);
+  }
+}
+
 }  // namespace cql

@@ -144,4 +144,12 @@ common::Result<std::vector<std::string_view>> SplitVector(const CqlType& type,
 // kInternal (the catalogue must resolve types first).
 common::Status ValidateValue(const CqlType& type, std::string_view bytes);
 
+// Whether values of `type` have a canonical order to restore: it is, or contains, a set or map.
+bool HasUnorderedParts(const CqlType& type);
+// `bytes` in the canonical form literals get (SerializeCollection, SerializeMap): set elements
+// sorted by the element type's order and deduplicated, map entries sorted by key (the last of
+// equal keys wins), recursively inside lists, sets, maps, tuples and UDTs — so that a bound
+// value stores, compares and keys as the literal does. REQUIRES: ValidateValue(type, bytes).
+common::Result<common::Bytes> NormalizeValue(const CqlType& type, std::string_view bytes);
+
 }  // namespace cql

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cql/value_codec.h"
+#include "engine/batch_statement.h"
 #include "engine/embedded_session.h"
 #include "engine/maintenance_plan.h"
 #include "engine/modification_statement.h"
@@ -47,14 +48,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   db->schema_ = std::make_unique<SchemaManager>(
       &db->context_, &db->write_gate_, db->options_.local_node.data_center, options.backfill_fault);
   RETURN_IF_ERROR(db->schema_->Load());
-  Database* self = db.get();
-  db->processor_ = std::make_unique<QueryProcessor>(
-      &db->context_, db->schema_.get(), &db->options_.local_node,
-      [self](cql::BatchType type, const std::vector<const ModificationStatement*>& statements,
-             const std::vector<std::span<const cql::BoundValue>>& values,
-             std::optional<int64_t> timestamp) {
-        return self->ExecuteBatchEntries(type, statements, values, timestamp);
-      });
+  db->processor_ = std::make_unique<QueryProcessor>(&db->context_, db->schema_.get(),
+                                                    &db->options_.local_node);
   if (options.purge_interval.count() > 0) {
     db->purge_scheduler_ =
         std::make_unique<PurgeScheduler>(db->store_.get(), options.purge_interval);
@@ -154,150 +149,14 @@ Result<cql::ResultSet> Database::ExecuteBatch(const cql::BatchRequest& request,
       return Status::Invalid(
           "Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
     }
-    const auto& specs = prepared->metadata->bind_variables;
-    std::vector<cql::BoundValue> values = entry.values;
-    if (!entry.value_names.empty()) {
-      std::vector<cql::BoundValue> named(specs.size(), cql::BoundValue::Unset());
-      for (size_t i = 0; i < entry.value_names.size() && i < entry.values.size(); ++i) {
-        for (size_t j = 0; j < specs.size(); ++j) {
-          if (specs[j].name == entry.value_names[i]) named[j] = entry.values[i];
-        }
-      }
-      values = std::move(named);
-    }
-    if (values.size() != specs.size()) {
-      return Status::Invalid(fmt::format("There were {} markers(?) in CQL but {} bound variables",
-                                         specs.size(), values.size()));
-    }
+    ASSIGN_OR_RETURN(std::vector<cql::BoundValue> values,
+                     BatchEntryValues(entry, prepared->metadata->bind_variables));
     statements.push_back(prepared->modification.get());
     owned_values.push_back(std::move(values));
     holders.push_back(std::move(prepared));
   }
   std::vector<std::span<const cql::BoundValue>> values(owned_values.begin(), owned_values.end());
-  return ExecuteBatchEntries(request.type, statements, values, request.timestamp);
-}
-
-Result<cql::ResultSet> Database::ExecuteBatchEntries(
-    cql::BatchType type, const std::vector<const ModificationStatement*>& statements,
-    const std::vector<std::span<const cql::BoundValue>>& values, std::optional<int64_t> timestamp) {
-  bool conditional = false;
-  bool needs_lock = false;
-  for (const ModificationStatement* stmt : statements) {
-    if (type == cql::BatchType::kCounter && !stmt->is_counter()) {
-      return Status::Invalid("Cannot include non-counter statement in a counter batch");
-    }
-    if (type != cql::BatchType::kCounter && stmt->is_counter()) {
-      return Status::Invalid(fmt::format("Cannot include a counter statement in a {} batch",
-                                         type == cql::BatchType::kLogged ? "logged" : "unlogged"));
-    }
-    if (stmt->has_conditions()) conditional = true;
-    if (stmt->is_counter()) needs_lock = true;
-  }
-  if (conditional && type == cql::BatchType::kCounter) {
-    return Status::Invalid("Cannot include a counter statement in a conditional batch");
-  }
-  // From here to Store::Write: the views and indexes to maintain are the current catalogue's.
-  std::shared_lock<std::shared_mutex> gate(write_gate_);
-  std::shared_ptr<const schema::Catalog> current = catalog();
-  std::vector<std::shared_ptr<const MaintenancePlan>> plans;
-  for (const ModificationStatement* stmt : statements) {
-    ASSIGN_OR_RETURN(std::shared_ptr<const MaintenancePlan> plan,
-                     stmt->Maintenance(context_, current));
-    if (plan != nullptr) needs_lock = true;
-    plans.push_back(std::move(plan));
-  }
-  needs_lock = needs_lock || conditional;
-  // Partitions touched, for conditional batch validation and locking.
-  std::vector<std::unique_lock<std::mutex>> guards;
-  if (needs_lock) {
-    std::set<std::mutex*> mutexes;
-    std::string table_id;
-    Bytes partition;
-    for (size_t i = 0; i < statements.size(); ++i) {
-      ASSIGN_OR_RETURN(std::vector<PartitionKey> partitions,
-                       statements[i]->Partitions(context_, values[i]));
-      for (const PartitionKey& p : partitions) {
-        if (conditional) {
-          if (!table_id.empty() && table_id != statements[i]->table().storage_id) {
-            return Status::Invalid("Batch with conditions cannot span multiple tables");
-          }
-          if (!partition.empty() && partition != p.prefix) {
-            return Status::Invalid("Batch with conditions cannot span multiple partitions");
-          }
-          table_id = statements[i]->table().storage_id;
-          partition = p.prefix;
-        }
-        mutexes.insert(&locks_->For(statements[i]->table().storage_id, p.prefix));
-      }
-    }
-    for (std::mutex* m : mutexes) guards.emplace_back(*m);
-  }
-  if (conditional) {
-    cql::ResultSet report;
-    for (size_t i = 0; i < statements.size(); ++i) {
-      if (!statements[i]->has_conditions()) continue;
-      ASSIGN_OR_RETURN(bool ok, statements[i]->CheckConditions(context_, values[i], &report));
-      if (!ok) return report;
-    }
-  }
-  WriteParams params;
-  params.now_seconds = context_.NowSeconds();
-  params.timestamp = timestamp ? *timestamp : timestamps_->Next();
-  CounterTotals counter_totals;
-  params.counter_totals = &counter_totals;
-  storage::WriteBatch batch;
-  // The mutations of each table that has something to maintain, with its plan.
-  std::map<std::string, std::pair<const MaintenancePlan*, std::vector<Mutation>>> maintained;
-  std::vector<Mutation> mutations;
-  // Counter rows, combined before they are written: a later update of a counter carries the
-  // batch's running total (CounterTotals) and must replace the earlier cell, which has the same
-  // timestamp and would otherwise win the merge whenever its value is greater.
-  std::map<std::pair<std::string, Bytes>, storage::RowFragment> counter_rows;
-  for (size_t i = 0; i < statements.size(); ++i) {
-    mutations.clear();
-    RETURN_IF_ERROR(statements[i]->AddMutations(context_, values[i], params, &mutations));
-    const std::string& table = statements[i]->table().storage_id;
-    for (const Mutation& m : mutations) {
-      if (!statements[i]->is_counter()) {
-        batch.Merge(table, m.key, m.fragment);
-        continue;
-      }
-      auto [row, added] = counter_rows.try_emplace({table, m.key}, m.fragment);
-      if (added) continue;
-      std::vector<storage::Cell>& cells = row->second.cells;
-      for (const storage::Cell& cell : m.fragment.cells) {
-        std::erase_if(cells, [&](const storage::Cell& old) {
-          return old.column_id == cell.column_id && old.path == cell.path;
-        });
-        cells.push_back(cell);
-      }
-      if (m.fragment.liveness) row->second.liveness = m.fragment.liveness;
-      if (m.fragment.deletion) row->second.deletion = m.fragment.deletion;
-    }
-    if (plans[i] != nullptr) {
-      auto& [plan, table_mutations] = maintained[table];
-      plan = plans[i].get();
-      for (Mutation& m : mutations) table_mutations.push_back(std::move(m));
-    }
-  }
-  for (auto& [key, fragment] : counter_rows) {
-    batch.Merge(key.first, key.second, storage::Canonical(std::move(fragment)));
-  }
-  if (!batch.empty()) {
-    for (const auto& [table, entry] : maintained) {
-      RETURN_IF_ERROR(entry.first->AddMutations(*store_, entry.second, params, &batch));
-    }
-    RETURN_IF_ERROR(store_->Write(batch));
-  }
-  if (conditional) {
-    const ModificationStatement* first = statements.front();
-    cql::ResultSet result = cql::ResultSet::Rows(
-        {cql::ColumnSpec{first->table().table->keyspace, first->table().table->name, "[applied]",
-                         cql::CqlType::Boolean()}});
-    result.AddCell(cql::SerializeBoolean(true));
-    return result;
-  }
-  return cql::ResultSet::Void();
+  return engine::ExecuteBatch(context_, request.type, statements, values, request.timestamp);
 }
 
 std::mutex& PartitionLocks::For(std::string_view table_id, std::string_view partition_prefix) {

@@ -9,7 +9,8 @@
 //     older catalogue are re-bound transparently after a schema change;
 //   - the schema manager (schema_manager.h): DDL, the catalogue and its persisted copy, the
 //     column families, the backfill of new views and indexes, schema listeners;
-//   - batches (`ExecuteBatch`, and the processor's BEGIN BATCH through `ExecuteBatchEntries`).
+//   - batches (`ExecuteBatch` here; BEGIN BATCH statements through the processor; both run in
+//     batch_statement.h).
 //
 // `EmbeddedSession` is the in-process `cql::Session`.
 //
@@ -125,10 +126,6 @@ class Database {
   void WireContext();
   common::Result<std::shared_ptr<const PreparedStatement>> Rebind(
       const PreparedStatement& prepared);
-  common::Result<cql::ResultSet> ExecuteBatchEntries(
-      cql::BatchType type, const std::vector<const ModificationStatement*>& statements,
-      const std::vector<std::span<const cql::BoundValue>>& values,
-      std::optional<int64_t> timestamp);
 
   DatabaseOptions options_;
   std::unique_ptr<common::SystemClock> system_clock_;

@@ -3,9 +3,9 @@
 // has them (ARCHITECTURE.md §5).
 //
 // Pipeline position: every write path (ModificationStatement::Execute, its conditional path,
-// Database::ExecuteBatchEntries) holds the write gate (execution_context.h) shared, asks for
-// the plan of each table it writes under the *current* catalogue, and when there is one takes
-// the partition locks, builds its mutations and calls `AddMutations`, which captures the
+// engine::ExecuteBatch in batch_statement.cc) holds the write gate (execution_context.h) shared,
+// asks for the plan of each table it writes under the *current* catalogue, and when there is one
+// takes the partition locks, builds its mutations and calls `AddMutations`, which captures the
 // changed rows (change_capture.h) and adds the view (view_maintenance.h) and index
 // (index_maintenance.h) mutations. A table without views and indexes has no plan and keeps
 // the blind, lock-free write path. Backfill (CREATE MATERIALIZED VIEW / CREATE INDEX) builds a

@@ -80,12 +80,12 @@ Result<bool> EvaluateCondition(const ModificationStatement::Condition& c, const 
 
 }  // namespace
 
-Result<bool> ModificationStatement::Check(const ExecutionContext& context, const EvalContext& eval,
-                                          cql::ResultSet* report) const {
+Result<ModificationStatement::ConditionTarget> ModificationStatement::ConditionRowKey(
+    const ExecutionContext& context, const EvalContext& eval) const {
   const TableSchema& table = *table_;
+  ConditionTarget target;
+  target.static_only = static_only_;
   std::vector<PartitionKey> partitions;
-  std::vector<Bytes> ck;
-  bool static_only = static_only_;
   if (json_) {
     // INSERT JSON: the row is the one its mutations write (building them reads nothing).
     ASSIGN_OR_RETURN(std::vector<Mutation> mutations, BuildMutations(context, eval, WriteParams{}));
@@ -94,9 +94,9 @@ Result<bool> ModificationStatement::Check(const ExecutionContext& context, const
     partitions.push_back(PartitionKey{m.partition_prefix, m.partition_key});
     ASSIGN_OR_RETURN(storage::ParsedKey parsed, storage::ParseKey(table.shape, m.key));
     if (parsed.section == storage::KeySection::kRow) {
-      ck = std::move(parsed.clustering);
+      target.clustering = std::move(parsed.clustering);
     } else {
-      static_only = true;
+      target.static_only = true;
     }
   } else {
     ASSIGN_OR_RETURN(partitions, EvaluatePartitionKeys(table, restrictions_, eval));
@@ -105,32 +105,58 @@ Result<bool> ModificationStatement::Check(const ExecutionContext& context, const
                        EvaluateClusteringKeys(table, restrictions_, eval));
       if (cks.size() != 1) {
         return Status::Invalid(
-            "IN on the clustering key columns is not supported with conditional "
-            "updates");
+            "IN on the clustering key columns is not supported with conditional updates");
       }
-      ck = std::move(cks[0]);
+      target.clustering = std::move(cks[0]);
     }
   }
   if (partitions.size() != 1) {
     return Status::Invalid("IN on the partition key is not supported with conditional updates");
   }
-  ASSIGN_OR_RETURN(std::optional<RowData> row, ReadCurrentRow(context, table, partitions[0], ck));
-  bool exists = row.has_value() && !(row->static_only && !static_only && !ck.empty());
-  bool applied = true;
+  target.partition = std::move(partitions[0]);
+  return target;
+}
+
+Result<ModificationStatement::ConditionCheck> ModificationStatement::Evaluate(
+    const ExecutionContext& context, const EvalContext& eval) const {
+  ASSIGN_OR_RETURN(ConditionTarget target, ConditionRowKey(context, eval));
+  ConditionCheck check;
+  ASSIGN_OR_RETURN(check.row,
+                   ReadCurrentRow(context, *table_, target.partition, target.clustering));
+  check.exists = check.row.has_value() &&
+                 !(check.row->static_only && !target.static_only && !target.clustering.empty());
   if (if_not_exists_) {
-    applied = !exists;
+    check.applied = !check.exists;
   } else if (if_exists_) {
-    applied = exists;
+    check.applied = check.exists;
   } else {
     for (const Condition& c : conditions_) {
-      ASSIGN_OR_RETURN(bool ok, EvaluateCondition(c, table, row, eval));
+      ASSIGN_OR_RETURN(bool ok, EvaluateCondition(c, *table_, check.row, eval));
       if (!ok) {
-        applied = false;
+        check.applied = false;
         break;
       }
     }
   }
-  if (report == nullptr || applied) return applied;
+  return check;
+}
+
+std::vector<int> ModificationStatement::ConditionColumns() const {
+  std::vector<int> columns;
+  if (if_not_exists_ || if_exists_) return columns;
+  for (const Condition& c : conditions_) {
+    if (std::find(columns.begin(), columns.end(), c.column) == columns.end()) {
+      columns.push_back(c.column);
+    }
+  }
+  return columns;
+}
+
+Result<bool> ModificationStatement::Check(const ExecutionContext& context, const EvalContext& eval,
+                                          cql::ResultSet* report) const {
+  const TableSchema& table = *table_;
+  ASSIGN_OR_RETURN(ConditionCheck check, Evaluate(context, eval));
+  if (report == nullptr || check.applied) return check.applied;
   // Not applied: report the current values as Cassandra does.
   std::vector<cql::ColumnSpec> columns;
   columns.push_back(
@@ -143,7 +169,7 @@ Result<bool> ModificationStatement::Check(const ExecutionContext& context, const
     for (const Condition& c : conditions_) seen.insert(c.column);
     shown.assign(seen.begin(), seen.end());
   }
-  if (!row) {
+  if (!check.row) {
     *report = cql::ResultSet::Rows({columns[0]});
     report->AddCell(cql::SerializeBoolean(false));
     return false;
@@ -154,16 +180,15 @@ Result<bool> ModificationStatement::Check(const ExecutionContext& context, const
   }
   *report = cql::ResultSet::Rows(columns);
   report->AddCell(cql::SerializeBoolean(false));
-  for (int index : shown) report->AddCell(row->cells[index].value);
+  for (int index : shown) report->AddCell(check.row->cells[index].value);
   return false;
 }
 
-Result<bool> ModificationStatement::CheckConditions(const ExecutionContext& context,
-                                                    std::span<const BoundValue> values,
-                                                    cql::ResultSet* report) const {
+Result<ModificationStatement::ConditionCheck> ModificationStatement::CheckConditions(
+    const ExecutionContext& context, std::span<const BoundValue> values) const {
   cql::FunctionContext functions = context.function_context();
   EvalContext eval{values, &functions};
-  return Check(context, eval, report);
+  return Evaluate(context, eval);
 }
 
 namespace {

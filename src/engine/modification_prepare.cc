@@ -146,28 +146,192 @@ Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareIns
     }
     stmt->pk_bind_indexes_ = PartitionKeyBindIndexes(stmt->restrictions_);
   }
-  if (insert.using_attributes.ttl) {
-    ASSIGN_OR_RETURN(ValueExpr ttl, ValueExpr::Prepare(*insert.using_attributes.ttl, CqlType::Int(),
-                                                       "[ttl]", binds));
-    stmt->ttl_ = std::move(ttl);
-  }
-  if (insert.using_attributes.timestamp) {
-    if (insert.if_not_exists) {
-      return Status::Invalid("Cannot provide custom timestamp for conditional updates");
-    }
-    ASSIGN_OR_RETURN(ValueExpr ts, ValueExpr::Prepare(*insert.using_attributes.timestamp,
-                                                      CqlType::Bigint(), "[timestamp]", binds));
-    stmt->timestamp_ = std::move(ts);
-  }
+  RETURN_IF_ERROR(stmt->PrepareTtl(insert.using_attributes.ttl, binds));
+  RETURN_IF_ERROR(stmt->PrepareTimestamp(insert.using_attributes.timestamp, binds));
   return stmt;
 }
 
 namespace {
 
+using Assignment = ModificationStatement::Assignment;
+
 Result<std::vector<ModificationStatement::Condition>> PrepareConditionsImpl(
     const TableSchema& table, const std::vector<cql::Condition>& conditions, BindCollector* binds);
 
+// Whether the IF conditions name a regular (non-static, non-key) column. Cassandra's
+// "applies only to static columns" counts them with the assignments: a condition on a regular
+// column needs the full clustering key.
+bool ConditionsOnRegularColumns(const TableSchema& table,
+                                const std::vector<cql::Condition>& conditions) {
+  for (const cql::Condition& c : conditions) {
+    int index = table.IndexOfColumn(c.column);
+    if (index >= 0 && table.column(index).kind == ColumnKind::kRegular) return true;
+  }
+  return false;
+}
+
+// `column = column + value` / `- value`.
+Result<Assignment> PrepareAddOrSubtract(const schema::ColumnMetadata& column,
+                                        const cql::Operation& op, BindCollector* binds,
+                                        bool* reads_list) {
+  const CqlType& type = column.type;
+  std::string quoted = cql::QuoteIdentifierIfNeeded(column.name);
+  bool add = op.kind == cql::Operation::Kind::kAdd;
+  Assignment a;
+  a.op = add ? Assignment::Op::kAdd : Assignment::Op::kSubtract;
+  CqlType value_type = type;
+  if (type.IsCounter()) {
+    value_type = CqlType::Bigint();
+  } else if (!type.IsCollection() || type.frozen()) {
+    return Status::Invalid(
+        fmt::format("Invalid operation ({} = {} {} {}) for non counter column {}", quoted, quoted,
+                    add ? "+" : "-", op.value.ToCql(), quoted));
+  } else if (!add && type.kind() == TypeKind::kMap) {
+    value_type = CqlType::Set(type.key());
+  }
+  ASSIGN_OR_RETURN(ValueExpr v, ValueExpr::Prepare(op.value, value_type, column.name, binds));
+  a.value = std::move(v);
+  if (!add && type.kind() == TypeKind::kList) *reads_list = true;
+  return a;
+}
+
+// `column[key] = value`.
+Result<Assignment> PrepareSetElement(const schema::ColumnMetadata& column, const cql::Operation& op,
+                                     BindCollector* binds, bool* reads_list) {
+  const CqlType& type = column.type;
+  std::string quoted = cql::QuoteIdentifierIfNeeded(column.name);
+  if (!type.IsCollection() || type.kind() == TypeKind::kSet) {
+    return Status::Invalid(fmt::format("Column {} cannot be used as a map", quoted));
+  }
+  if (type.frozen()) {
+    return Status::Invalid(
+        fmt::format("Invalid operation ({}[{}] = {}) for frozen collection column {}", quoted,
+                    op.key ? op.key->ToCql() : "", op.value.ToCql(), quoted));
+  }
+  Assignment a;
+  a.op = Assignment::Op::kSetElement;
+  bool is_list = type.kind() == TypeKind::kList;
+  ASSIGN_OR_RETURN(ValueExpr k,
+                   ValueExpr::Prepare(*op.key, is_list ? CqlType::Int() : type.key(),
+                                      is_list ? "[idx]" : "key(" + column.name + ")", binds));
+  a.key = std::move(k);
+  ASSIGN_OR_RETURN(ValueExpr v,
+                   ValueExpr::Prepare(op.value, is_list ? type.element() : type.value(),
+                                      "value(" + column.name + ")", binds));
+  a.value = std::move(v);
+  if (is_list) *reads_list = true;
+  return a;
+}
+
+// `column.field = value`.
+Result<Assignment> PrepareSetField(const schema::ColumnMetadata& column, const cql::Operation& op,
+                                   BindCollector* binds) {
+  const CqlType& type = column.type;
+  std::string quoted = cql::QuoteIdentifierIfNeeded(column.name);
+  if (type.kind() != TypeKind::kUdt) {
+    return Status::Invalid(fmt::format("Invalid operation ({}.{} = {}) for non-UDT column {}",
+                                       quoted, op.field, op.value.ToCql(), quoted));
+  }
+  if (type.frozen()) {
+    return Status::Invalid(fmt::format("Invalid operation ({}.{} = {}) for frozen UDT column {}",
+                                       quoted, op.field, op.value.ToCql(), quoted));
+  }
+  const auto& fields = type.field_names();
+  auto it = std::find(fields.begin(), fields.end(), op.field);
+  if (it == fields.end()) {
+    return Status::Invalid(
+        fmt::format("UDT column {} does not have a field named {}", quoted, op.field));
+  }
+  Assignment a;
+  a.op = Assignment::Op::kSetField;
+  a.field = static_cast<int>(it - fields.begin());
+  ASSIGN_OR_RETURN(ValueExpr v, ValueExpr::Prepare(op.value, type.params()[a.field],
+                                                   column.name + "." + op.field, binds));
+  a.value = std::move(v);
+  return a;
+}
+
+// One SET operation of an UPDATE.
+Result<Assignment> PrepareOperation(const TableSchema& table, int index, const cql::Operation& op,
+                                    BindCollector* binds, bool* reads_list) {
+  const schema::ColumnMetadata& column = table.column(index);
+  std::string quoted = cql::QuoteIdentifierIfNeeded(column.name);
+  if (IsKeyColumn(column)) {
+    return Status::Invalid(fmt::format("PRIMARY KEY part {} found in SET part", quoted));
+  }
+  const CqlType& type = column.type;
+  Result<Assignment> a = Assignment();
+  switch (op.kind) {
+    case cql::Operation::Kind::kSet: {
+      if (type.IsCounter()) {
+        return Status::Invalid(
+            fmt::format("Cannot set the value of counter column {} (counters can only be "
+                        "incremented/decremented, not set)",
+                        quoted));
+      }
+      ASSIGN_OR_RETURN(ValueExpr v, ValueExpr::Prepare(op.value, type, column.name, binds));
+      a->op = Assignment::Op::kSet;
+      a->value = std::move(v);
+      break;
+    }
+    case cql::Operation::Kind::kAdd:
+    case cql::Operation::Kind::kSubtract:
+      a = PrepareAddOrSubtract(column, op, binds, reads_list);
+      break;
+    case cql::Operation::Kind::kPrepend: {
+      if (type.kind() != TypeKind::kList || type.frozen()) {
+        return Status::Invalid(
+            fmt::format("Invalid operation ({} = {} + {}) for non list column {}", quoted,
+                        op.value.ToCql(), quoted, quoted));
+      }
+      ASSIGN_OR_RETURN(ValueExpr v, ValueExpr::Prepare(op.value, type, column.name, binds));
+      a->op = Assignment::Op::kPrepend;
+      a->value = std::move(v);
+      break;
+    }
+    case cql::Operation::Kind::kSetElement:
+      a = PrepareSetElement(column, op, binds, reads_list);
+      break;
+    case cql::Operation::Kind::kSetField:
+      a = PrepareSetField(column, op, binds);
+      break;
+  }
+  if (a.ok()) a->column = index;
+  return a;
+}
+
+// The error for clustering columns an UPDATE or DELETE leaves unrestricted.
+Status MissingClustering(const TableSchema& table, size_t restricted) {
+  std::vector<std::string> missing;
+  for (size_t i = restricted; i < table.clustering.size(); ++i) {
+    missing.push_back(table.column(table.clustering[i]).name);
+  }
+  return Status::Invalid(
+      fmt::format("Some clustering keys are missing: {}", fmt::join(missing, ", ")));
+}
+
 }  // namespace
+
+Status ModificationStatement::PrepareTimestamp(const std::optional<cql::Term>& timestamp,
+                                               BindCollector* binds) {
+  if (!timestamp) return Status::Ok();
+  if (has_conditions()) {
+    return Status::Invalid("Cannot provide custom timestamp for conditional updates");
+  }
+  ASSIGN_OR_RETURN(ValueExpr ts,
+                   ValueExpr::Prepare(*timestamp, CqlType::Bigint(), "[timestamp]", binds));
+  timestamp_ = std::move(ts);
+  return Status::Ok();
+}
+
+Status ModificationStatement::PrepareTtl(const std::optional<cql::Term>& ttl,
+                                         BindCollector* binds) {
+  if (!ttl) return Status::Ok();
+  if (is_counter()) return Status::Invalid("Cannot provide custom TTL for counter updates");
+  ASSIGN_OR_RETURN(ValueExpr value, ValueExpr::Prepare(*ttl, CqlType::Int(), "[ttl]", binds));
+  ttl_ = std::move(value);
+  return Status::Ok();
+}
 
 Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareUpdate(
     std::shared_ptr<const schema::Catalog> catalog, const cql::Update& update,
@@ -175,156 +339,36 @@ Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareUpd
   ASSIGN_OR_RETURN(std::unique_ptr<ModificationStatement> stmt,
                    Start(Kind::kUpdate, std::move(catalog), update.table, keyspace, binds));
   const TableSchema& table = *stmt->table_;
-  bool only_static = true;
+  bool only_static = !ConditionsOnRegularColumns(table, update.conditions);
   for (const cql::Operation& op : update.operations) {
     int index = table.IndexOfColumn(op.column);
     if (index < 0) return Undefined(table, op.column);
-    const schema::ColumnMetadata& column = table.column(index);
-    std::string quoted = cql::QuoteIdentifierIfNeeded(column.name);
-    if (IsKeyColumn(column)) {
-      return Status::Invalid(fmt::format("PRIMARY KEY part {} found in SET part", quoted));
-    }
-    if (column.kind != ColumnKind::kStatic) only_static = false;
-    Assignment a;
-    a.column = index;
-    const CqlType& type = column.type;
-    switch (op.kind) {
-      case cql::Operation::Kind::kSet: {
-        if (type.IsCounter()) {
-          return Status::Invalid(
-              fmt::format("Cannot set the value of counter column {} (counters can only be "
-                          "incremented/decremented, not set)",
-                          quoted));
-        }
-        a.op = Assignment::Op::kSet;
-        ASSIGN_OR_RETURN(ValueExpr v, ValueExpr::Prepare(op.value, type, column.name, binds));
-        a.value = std::move(v);
-        break;
-      }
-      case cql::Operation::Kind::kAdd:
-      case cql::Operation::Kind::kSubtract: {
-        bool add = op.kind == cql::Operation::Kind::kAdd;
-        a.op = add ? Assignment::Op::kAdd : Assignment::Op::kSubtract;
-        if (type.IsCounter()) {
-          ASSIGN_OR_RETURN(ValueExpr v,
-                           ValueExpr::Prepare(op.value, CqlType::Bigint(), column.name, binds));
-          a.value = std::move(v);
-          break;
-        }
-        if (!type.IsCollection() || type.frozen()) {
-          return Status::Invalid(
-              fmt::format("Invalid operation ({} = {} {} {}) for non counter "
-                          "column {}",
-                          quoted, quoted, add ? "+" : "-", op.value.ToCql(), quoted));
-        }
-        CqlType value_type = type;
-        if (!add && type.kind() == TypeKind::kMap) value_type = CqlType::Set(type.key());
-        ASSIGN_OR_RETURN(ValueExpr v, ValueExpr::Prepare(op.value, value_type, column.name, binds));
-        a.value = std::move(v);
-        if (!add && type.kind() == TypeKind::kList) stmt->has_list_read_ = true;
-        break;
-      }
-      case cql::Operation::Kind::kPrepend: {
-        if (type.kind() != TypeKind::kList || type.frozen()) {
-          return Status::Invalid(
-              fmt::format("Invalid operation ({} = {} + {}) for non list column {}", quoted,
-                          op.value.ToCql(), quoted, quoted));
-        }
-        a.op = Assignment::Op::kPrepend;
-        ASSIGN_OR_RETURN(ValueExpr v, ValueExpr::Prepare(op.value, type, column.name, binds));
-        a.value = std::move(v);
-        break;
-      }
-      case cql::Operation::Kind::kSetElement: {
-        if (!type.IsCollection() || type.kind() == TypeKind::kSet) {
-          return Status::Invalid(fmt::format("Column {} cannot be used as a map", quoted));
-        }
-        if (type.frozen()) {
-          return Status::Invalid(
-              fmt::format("Invalid operation ({}[{}] = {}) for frozen collection column {}", quoted,
-                          op.key ? op.key->ToCql() : "", op.value.ToCql(), quoted));
-        }
-        a.op = Assignment::Op::kSetElement;
-        bool is_list = type.kind() == TypeKind::kList;
-        ASSIGN_OR_RETURN(ValueExpr k,
-                         ValueExpr::Prepare(*op.key, is_list ? CqlType::Int() : type.key(),
-                                            is_list ? "[idx]" : "key(" + column.name + ")", binds));
-        a.key = std::move(k);
-        ASSIGN_OR_RETURN(ValueExpr v,
-                         ValueExpr::Prepare(op.value, is_list ? type.element() : type.value(),
-                                            "value(" + column.name + ")", binds));
-        a.value = std::move(v);
-        if (is_list) stmt->has_list_read_ = true;
-        break;
-      }
-      case cql::Operation::Kind::kSetField: {
-        if (type.kind() != TypeKind::kUdt) {
-          return Status::Invalid(fmt::format("Invalid operation ({}.{} = {}) for non-UDT column {}",
-                                             quoted, op.field, op.value.ToCql(), quoted));
-        }
-        if (type.frozen()) {
-          return Status::Invalid(
-              fmt::format("Invalid operation ({}.{} = {}) for frozen UDT column {}", quoted,
-                          op.field, op.value.ToCql(), quoted));
-        }
-        const auto& fields = type.field_names();
-        auto it = std::find(fields.begin(), fields.end(), op.field);
-        if (it == fields.end()) {
-          return Status::Invalid(
-              fmt::format("UDT column {} does not have a field named {}", quoted, op.field));
-        }
-        a.op = Assignment::Op::kSetField;
-        a.field = static_cast<int>(it - fields.begin());
-        ASSIGN_OR_RETURN(ValueExpr v, ValueExpr::Prepare(op.value, type.params()[a.field],
-                                                         column.name + "." + op.field, binds));
-        a.value = std::move(v);
-        break;
-      }
+    ASSIGN_OR_RETURN(Assignment a,
+                     PrepareOperation(table, index, op, binds, &stmt->has_list_read_));
+    if (table.column(index).kind != ColumnKind::kStatic) only_static = false;
+    if (table.table->is_counter && a.op != Assignment::Op::kAdd &&
+        a.op != Assignment::Op::kSubtract) {
+      return Status::Invalid("Cannot mix counter and non counter columns in the same table");
     }
     stmt->assignments_.push_back(std::move(a));
-  }
-  if (table.table->is_counter) {
-    for (const Assignment& a : stmt->assignments_) {
-      if (a.op != Assignment::Op::kAdd && a.op != Assignment::Op::kSubtract) {
-        return Status::Invalid("Cannot mix counter and non counter columns in the same table");
-      }
-    }
   }
   ASSIGN_OR_RETURN(stmt->restrictions_,
                    PrepareRestrictions(table, update.where, StatementKind::kUpdate, false, binds));
   const Restrictions& r = stmt->restrictions_;
   if (r.slice_columns > 0) {
-    return Status::Invalid(fmt::format(
-        "Slice restrictions are not supported on the clustering columns in UPDATE statements"));
+    return Status::Invalid(
+        "Slice restrictions are not supported on the clustering columns in UPDATE statements");
   }
   if (r.clustering_prefix.size() < table.clustering.size()) {
     if (!(only_static && r.clustering_prefix.empty())) {
-      std::vector<std::string> missing;
-      for (size_t i = r.clustering_prefix.size(); i < table.clustering.size(); ++i) {
-        missing.push_back(table.column(table.clustering[i]).name);
-      }
-      return Status::Invalid(
-          fmt::format("Some clustering keys are missing: {}", fmt::join(missing, ", ")));
+      return MissingClustering(table, r.clustering_prefix.size());
     }
     stmt->static_only_ = true;
   }
   stmt->if_exists_ = update.if_exists;
   ASSIGN_OR_RETURN(stmt->conditions_, PrepareConditionsImpl(table, update.conditions, binds));
-  if (update.using_attributes.ttl) {
-    if (table.table->is_counter)
-      return Status::Invalid("Cannot provide custom TTL for counter updates");
-    ASSIGN_OR_RETURN(ValueExpr ttl, ValueExpr::Prepare(*update.using_attributes.ttl, CqlType::Int(),
-                                                       "[ttl]", binds));
-    stmt->ttl_ = std::move(ttl);
-  }
-  if (update.using_attributes.timestamp) {
-    if (stmt->has_conditions()) {
-      return Status::Invalid("Cannot provide custom timestamp for conditional updates");
-    }
-    ASSIGN_OR_RETURN(ValueExpr ts, ValueExpr::Prepare(*update.using_attributes.timestamp,
-                                                      CqlType::Bigint(), "[timestamp]", binds));
-    stmt->timestamp_ = std::move(ts);
-  }
+  RETURN_IF_ERROR(stmt->PrepareTtl(update.using_attributes.ttl, binds));
+  RETURN_IF_ERROR(stmt->PrepareTimestamp(update.using_attributes.timestamp, binds));
   if (stmt->has_conditions() && table.table->is_counter) {
     return Status::Invalid("Conditional updates are not supported on counter tables");
   }
@@ -333,6 +377,87 @@ Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareUpd
   }
   stmt->pk_bind_indexes_ = PartitionKeyBindIndexes(r);
   return stmt;
+}
+
+namespace {
+
+// One deletion target of a DELETE (a column, an element or a field).
+Result<Assignment> PrepareDeletion(const TableSchema& table, int index, const cql::Deletion& d,
+                                   BindCollector* binds, bool* reads_list) {
+  const schema::ColumnMetadata& column = table.column(index);
+  std::string quoted = cql::QuoteIdentifierIfNeeded(column.name);
+  if (IsKeyColumn(column)) {
+    return Status::Invalid(fmt::format(
+        "Invalid identifier {} for deletion (should not be a PRIMARY KEY part)", quoted));
+  }
+  Assignment a;
+  a.column = index;
+  a.op = Assignment::Op::kDeleteColumn;
+  const CqlType& type = column.type;
+  if (d.element) {
+    if (!type.IsCollection() || type.frozen()) {
+      return Status::Invalid(
+          fmt::format("Invalid deletion operation for frozen collection column {}", quoted));
+    }
+    a.op = Assignment::Op::kDeleteElement;
+    CqlType key_type = type.kind() == TypeKind::kList
+                           ? CqlType::Int()
+                           : (type.kind() == TypeKind::kMap ? type.key() : type.element());
+    ASSIGN_OR_RETURN(ValueExpr k,
+                     ValueExpr::Prepare(*d.element, key_type, "key(" + column.name + ")", binds));
+    a.key = std::move(k);
+    if (type.kind() == TypeKind::kList) *reads_list = true;
+  } else if (!d.field.empty()) {
+    if (type.kind() != TypeKind::kUdt || type.frozen()) {
+      return Status::Invalid(
+          fmt::format("Invalid deletion operation for frozen UDT column {}", quoted));
+    }
+    const auto& fields = type.field_names();
+    auto it = std::find(fields.begin(), fields.end(), d.field);
+    if (it == fields.end()) {
+      return Status::Invalid(
+          fmt::format("UDT column {} does not have a field named {}", quoted, d.field));
+    }
+    a.op = Assignment::Op::kDeleteField;
+    a.field = static_cast<int>(it - fields.begin());
+  }
+  return a;
+}
+
+}  // namespace
+
+Status ModificationStatement::CheckDeleteKeys(bool only_static, bool regular_conditions) {
+  const TableSchema& table = *table_;
+  const Restrictions& r = restrictions_;
+  bool full_clustering =
+      r.slice_columns == 0 && r.clustering_prefix.size() == table.clustering.size();
+  if (has_conditions()) {
+    // Cassandra's checks of a conditional DELETE's WHERE clause, in its order.
+    if (r.has_clustering_in) {
+      return Status::Invalid(
+          "IN on the clustering key columns is not supported with conditional deletions");
+    }
+    if (!full_clustering && !only_static) {
+      return Status::Invalid(
+          "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
+          "order to delete non static columns");
+    }
+    if (!full_clustering && regular_conditions) {
+      return Status::Invalid(
+          "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
+          "order to use IF condition on non static columns");
+    }
+  }
+  if (!delete_row_ && !full_clustering) {
+    if (!(only_static && r.clustering_prefix.empty() && r.slice_columns == 0)) {
+      if (r.slice_columns > 0 || !r.clustering_prefix.empty()) {
+        return Status::Invalid("Range deletions are not supported for specific columns");
+      }
+      return MissingClustering(table, 0);
+    }
+    static_only_ = true;
+  }
+  return Status::Ok();
 }
 
 Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareDelete(
@@ -345,83 +470,19 @@ Result<std::unique_ptr<ModificationStatement>> ModificationStatement::PrepareDel
   for (const cql::Deletion& d : del.deletions) {
     int index = table.IndexOfColumn(d.column);
     if (index < 0) return Undefined(table, d.column);
-    const schema::ColumnMetadata& column = table.column(index);
-    std::string quoted = cql::QuoteIdentifierIfNeeded(column.name);
-    if (IsKeyColumn(column)) {
-      return Status::Invalid(fmt::format(
-          "Invalid identifier {} for deletion (should not be a PRIMARY KEY part)", quoted));
-    }
-    if (column.kind != ColumnKind::kStatic) only_static = false;
-    Assignment a;
-    a.column = index;
-    const CqlType& type = column.type;
-    if (d.element) {
-      if (!type.IsCollection() || type.frozen()) {
-        return Status::Invalid(
-            fmt::format("Invalid deletion operation for frozen collection column {}", quoted));
-      }
-      a.op = Assignment::Op::kDeleteElement;
-      CqlType key_type = type.kind() == TypeKind::kList
-                             ? CqlType::Int()
-                             : (type.kind() == TypeKind::kMap ? type.key() : type.element());
-      ASSIGN_OR_RETURN(ValueExpr k,
-                       ValueExpr::Prepare(*d.element, key_type, "key(" + column.name + ")", binds));
-      a.key = std::move(k);
-      if (type.kind() == TypeKind::kList) stmt->has_list_read_ = true;
-    } else if (!d.field.empty()) {
-      if (type.kind() != TypeKind::kUdt || type.frozen()) {
-        return Status::Invalid(
-            fmt::format("Invalid deletion operation for frozen UDT column {}", quoted));
-      }
-      const auto& fields = type.field_names();
-      auto it = std::find(fields.begin(), fields.end(), d.field);
-      if (it == fields.end()) {
-        return Status::Invalid(
-            fmt::format("UDT column {} does not have a field named {}", quoted, d.field));
-      }
-      a.op = Assignment::Op::kDeleteField;
-      a.field = static_cast<int>(it - fields.begin());
-    } else {
-      a.op = Assignment::Op::kDeleteColumn;
-    }
+    ASSIGN_OR_RETURN(Assignment a, PrepareDeletion(table, index, d, binds, &stmt->has_list_read_));
+    if (table.column(index).kind != ColumnKind::kStatic) only_static = false;
     stmt->assignments_.push_back(std::move(a));
   }
   stmt->delete_row_ = del.deletions.empty();
   ASSIGN_OR_RETURN(stmt->restrictions_,
                    PrepareRestrictions(table, del.where, StatementKind::kDelete, false, binds));
-  const Restrictions& r = stmt->restrictions_;
-  bool full_clustering =
-      r.slice_columns == 0 && r.clustering_prefix.size() == table.clustering.size();
-  if (!stmt->delete_row_ && !full_clustering) {
-    if (!(only_static && r.clustering_prefix.empty() && r.slice_columns == 0)) {
-      if (r.slice_columns > 0 || !r.clustering_prefix.empty()) {
-        return Status::Invalid("Range deletions are not supported for specific columns");
-      }
-      std::vector<std::string> missing;
-      for (int index : table.clustering) missing.push_back(table.column(index).name);
-      return Status::Invalid(
-          fmt::format("Some clustering keys are missing: {}", fmt::join(missing, ", ")));
-    }
-    stmt->static_only_ = true;
-  }
   stmt->if_exists_ = del.if_exists;
   ASSIGN_OR_RETURN(stmt->conditions_, PrepareConditionsImpl(table, del.conditions, binds));
-  if (stmt->has_conditions() && !full_clustering && !stmt->static_only_) {
-    if (r.slice_columns > 0 || !table.clustering.empty()) {
-      return Status::Invalid(
-          "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
-          "order to use IF conditions");
-    }
-  }
-  if (del.timestamp) {
-    if (stmt->has_conditions()) {
-      return Status::Invalid("Cannot provide custom timestamp for conditional updates");
-    }
-    ASSIGN_OR_RETURN(ValueExpr ts,
-                     ValueExpr::Prepare(*del.timestamp, CqlType::Bigint(), "[timestamp]", binds));
-    stmt->timestamp_ = std::move(ts);
-  }
-  stmt->pk_bind_indexes_ = PartitionKeyBindIndexes(r);
+  RETURN_IF_ERROR(
+      stmt->CheckDeleteKeys(only_static, ConditionsOnRegularColumns(table, del.conditions)));
+  RETURN_IF_ERROR(stmt->PrepareTimestamp(del.timestamp, binds));
+  stmt->pk_bind_indexes_ = PartitionKeyBindIndexes(stmt->restrictions_);
   return stmt;
 }
 

@@ -30,6 +30,7 @@
 #include "cql/statement_dml.h"
 #include "engine/execution_context.h"
 #include "engine/restrictions.h"
+#include "engine/row_reader.h"
 #include "engine/table_schema.h"
 #include "engine/value_expr.h"
 #include "schema/catalog.h"
@@ -87,11 +88,21 @@ class ModificationStatement {
                               std::span<const cql::BoundValue> values, const WriteParams& params,
                               std::vector<Mutation>* out) const;
 
-  // For conditional batches: whether this statement's conditions hold, and the values to
-  // report. REQUIRES: has_conditions().
-  common::Result<bool> CheckConditions(const ExecutionContext& context,
-                                       std::span<const cql::BoundValue> values,
-                                       cql::ResultSet* report) const;
+  // A conditional statement's check: whether its conditions hold, and the current row they
+  // were evaluated against (nullopt when absent).
+  struct ConditionCheck {
+    bool applied = true;
+    bool exists = false;  // the row (or, for a static-only statement, the partition) exists
+    std::optional<RowData> row;
+  };
+  // For conditional batches: this statement's check. REQUIRES: has_conditions(); the partition
+  // lock held. Errors: Invalid for IN on the key of a conditional statement.
+  common::Result<ConditionCheck> CheckConditions(const ExecutionContext& context,
+                                                 std::span<const cql::BoundValue> values) const;
+  // The columns a failed check reports, in IF order without repeats; empty for IF EXISTS and
+  // IF NOT EXISTS, which report every column.
+  std::vector<int> ConditionColumns() const;
+  bool has_exists_condition() const { return if_exists_ || if_not_exists_; }
   // The partitions the statement writes (for batch validation and locking), sorted by prefix.
   common::Result<std::vector<PartitionKey>> Partitions(
       const ExecutionContext& context, std::span<const cql::BoundValue> values) const;
@@ -113,6 +124,7 @@ class ModificationStatement {
  public:
   struct Assignment;
   struct Condition;
+  struct Targets;  // the partitions and rows an execution writes
 
  private:
   ModificationStatement() = default;
@@ -121,15 +133,48 @@ class ModificationStatement {
       Kind kind, std::shared_ptr<const schema::Catalog> catalog, const cql::QualifiedName& name,
       std::string_view keyspace, BindCollector* binds);
 
+  // Prepare steps (modification_prepare.cc).
+  common::Status PrepareTimestamp(const std::optional<cql::Term>& timestamp, BindCollector* binds);
+  common::Status PrepareTtl(const std::optional<cql::Term>& ttl, BindCollector* binds);
+  // DELETE's checks of its WHERE clause against what it deletes and its conditions; sets
+  // static_only_. `only_static`: it deletes static columns only; `regular_conditions`: an IF
+  // condition names a regular column.
+  common::Status CheckDeleteKeys(bool only_static, bool regular_conditions);
+
+  // The statement's mutations (modification_mutations.cc), in steps.
   common::Result<std::vector<Mutation>> BuildMutations(const ExecutionContext& context,
                                                        const EvalContext& eval,
                                                        const WriteParams& params) const;
+  common::Result<int64_t> EvaluateTtl(const EvalContext& eval) const;
+  // INSERT JSON: the value of every column, by index (unset or null when absent).
+  common::Result<std::vector<cql::BoundValue>> EvaluateJson(const EvalContext& eval) const;
+  common::Result<Targets> ResolveTargets(const EvalContext& eval,
+                                         std::span<const cql::BoundValue> json_values) const;
+  common::Status AddRowDeletions(const Targets& targets, const PartitionKey& partition,
+                                 const EvalContext& eval, const WriteParams& params,
+                                 std::vector<Mutation>* out) const;
+  std::vector<Assignment> JsonAssignments(std::span<const cql::BoundValue> json_values) const;
+  common::Status AddRowWrites(const ExecutionContext& context, const EvalContext& eval,
+                              const WriteParams& params, const Targets& targets,
+                              const PartitionKey& partition,
+                              std::span<const Assignment> assignments, int64_t ttl,
+                              std::vector<Mutation>* out) const;
   common::Result<WriteParams> Params(const ExecutionContext& context,
                                      const cql::QueryOptions& options,
                                      const EvalContext& eval) const;
   common::Result<cql::ResultSet> ExecuteConditional(const ExecutionContext& context,
                                                     const cql::QueryOptions& options,
                                                     const EvalContext& eval) const;
+  // The row a conditional statement checks (modification_conditions.cc).
+  struct ConditionTarget {
+    PartitionKey partition;
+    std::vector<common::Bytes> clustering;
+    bool static_only = false;
+  };
+  common::Result<ConditionTarget> ConditionRowKey(const ExecutionContext& context,
+                                                  const EvalContext& eval) const;
+  common::Result<ConditionCheck> Evaluate(const ExecutionContext& context,
+                                          const EvalContext& eval) const;
   common::Result<bool> Check(const ExecutionContext& context, const EvalContext& eval,
                              cql::ResultSet* report) const;
   common::Result<std::vector<PartitionKey>> PartitionsOf(const ExecutionContext& context,

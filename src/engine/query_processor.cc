@@ -7,6 +7,7 @@
 #include "cql/murmur3.h"
 #include "cql/parser.h"
 #include "cql/value_codec.h"
+#include "engine/batch_statement.h"
 #include "engine/modification_statement.h"
 #include "engine/schema_lookup.h"
 #include "engine/schema_manager.h"
@@ -86,12 +87,10 @@ cql::BatchType BatchTypeOf(cql::Batch::Type type) {
 PreparedStatement::~PreparedStatement() = default;
 
 QueryProcessor::QueryProcessor(const ExecutionContext* context, SchemaManager* schema,
-                               const schema::LocalNodeInfo* local_node, BatchRunner run_batch,
-                               size_t cache_capacity)
+                               const schema::LocalNodeInfo* local_node, size_t cache_capacity)
     : context_(context),
       schema_(schema),
       local_node_(local_node),
-      run_batch_(std::move(run_batch)),
       cache_(cache_capacity) {}
 
 std::shared_ptr<const schema::Catalog> QueryProcessor::catalog() const {
@@ -251,7 +250,7 @@ Result<cql::ResultSet> QueryProcessor::Dispatch(const PreparedStatement& prepare
   const cql::Statement& statement = prepared.statement;
   std::string_view keyspace = options.keyspace.empty() ? state->keyspace : options.keyspace;
   if (const auto* batch = std::get_if<cql::Batch>(&statement)) {
-    return ExecuteBatchStatement(prepared, *batch, options, values);
+    return engine::ExecuteBatchStatement(*context_, *batch, prepared.batch, options, values);
   }
   if (const auto* use = std::get_if<cql::Use>(&statement)) return ExecuteUse(*use, state);
   if (const auto* truncate = std::get_if<cql::Truncate>(&statement)) {
@@ -263,30 +262,6 @@ Result<cql::ResultSet> QueryProcessor::Dispatch(const PreparedStatement& prepare
   if (SchemaManager::IsSchemaStatement(statement)) return schema_->Execute(statement, keyspace);
   return Status::Invalid(
       fmt::format("{} statements are not supported", cql::ToCql(statement).substr(0, 20)));
-}
-
-Result<cql::ResultSet> QueryProcessor::ExecuteBatchStatement(
-    const PreparedStatement& prepared, const cql::Batch& batch, const cql::QueryOptions& options,
-    std::span<const cql::BoundValue> values) {
-  std::vector<const ModificationStatement*> statements;
-  std::vector<std::span<const cql::BoundValue>> entry_values;
-  for (const auto& stmt : prepared.batch) {
-    statements.push_back(stmt.get());
-    entry_values.push_back(values);
-  }
-  std::optional<int64_t> timestamp = options.timestamp;
-  if (batch.using_attributes.timestamp) {
-    cql::FunctionContext functions = context_->function_context();
-    EvalContext eval{values, &functions};
-    ASSIGN_OR_RETURN(ValueExpr ts,
-                     ValueExpr::Prepare(*batch.using_attributes.timestamp, cql::CqlType::Bigint(),
-                                        "[timestamp]", nullptr));
-    ASSIGN_OR_RETURN(cql::BoundValue v, ts.Evaluate(eval));
-    if (v.is_value()) {
-      ASSIGN_OR_RETURN(timestamp, cql::DeserializeBigint(v.bytes));
-    }
-  }
-  return run_batch_(BatchTypeOf(batch.type), statements, entry_values, timestamp);
 }
 
 Result<cql::ResultSet> QueryProcessor::ExecuteUse(const cql::Use& use, SessionState* state) {

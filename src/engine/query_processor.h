@@ -56,12 +56,6 @@ struct SessionState {
   std::string keyspace;
 };
 
-// Runs the modifications of one batch (Database::ExecuteBatchEntries): its type, the prepared
-// entries, each entry's bound values, and the batch's USING TIMESTAMP.
-using BatchRunner = std::function<common::Result<cql::ResultSet>(
-    cql::BatchType type, const std::vector<const ModificationStatement*>& statements,
-    const std::vector<std::span<const cql::BoundValue>>& values, std::optional<int64_t> timestamp)>;
-
 class QueryProcessor {
  public:
   // How many prepared statements the cache keeps.
@@ -69,7 +63,7 @@ class QueryProcessor {
 
   // REQUIRES: `context`, `schema` and `local_node` outlive the processor.
   QueryProcessor(const ExecutionContext* context, SchemaManager* schema,
-                 const schema::LocalNodeInfo* local_node, BatchRunner run_batch,
+                 const schema::LocalNodeInfo* local_node,
                  size_t cache_capacity = kDefaultCacheCapacity);
   QueryProcessor(const QueryProcessor&) = delete;
   QueryProcessor& operator=(const QueryProcessor&) = delete;
@@ -109,10 +103,6 @@ class QueryProcessor {
                                           const cql::QueryOptions& options,
                                           std::span<const cql::BoundValue> values,
                                           SessionState* state);
-  common::Result<cql::ResultSet> ExecuteBatchStatement(const PreparedStatement& prepared,
-                                                       const cql::Batch& batch,
-                                                       const cql::QueryOptions& options,
-                                                       std::span<const cql::BoundValue> values);
   common::Result<cql::ResultSet> ExecuteUse(const cql::Use& use, SessionState* state);
   common::Result<cql::ResultSet> ExecuteTruncate(const cql::Truncate& truncate,
                                                  std::string_view keyspace);
@@ -122,7 +112,6 @@ class QueryProcessor {
   const ExecutionContext* context_;
   SchemaManager* schema_;
   const schema::LocalNodeInfo* local_node_;
-  const BatchRunner run_batch_;
   PreparedStatementCache cache_;
 };
 

@@ -220,6 +220,11 @@ Result<BoundValue> ValueExpr::Evaluate(const EvalContext& context) const {
           return Status::Invalid(fmt::format("Invalid value for {} of type {}: {}", receiver_,
                                              type_.ToCql(), s.message()));
         }
+        // Sets and maps bound as bytes take the canonical form literals have.
+        if (cql::HasUnorderedParts(type_)) {
+          ASSIGN_OR_RETURN(Bytes normalized, cql::NormalizeValue(type_, value.bytes));
+          return BoundValue::Of(std::move(normalized));
+        }
       }
       return value;
     }
