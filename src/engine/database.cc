@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/logging.h"
+#include "common/utf8.h"
 #include "cql/murmur3.h"
 #include "cql/parser.h"
 #include "cql/value_codec.h"
@@ -30,6 +31,20 @@ using common::Result;
 using common::Status;
 
 namespace {
+
+// The error for a statement the engine does not run. User-defined functions and aggregates
+// are refused with the words of a Cassandra whose UDFs are disabled (the default); anything
+// else names the statement by its start, cut on a character boundary.
+Status UnsupportedStatement(const cql::Statement& statement) {
+  if (std::holds_alternative<cql::CreateFunction>(statement) ||
+      std::holds_alternative<cql::CreateAggregate>(statement)) {
+    return Status::Invalid(
+        "User-defined functions are disabled: cqld does not support user-defined functions or "
+        "aggregates");
+  }
+  return Status::Invalid(fmt::format("{} statements are not supported",
+                                     common::TruncateUtf8(cql::ToCql(statement), 40, "...")));
+}
 
 constexpr size_t kMaxPrepared = 20000;
 
@@ -501,8 +516,7 @@ Result<cql::ResultSet> Database::Execute(const PreparedStatement& prepared_in,
     std::string_view keyspace = options.keyspace.empty() ? state->keyspace : options.keyspace;
     return ExecuteSchemaChange(statement, keyspace);
   }
-  return Status::Invalid(
-      fmt::format("{} statements are not supported", cql::ToCql(statement).substr(0, 20)));
+  return UnsupportedStatement(statement);
 }
 
 Status Database::SyncStorage(const schema::Catalog& old_catalog,
