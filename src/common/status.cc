@@ -1,5 +1,7 @@
 #include "common/status.h"
 
+#include "common/utf8.h"
+
 namespace common {
 
 std::string_view StatusCodeName(StatusCode code) {
@@ -69,6 +71,11 @@ std::string Status::ToString() const {
   out += ": ";
   out += message_;
   return out;
+}
+
+std::string Status::WellFormedMessage(std::string message) {
+  if (IsValidUtf8(message)) return message;
+  return ValidUtf8(message);
 }
 
 Status Status::WithPrefix(std::string_view prefix) const {

@@ -58,7 +58,11 @@ class [[nodiscard]] Status {
  public:
   // An OK status. Cheap: no allocation.
   Status() = default;
-  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  // `message` is stored as valid UTF-8 (common/utf8.h): ill-formed bytes, such as a multi-byte
+  // character cut by whoever built the message, become U+FFFD. Errors leave the server as
+  // protocol [string]s, which drivers decode strictly.
+  Status(StatusCode code, std::string message)
+      : code_(code), message_(WellFormedMessage(std::move(message))) {}
 
   static Status Ok() { return Status(); }
   static Status SyntaxError(std::string message) {
@@ -109,6 +113,8 @@ class [[nodiscard]] Status {
 
  private:
   StatusCode code_ = StatusCode::kOk;
+  static std::string WellFormedMessage(std::string message);
+
   std::string message_;
 };
 

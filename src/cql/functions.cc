@@ -3,13 +3,19 @@
 #include <algorithm>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "cql/aggregates.h"
 #include "cql/big_number.h"
+#include "cql/cast.h"
 #include "cql/functions_internal.h"
+#include "cql/murmur3.h"
+#include "cql/value_codec.h"
 
 namespace cql {
 namespace {
 
+using common::Bytes;
 using common::Result;
 using common::Status;
 
@@ -44,28 +50,6 @@ const Builtins& GetBuiltins() {
 }
 
 enum class Match { kNotAssignable, kWeak, kExact };
-
-// Cassandra's AbstractType.isValueCompatibleWith: whether a `receiver` parameter can read
-// values of type `provided`.
-bool IsValueCompatible(const CqlType& receiver, const CqlType& provided) {
-  if (receiver.WithFrozen(true) == provided.WithFrozen(true)) return true;
-  switch (receiver.kind()) {
-    case TypeKind::kBlob:
-      return true;
-    case TypeKind::kText:
-      return provided.kind() == TypeKind::kAscii;
-    case TypeKind::kBigint:
-    case TypeKind::kTimestamp:
-      return provided.kind() == TypeKind::kTimestamp || provided.kind() == TypeKind::kBigint;
-    case TypeKind::kVarint:
-      return provided.kind() == TypeKind::kInt || provided.kind() == TypeKind::kBigint ||
-             provided.kind() == TypeKind::kTimestamp;
-    case TypeKind::kUuid:
-      return provided.kind() == TypeKind::kTimeuuid;
-    default:
-      return false;
-  }
-}
 
 Match MatchKnownType(const CqlType& param, const CqlType& provided) {
   if (param.WithFrozen(true) == provided.WithFrozen(true)) return Match::kExact;
@@ -287,6 +271,74 @@ std::string ScalarFunction::Signature() const {
     out += arg_types_[i].ToCql();
   }
   return out + ") -> " + return_type_.ToCql();
+}
+
+bool IsValueCompatible(const CqlType& receiver, const CqlType& value) {
+  if (receiver.WithFrozen(true) == value.WithFrozen(true)) return true;
+  switch (receiver.kind()) {
+    case TypeKind::kBlob:
+      return true;
+    case TypeKind::kText:
+      return value.kind() == TypeKind::kAscii;
+    case TypeKind::kBigint:
+      return value.kind() == TypeKind::kTimestamp;
+    case TypeKind::kTimestamp:
+      return value.kind() == TypeKind::kBigint;
+    case TypeKind::kDate:
+      return value.kind() == TypeKind::kInt;
+    case TypeKind::kTime:
+      return value.kind() == TypeKind::kBigint;
+    case TypeKind::kVarint:
+      return value.kind() == TypeKind::kInt || value.kind() == TypeKind::kBigint ||
+             value.kind() == TypeKind::kTimestamp;
+    case TypeKind::kUuid:
+      return value.kind() == TypeKind::kTimeuuid;
+    default:
+      return false;
+  }
+}
+
+Result<std::optional<Bytes>> ConvertCompatibleValue(const CqlType& receiver,
+                                                    const CqlType& value_type,
+                                                    std::optional<Bytes> value) {
+  if (!value || value->empty() || receiver.kind() != TypeKind::kVarint ||
+      value_type.kind() == TypeKind::kVarint) {
+    return value;
+  }
+  const CqlType& from = value_type.kind() == TypeKind::kTimestamp ? CqlType::Bigint() : value_type;
+  return CastValue(from, receiver, std::string_view(*value));
+}
+
+std::shared_ptr<const ScalarFunction> MakeTokenFunction(std::vector<CqlType> partition_key_types) {
+  return std::make_shared<internal::LambdaFunction>(
+      "token", std::move(partition_key_types), CqlType::Bigint(), true,
+      [](const FunctionContext&, internal::FunctionArgs args) -> Result<std::optional<Bytes>> {
+        std::vector<std::string_view> parts;
+        for (const std::optional<Bytes>& arg : args) {
+          if (!arg) return std::optional<Bytes>();
+          parts.emplace_back(*arg);
+        }
+        return std::optional<Bytes>(SerializeBigint(Murmur3Token(SerializePartitionKey(parts))));
+      });
+}
+
+Result<std::optional<Bytes>> ExecuteFunction(const ScalarFunction& function,
+                                             const FunctionContext& ctx,
+                                             std::span<const std::optional<Bytes>> args) {
+  Result<std::optional<Bytes>> result = function.Execute(ctx, args);
+  if (result.ok() || result.status().code() != common::StatusCode::kFunctionFailure) {
+    return result;
+  }
+  const Status status = result.status();
+  const std::string& detail = status.message();
+  if (detail.starts_with("execution of '") || detail.starts_with("the operation '")) {
+    return result;
+  }
+  std::vector<std::string> types;
+  for (const CqlType& type : function.arg_types()) types.push_back(type.ToCql());
+  return Status(common::StatusCode::kFunctionFailure,
+                fmt::format("execution of 'system.{}[{}]' failed: {}", function.name(),
+                            fmt::join(types, ", "), detail));
 }
 
 std::string_view OperatorOfFunction(std::string_view name) {

@@ -120,6 +120,33 @@ std::vector<std::shared_ptr<const ScalarFunction>> AllBuiltinScalarFunctions();
 // (arithmetic names included; tojson/fromjson included).
 bool IsScalarFunctionName(std::string_view name);
 
+// Whether a value of type `value` may be stored where `receiver` is expected, as Cassandra's
+// AbstractType.isValueCompatibleWith rules it for function results: the same type; any type
+// into blob; ascii into text; timestamp into bigint and bigint into timestamp; int into date;
+// bigint into time; int, bigint and timestamp into varint; timeuuid into uuid. Also
+// what a function parameter accepts (a weak match in overload resolution).
+bool IsValueCompatible(const CqlType& receiver, const CqlType& value);
+
+// Converts a value of `value_type` into the representation of `receiver` (REQUIRES:
+// IsValueCompatible(receiver, value_type)): only varint re-encodes (minimal two's complement);
+// every other compatible pair shares its bytes.
+common::Result<std::optional<common::Bytes>> ConvertCompatibleValue(
+    const CqlType& receiver, const CqlType& value_type, std::optional<common::Bytes> value);
+
+// `system.token(<partition key>)` of a table whose partition key columns have
+// `partition_key_types`: the Murmur3 token (bigint) of the serialized key. Cassandra resolves
+// `token(...)` in a value position (`token(k) > token(1)`, `VALUES (token(1))`) against the
+// table of the statement.
+std::shared_ptr<const ScalarFunction> MakeTokenFunction(std::vector<CqlType> partition_key_types);
+
+// Runs `function`, turning a kFunctionFailure that does not yet name its function into
+// Cassandra's FunctionExecutionException wording: "execution of 'system.name[t1, t2]' failed:
+// <detail>" (code 0x1400). Arithmetic failures ("the operation 'int / int' failed: ...") are
+// kept as they are, as Cassandra's OperationExecutionException words them.
+common::Result<std::optional<common::Bytes>> ExecuteFunction(
+    const ScalarFunction& function, const FunctionContext& ctx,
+    std::span<const std::optional<common::Bytes>> args);
+
 // The operator of an arithmetic function name ("_add" -> "+"), or "" for other names.
 std::string_view OperatorOfFunction(std::string_view name);
 

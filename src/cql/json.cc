@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/utf8.h"
 #include "common/uuid.h"
 #include "cql/big_number.h"
 #include "cql/cast.h"
@@ -73,7 +74,10 @@ class JsonParser {
     }
     if (Consume("null")) return value;
     if (c == '-' || (c >= '0' && c <= '9')) return ParseNumber();
-    return Error(std::string("Unexpected character '") + c + "': expected a value");
+    // Quote the whole character: a lone lead byte of a multi-byte one is not text.
+    size_t length = std::max<size_t>(1, common::Utf8SequenceLength(text_.substr(pos_)));
+    return Error("Unexpected character '" + std::string(text_.substr(pos_, length)) +
+                 "': expected a value");
   }
 
   Result<JsonValue> ParseNumber() {

@@ -111,7 +111,11 @@ bool IsEmptyMapLiteral(const CollectionLiteral& c) {
 
 // Which constant kinds a type accepts: Cassandra's Constants.Literal.testAssignment.
 Assignability ConstantAssignability(const CqlType& type, ConstantKind kind) {
-  if (type.kind() == TypeKind::kCustom) return Assignability::kWeaklyAssignable;
+  // Cassandra skips validation for types that are neither native, collections nor UDTs: the
+  // constant's text goes through the type's fromString (TupleFromString for tuples).
+  if (type.kind() == TypeKind::kCustom || type.kind() == TypeKind::kTuple) {
+    return Assignability::kWeaklyAssignable;
+  }
   if (!type.IsNative()) return Assignability::kNotAssignable;
   const TypeKind t = type.kind();
   auto one_of = [t](std::initializer_list<TypeKind> kinds) {
@@ -548,6 +552,52 @@ Result<MaybeBytes> EvaluateLiteral(const CqlType& type, const Term& term,
   return Evaluator().Evaluate(type, term, std::string(receiver), 0);
 }
 
+namespace {
+
+// Cassandra's TupleType.fromString: components split on ':' not escaped by an odd number of
+// '\\', "@" for null, "\\:" unescaped to ':' and one trailing '!' dropped; missing trailing
+// components are null.
+Result<Bytes> TupleFromString(const CqlType& type, std::string_view text) {
+  std::vector<std::string> parts;
+  if (!text.empty()) {
+    size_t start = 0;
+    for (size_t i = 0; i <= text.size(); ++i) {
+      if (i < text.size()) {
+        if (text[i] != ':') continue;
+        size_t slashes = 0;
+        while (slashes < i && text[i - 1 - slashes] == '\\') ++slashes;
+        if (slashes % 2 == 1) continue;
+      }
+      parts.emplace_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  const std::vector<CqlType>& types = type.params();
+  if (parts.size() > types.size()) {
+    return Status::Invalid("Invalid tuple literal: too many elements. Type frozen<" + type.ToCql() +
+                           "> expects " + std::to_string(types.size()) + " but got " +
+                           std::to_string(parts.size()));
+  }
+  std::vector<std::optional<Bytes>> fields(types.size());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i] == "@") continue;
+    std::string part;
+    for (size_t j = 0; j < parts[i].size(); ++j) {
+      if (parts[i][j] == '\\' && j + 1 < parts[i].size() && parts[i][j + 1] == ':') continue;
+      part += parts[i][j];
+    }
+    if (!part.empty() && part.back() == '!') part.pop_back();
+    if (types[i].kind() == TypeKind::kTuple) {
+      ASSIGN_OR_RETURN(fields[i], TupleFromString(types[i], part));
+    } else {
+      ASSIGN_OR_RETURN(fields[i], ParseValueText(types[i], part));
+    }
+  }
+  return SerializeTupleOrUdt(fields);
+}
+
+}  // namespace
+
 Result<Bytes> ParseConstantFor(const CqlType& type, ConstantKind kind, std::string_view text,
                                std::string_view receiver) {
   if (!IsAssignable(ConstantAssignability(type, kind))) {
@@ -555,6 +605,7 @@ Result<Bytes> ParseConstantFor(const CqlType& type, ConstantKind kind, std::stri
                            ConstantText(kind, text) + ") for \"" + std::string(receiver) +
                            "\" of type " + type.ToCql());
   }
+  if (type.kind() == TypeKind::kTuple) return TupleFromString(type, ConstantText(kind, text));
   if (kind == ConstantKind::kHex) {
     Result<Bytes> bytes = common::FromHex(text);
     if (!bytes.ok()) {

@@ -48,8 +48,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   db->schema_ = std::make_unique<SchemaManager>(
       &db->context_, &db->write_gate_, db->options_.local_node.data_center, options.backfill_fault);
   RETURN_IF_ERROR(db->schema_->Load());
-  db->processor_ = std::make_unique<QueryProcessor>(&db->context_, db->schema_.get(),
-                                                    &db->options_.local_node);
+  db->processor_ =
+      std::make_unique<QueryProcessor>(&db->context_, db->schema_.get(), &db->options_.local_node);
   if (options.purge_interval.count() > 0) {
     db->purge_scheduler_ =
         std::make_unique<PurgeScheduler>(db->store_.get(), options.purge_interval);

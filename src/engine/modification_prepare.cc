@@ -66,7 +66,7 @@ Result<std::unique_ptr<ModificationStatement>> ModificationStatement::Start(
   stmt->kind_ = kind;
   stmt->catalog_ = std::move(catalog);
   stmt->table_ = std::make_unique<TableSchema>(ref.table);
-  binds->SetTable(ref.table->keyspace, ref.table->name);
+  binds->SetTable(*stmt->table_);
   return stmt;
 }
 

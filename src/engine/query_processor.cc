@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/utf8.h"
 #include "cql/murmur3.h"
 #include "cql/parser.h"
 #include "cql/value_codec.h"
@@ -22,6 +23,20 @@ using common::Result;
 using common::Status;
 
 namespace {
+
+// The error for a statement the engine does not run. User-defined functions and aggregates
+// are refused with the words of a Cassandra whose UDFs are disabled (the default); anything
+// else names the statement by its start, cut on a character boundary.
+Status UnsupportedStatement(const cql::Statement& statement) {
+  if (std::holds_alternative<cql::CreateFunction>(statement) ||
+      std::holds_alternative<cql::CreateAggregate>(statement)) {
+    return Status::Invalid(
+        "User-defined functions are disabled: cqld does not support user-defined functions or "
+        "aggregates");
+  }
+  return Status::Invalid(fmt::format("{} statements are not supported",
+                                     common::TruncateUtf8(cql::ToCql(statement), 40, "...")));
+}
 
 Bytes StatementId(std::string_view keyspace, std::string_view query) {
   std::string input(keyspace);
@@ -88,10 +103,7 @@ PreparedStatement::~PreparedStatement() = default;
 
 QueryProcessor::QueryProcessor(const ExecutionContext* context, SchemaManager* schema,
                                const schema::LocalNodeInfo* local_node, size_t cache_capacity)
-    : context_(context),
-      schema_(schema),
-      local_node_(local_node),
-      cache_(cache_capacity) {}
+    : context_(context), schema_(schema), local_node_(local_node), cache_(cache_capacity) {}
 
 std::shared_ptr<const schema::Catalog> QueryProcessor::catalog() const {
   return schema_->catalog();
@@ -260,8 +272,7 @@ Result<cql::ResultSet> QueryProcessor::Dispatch(const PreparedStatement& prepare
     return ExecuteDescribe(*describe, keyspace);
   }
   if (SchemaManager::IsSchemaStatement(statement)) return schema_->Execute(statement, keyspace);
-  return Status::Invalid(
-      fmt::format("{} statements are not supported", cql::ToCql(statement).substr(0, 20)));
+  return UnsupportedStatement(statement);
 }
 
 Result<cql::ResultSet> QueryProcessor::ExecuteUse(const cql::Use& use, SessionState* state) {

@@ -44,7 +44,7 @@ Result<std::unique_ptr<SelectStatement>> SelectStatement::Prepare(
   stmt->is_system_ = ref.is_system;
   stmt->table_ = std::make_unique<TableSchema>(ref.table);
   const TableSchema& table = *stmt->table_;
-  binds->SetTable(table.table->keyspace, table.table->name);
+  binds->SetTable(table);
 
   ASSIGN_OR_RETURN(stmt->selection_,
                    Selection::Prepare(table, select.selectors, select.json, binds));
@@ -59,136 +59,161 @@ Result<std::unique_ptr<SelectStatement>> SelectStatement::Prepare(
 
   // Partition key bind indexes, for token-aware routing.
   stmt->pk_bind_indexes_ = PartitionKeyBindIndexes(stmt->restrictions_);
-
-  // DISTINCT: partition key and static columns only, and all of the partition key.
   stmt->distinct_ = select.distinct;
-  if (select.distinct) {
-    if (!select.selectors.empty()) {
-      std::vector<bool> has_pk(table.partition_key.size(), false);
-      for (const cql::Selector& selector : select.selectors) {
-        const cql::Selectable& s = selector.expression;
-        if (s.kind != cql::Selectable::Kind::kColumn) continue;
-        int index = table.IndexOfColumn(s.name);
-        if (index < 0) continue;
-        ColumnKind kind = table.column(index).kind;
-        if (kind != ColumnKind::kPartitionKey && kind != ColumnKind::kStatic) {
-          return Status::Invalid(fmt::format(
-              "SELECT DISTINCT queries must only request partition key columns and/or static "
-              "columns (not {})",
-              table.column(index).name));
-        }
-        for (size_t i = 0; i < table.partition_key.size(); ++i) {
-          if (table.partition_key[i] == index) has_pk[i] = true;
-        }
-      }
-      std::vector<std::string> missing;
-      for (size_t i = 0; i < has_pk.size(); ++i) {
-        if (!has_pk[i]) missing.push_back(table.column(table.partition_key[i]).name);
-      }
-      if (!missing.empty() && !stmt->selection_->is_aggregate()) {
+  if (select.distinct) RETURN_IF_ERROR(stmt->PrepareDistinct(select));
+  if (!select.order_by.empty()) RETURN_IF_ERROR(stmt->PrepareOrderBy(select));
+  if (!select.group_by.empty()) RETURN_IF_ERROR(stmt->PrepareGroupBy(select));
+  RETURN_IF_ERROR(stmt->PrepareLimits(select, binds));
+  return stmt;
+}
+
+namespace {
+
+Status UndefinedColumn(const TableSchema& table, std::string_view name) {
+  return Status::Invalid(fmt::format("Undefined column name {} in table {}.{}",
+                                     cql::QuoteIdentifierIfNeeded(name), table.table->keyspace,
+                                     table.table->name));
+}
+
+}  // namespace
+
+// DISTINCT: partition key and static columns only; all of the partition key unless the query
+// names its partitions (Cassandra asks for the whole key only of a key range); WHERE on the
+// partition key and static columns only.
+Status SelectStatement::PrepareDistinct(const cql::Select& select) {
+  const TableSchema& table = *table_;
+  const Restrictions& r = restrictions_;
+  if (!select.selectors.empty()) {
+    std::vector<bool> has_pk(table.partition_key.size(), false);
+    for (const cql::Selector& selector : select.selectors) {
+      const cql::Selectable& s = selector.expression;
+      if (s.kind != cql::Selectable::Kind::kColumn) continue;
+      int index = table.IndexOfColumn(s.name);
+      if (index < 0) continue;
+      ColumnKind kind = table.column(index).kind;
+      if (kind != ColumnKind::kPartitionKey && kind != ColumnKind::kStatic) {
         return Status::Invalid(fmt::format(
-            "SELECT DISTINCT queries must request all the partition key columns (missing {})",
-            fmt::join(missing, ", ")));
+            "SELECT DISTINCT queries must only request partition key columns and/or static "
+            "columns (not {})",
+            table.column(index).name));
+      }
+      for (size_t i = 0; i < table.partition_key.size(); ++i) {
+        if (table.partition_key[i] == index) has_pk[i] = true;
       }
     }
-    bool other_columns = false;
-    for (const Filter& filter : r.filters) {
-      for (int index : filter.columns) {
-        ColumnKind kind = table.column(index).kind;
-        if (kind == ColumnKind::kClustering || kind == ColumnKind::kRegular) other_columns = true;
-      }
+    std::vector<std::string> missing;
+    for (size_t i = 0; i < has_pk.size(); ++i) {
+      if (!has_pk[i]) missing.push_back(table.column(table.partition_key[i]).name);
     }
-    if (r.restricts_clustering || other_columns) {
-      return Status::Invalid(
-          "SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or "
-          "static columns.");
+    if (!missing.empty() && !selection_->is_aggregate() && !r.is_single_partitions()) {
+      return Status::Invalid(fmt::format(
+          "SELECT DISTINCT queries must request all the partition key columns (missing {})",
+          fmt::join(missing, ", ")));
     }
   }
-
-  // ORDER BY: clustering columns in declared order, all in the same direction relative to it.
-  if (!select.order_by.empty()) {
-    stmt->has_order_by_ = true;
-    if (r.index) return Status::Invalid("ORDER BY with 2ndary indexes is not supported.");
-    if (!r.is_single_partitions()) {
-      return Status::Invalid(
-          "ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
+  bool other_columns = false;
+  for (const Filter& filter : r.filters) {
+    for (int index : filter.columns) {
+      ColumnKind kind = table.column(index).kind;
+      if (kind == ColumnKind::kClustering || kind == ColumnKind::kRegular) other_columns = true;
     }
-    std::optional<bool> reversed;
-    size_t expected = 0;
-    for (const cql::Ordering& ordering : select.order_by) {
-      int index = table.IndexOfColumn(ordering.column);
-      if (index < 0) {
-        return Status::Invalid(fmt::format("Undefined column name {} in table {}.{}",
-                                           cql::QuoteIdentifierIfNeeded(ordering.column),
-                                           table.table->keyspace, table.table->name));
-      }
-      const schema::ColumnMetadata& column = table.column(index);
-      if (column.kind != ColumnKind::kClustering) {
-        return Status::Invalid(fmt::format(
-            "Order by is currently only supported on the clustered columns of the PRIMARY KEY, "
-            "got {}",
-            column.name));
-      }
-      // Columns restricted by EQ may be skipped in ORDER BY.
-      while (expected < table.clustering.size() && table.clustering[expected] != index &&
-             r.ClusteringRestrictedByEq(expected)) {
-        ++expected;
-      }
-      if (expected >= table.clustering.size() || table.clustering[expected] != index) {
-        return Status::Invalid(
-            "Order by currently only supports the ordering of columns following their declared "
-            "order in the PRIMARY KEY");
-      }
+  }
+  if (r.restricts_clustering || other_columns) {
+    return Status::Invalid(
+        "SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or "
+        "static columns.");
+  }
+  return Status::Ok();
+}
+
+// ORDER BY: clustering columns in declared order, all in the same direction relative to it.
+Status SelectStatement::PrepareOrderBy(const cql::Select& select) {
+  const TableSchema& table = *table_;
+  const Restrictions& r = restrictions_;
+  has_order_by_ = true;
+  if (r.index) return Status::Invalid("ORDER BY with 2ndary indexes is not supported.");
+  if (!r.is_single_partitions()) {
+    return Status::Invalid(
+        "ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
+  }
+  std::optional<bool> reversed;
+  size_t expected = 0;
+  for (const cql::Ordering& ordering : select.order_by) {
+    int index = table.IndexOfColumn(ordering.column);
+    if (index < 0) return UndefinedColumn(table, ordering.column);
+    const schema::ColumnMetadata& column = table.column(index);
+    if (column.kind != ColumnKind::kClustering) {
+      return Status::Invalid(fmt::format(
+          "Order by is currently only supported on the clustered columns of the PRIMARY KEY, "
+          "got {}",
+          column.name));
+    }
+    // Columns restricted by EQ may be skipped in ORDER BY.
+    while (expected < table.clustering.size() && table.clustering[expected] != index &&
+           r.ClusteringRestrictedByEq(expected)) {
       ++expected;
-      bool column_desc = column.order == schema::ClusteringOrder::kDesc;
-      bool this_reversed = ordering.descending != column_desc;
-      if (reversed && *reversed != this_reversed) {
-        return Status::Invalid("Unsupported order by relation");
-      }
-      reversed = this_reversed;
     }
-    stmt->reversed_ = reversed.value_or(false);
+    if (expected >= table.clustering.size() || table.clustering[expected] != index) {
+      return Status::Invalid(
+          "Order by currently only supports the ordering of columns following their declared "
+          "order in the PRIMARY KEY");
+    }
+    ++expected;
+    bool column_desc = column.order == schema::ClusteringOrder::kDesc;
+    bool this_reversed = ordering.descending != column_desc;
+    if (reversed && *reversed != this_reversed) {
+      return Status::Invalid("Unsupported order by relation");
+    }
+    reversed = this_reversed;
   }
+  reversed_ = reversed.value_or(false);
+  return Status::Ok();
+}
 
-  // GROUP BY: a prefix of the primary key.
-  if (!select.group_by.empty()) {
-    std::vector<int> key_columns = table.partition_key;
-    key_columns.insert(key_columns.end(), table.clustering.begin(), table.clustering.end());
-    size_t position = 0;
-    for (const std::string& name : select.group_by) {
-      int index = table.IndexOfColumn(name);
-      if (index < 0) {
-        return Status::Invalid(fmt::format("Undefined column name {} in table {}.{}",
-                                           cql::QuoteIdentifierIfNeeded(name),
-                                           table.table->keyspace, table.table->name));
-      }
-      // Key columns restricted by EQ (one value: they are constant) may be skipped.
-      auto restricted_by_eq = [&](size_t p) {
-        const std::vector<ValueSet>& sets =
-            p < table.partition_key.size() ? r.partition_values : r.clustering_prefix;
-        size_t i = p < table.partition_key.size() ? p : p - table.partition_key.size();
-        if (i >= sets.size()) return false;
-        if (p >= table.partition_key.size() && r.multi_column_prefix) return true;
-        return !sets[i].list && sets[i].values.size() == 1;
-      };
-      while (position < key_columns.size() && key_columns[position] != index &&
-             restricted_by_eq(position)) {
-        ++position;
-      }
-      if (position >= key_columns.size() || key_columns[position] != index) {
-        return Status::Invalid(
-            "Group by currently only support groups of columns following their declared order in "
-            "the PRIMARY KEY");
-      }
+// GROUP BY: a prefix of the primary key; key columns restricted by EQ (one value: they are
+// constant) may be skipped. DISTINCT reads one row per partition, so it groups on partition
+// key columns only.
+Status SelectStatement::PrepareGroupBy(const cql::Select& select) {
+  const TableSchema& table = *table_;
+  const Restrictions& r = restrictions_;
+  std::vector<int> key_columns = table.partition_key;
+  key_columns.insert(key_columns.end(), table.clustering.begin(), table.clustering.end());
+  auto restricted_by_eq = [&](size_t p) {
+    const std::vector<ValueSet>& sets =
+        p < table.partition_key.size() ? r.partition_values : r.clustering_prefix;
+    size_t i = p < table.partition_key.size() ? p : p - table.partition_key.size();
+    if (i >= sets.size()) return false;
+    if (p >= table.partition_key.size() && r.multi_column_prefix) return true;
+    return !sets[i].list && sets[i].values.size() == 1;
+  };
+  size_t position = 0;
+  for (const std::string& name : select.group_by) {
+    int index = table.IndexOfColumn(name);
+    if (index < 0) return UndefinedColumn(table, name);
+    while (position < key_columns.size() && key_columns[position] != index &&
+           restricted_by_eq(position)) {
       ++position;
     }
-    stmt->group_by_size_ = position;
+    if (position >= key_columns.size() || key_columns[position] != index) {
+      return Status::Invalid(
+          "Group by currently only support groups of columns following their declared order in "
+          "the PRIMARY KEY");
+    }
+    ++position;
   }
+  if (distinct_ && position > table.partition_key.size()) {
+    return Status::Invalid(
+        "Grouping on clustering columns is not allowed for SELECT DISTINCT queries");
+  }
+  group_by_size_ = position;
+  return Status::Ok();
+}
 
+Status SelectStatement::PrepareLimits(const cql::Select& select, BindCollector* binds) {
   if (select.limit) {
     ASSIGN_OR_RETURN(ValueExpr limit,
                      ValueExpr::Prepare(*select.limit, CqlType::Int(), "[limit]", binds));
-    stmt->limit_ = std::move(limit);
+    limit_ = std::move(limit);
   }
   if (select.per_partition_limit) {
     if (select.distinct) {
@@ -197,9 +222,9 @@ Result<std::unique_ptr<SelectStatement>> SelectStatement::Prepare(
     ASSIGN_OR_RETURN(ValueExpr limit,
                      ValueExpr::Prepare(*select.per_partition_limit, CqlType::Int(),
                                         "[per_partition_limit]", binds));
-    stmt->per_partition_limit_ = std::move(limit);
+    per_partition_limit_ = std::move(limit);
   }
-  return stmt;
+  return Status::Ok();
 }
 
 namespace {
@@ -449,6 +474,227 @@ KeyInterval AllRows(const TableSchema& table, std::string_view prefix) {
                      storage::RowBoundKey(table.shape, prefix, {{}, storage::BoundSide::kAfter})};
 }
 
+// One execution of a SELECT after its limits are known: feeds the rows the restrictions (or
+// the index) select into `sink`, partition by partition, resuming after `resume`.
+class SelectRun {
+ public:
+  SelectRun(const ExecutionContext& exec, const TableSchema& table, const Restrictions& r,
+            const EvalContext& context, RowSink* sink, const std::optional<PagingState>& resume,
+            PartitionReadOptions read)
+      : exec_(exec),
+        table_(table),
+        r_(r),
+        context_(context),
+        sink_(*sink),
+        resume_(resume),
+        read_(read),
+        reader_(exec.store, &table, exec.NowSeconds()) {}
+
+  // System tables: generate every row, then apply the same key logic in memory.
+  Status ReadSystemTable() {
+    ASSIGN_OR_RETURN(std::vector<schema::SystemRow> rows,
+                     schema::SystemTableRows(*table_.table, *exec_.catalog(), *exec_.local_node));
+    std::vector<PartitionKey> wanted;
+    if (r_.is_single_partitions()) {
+      ASSIGN_OR_RETURN(wanted, EvaluatePartitionKeys(table_, r_, context_));
+    }
+    std::vector<KeyedRow> keyed = KeySystemRows(std::move(rows));
+    Bytes current_prefix;
+    std::vector<KeyInterval> intervals;
+    for (KeyedRow& k : keyed) {
+      if (r_.is_single_partitions()) {
+        bool found = std::any_of(wanted.begin(), wanted.end(),
+                                 [&](const PartitionKey& p) { return p.prefix == k.prefix; });
+        if (!found) continue;
+      }
+      if (resume_ && (k.row.key <= resume_->last_key)) continue;
+      if (k.prefix != current_prefix) {
+        current_prefix = k.prefix;
+        sink_.StartPartition(k.prefix, resume_ && resume_->partition_prefix == k.prefix
+                                           ? resume_->partition_rows
+                                           : 0);
+        ASSIGN_OR_RETURN(intervals, EvaluateClusteringIntervals(table_, r_, k.prefix, context_));
+      }
+      if (!table_.clustering.empty() && !Inside(intervals, k.row.key)) continue;
+      if (sink_.partition_full()) continue;
+      ASSIGN_OR_RETURN(bool more, sink_.Consume(k.row));
+      (void)more;
+      if (sink_.done()) break;
+    }
+    return Status::Ok();
+  }
+
+  // Reads through the secondary index the restrictions chose.
+  Status ReadThroughIndex(const IndexSchema& index, bool distinct) {
+    ASSIGN_OR_RETURN(std::vector<Bytes> parts,
+                     IndexedParts(index, r_.filters[r_.index->filter], context_));
+    IndexScanOptions scan;
+    std::vector<PartitionKey> keys;
+    Bytes start;
+    Bytes end;
+    if (r_.is_single_partitions()) {
+      ASSIGN_OR_RETURN(keys, EvaluatePartitionKeys(table_, r_, context_));
+      scan.partitions = keys;
+      scan.single_partitions = true;
+    } else if (r_.has_token_restriction) {
+      bool empty = false;
+      RETURN_IF_ERROR(EvaluateTokenRange(r_, context_, &start, &end, &empty));
+      if (empty) return Status::Ok();
+      scan.token_start = start;
+      scan.token_end = end;
+    }
+    if (resume_) scan.resume_after = resume_->last_key;
+    scan.per_partition = distinct;
+    const bool whole_partitions = distinct || index.partition_level();
+    IndexScan scanner(exec_.store, &index, exec_.NowSeconds());
+    return scanner.Scan(parts, scan, [&](IndexHit& hit) -> Result<bool> {
+      return ReadPartition(hit.prefix, hit.partition_key, whole_partitions ? nullptr : &hit.rows);
+    });
+  }
+
+  // Reads the partitions the partition key restrictions name, in order.
+  Status ReadPartitionKeys() {
+    ASSIGN_OR_RETURN(std::vector<PartitionKey> keys, EvaluatePartitionKeys(table_, r_, context_));
+    // Keys come in key-value order, not storage order: resume at the paged partition.
+    bool skipping = resume_ && std::any_of(keys.begin(), keys.end(), [&](const PartitionKey& k) {
+                      return k.prefix == resume_->partition_prefix;
+                    });
+    for (const PartitionKey& key : keys) {
+      if (skipping && key.prefix != resume_->partition_prefix) continue;
+      skipping = false;
+      ASSIGN_OR_RETURN(bool more, ReadPartition(key.prefix, key.values, nullptr));
+      if (!more) break;
+    }
+    return Status::Ok();
+  }
+
+  // Scans the token range (the whole table without a token restriction).
+  Status ScanRange() {
+    Bytes start;
+    Bytes end;
+    if (r_.has_token_restriction) {
+      bool empty = false;
+      RETURN_IF_ERROR(EvaluateTokenRange(r_, context_, &start, &end, &empty));
+      if (empty) return Status::Ok();
+    }
+    if (resume_ && resume_->partition_prefix > start) start = resume_->partition_prefix;
+    return reader_.ScanPartitions(start, end,
+                                  [&](const Bytes& prefix, std::vector<Bytes>& pk) -> Result<bool> {
+                                    return ReadPartition(prefix, pk, nullptr);
+                                  });
+  }
+
+ private:
+  struct KeyedRow {
+    Bytes prefix;
+    RowData row;
+  };
+
+  static bool Inside(const std::vector<KeyInterval>& intervals, const Bytes& key) {
+    return std::any_of(intervals.begin(), intervals.end(),
+                       [&](const KeyInterval& i) { return i.start <= key && key < i.end; });
+  }
+
+  // System rows with their storage keys, in key order.
+  std::vector<KeyedRow> KeySystemRows(std::vector<schema::SystemRow> rows) const {
+    std::vector<KeyedRow> keyed;
+    for (schema::SystemRow& system_row : rows) {
+      KeyedRow k;
+      std::vector<Bytes> pk;
+      for (int index : table_.partition_key) pk.push_back(system_row[index].value_or(Bytes()));
+      k.prefix = storage::PartitionPrefix(table_.shape, pk);
+      std::vector<Bytes> ck;
+      for (int index : table_.clustering) ck.push_back(system_row[index].value_or(Bytes()));
+      k.row.key = storage::RowKey(table_.shape, k.prefix, ck);
+      k.row.cells.resize(system_row.size());
+      for (size_t i = 0; i < system_row.size(); ++i) k.row.cells[i].value = system_row[i];
+      keyed.push_back(std::move(k));
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const KeyedRow& a, const KeyedRow& b) { return a.row.key < b.row.key; });
+    return keyed;
+  }
+
+  // Reads the partition's rows the restrictions select or, with `rows` (a row-level index
+  // hit), those of `rows` among them; false once the sink is done.
+  Result<bool> ReadPartition(const Bytes& prefix, std::span<const Bytes> pk,
+                             const std::vector<Bytes>* rows) {
+    int32_t already = 0;
+    std::string_view resume_after;
+    if (resume_ && resume_->partition_prefix == prefix) {
+      already = resume_->partition_rows;
+      resume_after = resume_->last_key;
+    }
+    if (rows == nullptr || prefix != started_) {
+      sink_.StartPartition(prefix, already);
+      started_ = prefix;
+    }
+    if (sink_.partition_full()) return true;
+    std::vector<KeyInterval> intervals;
+    if (r_.restricts_clustering) {
+      ASSIGN_OR_RETURN(intervals, EvaluateClusteringIntervals(table_, r_, prefix, context_));
+    } else {
+      intervals.push_back(AllRows(table_, prefix));
+    }
+    PartitionReadOptions options = read_;
+    if (rows != nullptr) {
+      std::vector<KeyInterval> selected;
+      for (const Bytes& row : *rows) {
+        if (!Inside(intervals, row)) continue;
+        Bytes end = row;
+        end.push_back('\0');  // the smallest key after `row`
+        selected.push_back(KeyInterval{row, std::move(end)});
+      }
+      if (selected.empty()) return true;
+      intervals = std::move(selected);
+      options.static_only_when_empty = false;
+    }
+    options.intervals = intervals;
+    options.resume_after = resume_after;
+    RETURN_IF_ERROR(
+        reader_.ReadPartition(prefix, pk, options, [&](RowData& row) { return sink_.Consume(row); })
+            .status());
+    return !sink_.done();
+  }
+
+  const ExecutionContext& exec_;
+  const TableSchema& table_;
+  const Restrictions& r_;
+  const EvalContext& context_;
+  RowSink& sink_;
+  const std::optional<PagingState>& resume_;
+  PartitionReadOptions read_;
+  RowReader reader_;
+  // The partition the sink counts rows of: an index may name one partition's rows in several
+  // consecutive hits.
+  Bytes started_;
+};
+
+// Rows of several partitions collected for ORDER BY: clustering bytes after the partition
+// prefix sort in clustering order.
+Status EmitSorted(const TableSchema& table, bool reversed, std::optional<int32_t> limit,
+                  RowSink* sink) {
+  std::vector<RowData>& rows = sink->collected();
+  auto clustering_of = [&](const RowData& row) {
+    Result<storage::ParsedKey> parsed = storage::ParseKey(table.shape, row.key);
+    if (!parsed.ok()) return Bytes();
+    Bytes prefix = storage::PartitionPrefix(table.shape, parsed->token, parsed->partition_key);
+    return row.key.substr(prefix.size());
+  };
+  std::vector<std::pair<Bytes, size_t>> order;
+  for (size_t i = 0; i < rows.size(); ++i) order.emplace_back(clustering_of(rows[i]), i);
+  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+    return reversed ? a.first > b.first : a.first < b.first;
+  });
+  size_t count = 0;
+  for (const auto& [key, i] : order) {
+    if (limit && count >= static_cast<size_t>(*limit)) break;
+    RETURN_IF_ERROR(sink->AddCollected(rows[i]));
+    ++count;
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
@@ -485,11 +731,6 @@ Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
   sink.aggregate = aggregate;
   RETURN_IF_ERROR(sink.Init());
 
-  PartitionReadOptions read;
-  read.reverse = reversed_;
-  read.distinct = distinct_;
-  read.static_only_when_empty = !r.restricts_clustering;
-
   // ORDER BY over several IN partitions: sort in memory, no paging (as Cassandra).
   if (has_order_by_ && r.has_pk_in) {
     ASSIGN_OR_RETURN(std::vector<PartitionKey> keys, EvaluatePartitionKeys(table, r, context));
@@ -504,189 +745,22 @@ Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
     }
   }
 
+  PartitionReadOptions read;
+  read.reverse = reversed_;
+  read.distinct = distinct_;
+  read.static_only_when_empty = !r.restricts_clustering;
+  SelectRun run(exec, table, r, context, &sink, resume, read);
   if (is_system_) {
-    // System tables: generate every row, then apply the same key logic in memory.
-    ASSIGN_OR_RETURN(std::vector<schema::SystemRow> rows,
-                     schema::SystemTableRows(*table.table, *exec.catalog(), *exec.local_node));
-    std::vector<PartitionKey> wanted;
-    if (r.is_single_partitions()) {
-      ASSIGN_OR_RETURN(wanted, EvaluatePartitionKeys(table, r, context));
-    }
-    struct Keyed {
-      Bytes prefix;
-      RowData row;
-    };
-    std::vector<Keyed> keyed;
-    for (schema::SystemRow& system_row : rows) {
-      Keyed k;
-      std::vector<Bytes> pk;
-      for (int index : table.partition_key) pk.push_back(system_row[index].value_or(Bytes()));
-      k.prefix = storage::PartitionPrefix(table.shape, pk);
-      std::vector<Bytes> ck;
-      for (int index : table.clustering) ck.push_back(system_row[index].value_or(Bytes()));
-      k.row.key = storage::RowKey(table.shape, k.prefix, ck);
-      k.row.cells.resize(system_row.size());
-      for (size_t i = 0; i < system_row.size(); ++i) k.row.cells[i].value = system_row[i];
-      keyed.push_back(std::move(k));
-    }
-    std::stable_sort(keyed.begin(), keyed.end(),
-                     [](const Keyed& a, const Keyed& b) { return a.row.key < b.row.key; });
-    Bytes current_prefix;
-    std::vector<KeyInterval> intervals;
-    for (Keyed& k : keyed) {
-      if (r.is_single_partitions()) {
-        bool found = std::any_of(wanted.begin(), wanted.end(),
-                                 [&](const PartitionKey& p) { return p.prefix == k.prefix; });
-        if (!found) continue;
-      }
-      if (resume && (k.row.key <= resume->last_key)) continue;
-      if (k.prefix != current_prefix) {
-        current_prefix = k.prefix;
-        sink.StartPartition(
-            k.prefix, resume && resume->partition_prefix == k.prefix ? resume->partition_rows : 0);
-        ASSIGN_OR_RETURN(intervals, EvaluateClusteringIntervals(table, r, k.prefix, context));
-      }
-      if (!table.clustering.empty()) {
-        bool inside = std::any_of(intervals.begin(), intervals.end(), [&](const KeyInterval& i) {
-          return i.start <= k.row.key && k.row.key < i.end;
-        });
-        if (!inside) continue;
-      }
-      if (sink.partition_full()) continue;
-      ASSIGN_OR_RETURN(bool more, sink.Consume(k.row));
-      (void)more;
-      if (sink.done()) break;
-    }
+    RETURN_IF_ERROR(run.ReadSystemTable());
+  } else if (index_) {
+    RETURN_IF_ERROR(run.ReadThroughIndex(*index_, distinct_));
+  } else if (r.is_single_partitions()) {
+    RETURN_IF_ERROR(run.ReadPartitionKeys());
   } else {
-    RowReader reader(exec.store, &table, exec.NowSeconds());
-    // The partition the sink counts rows of: an index may name one partition's rows in several
-    // consecutive hits.
-    Bytes started;
-    // Reads the partition's rows the restrictions select or, with `rows` (a row-level index
-    // hit), those of `rows` among them; false once the sink is done.
-    auto read_partition = [&](const Bytes& prefix, std::span<const Bytes> pk,
-                              const std::vector<Bytes>* rows) -> Result<bool> {
-      int32_t already = 0;
-      std::string_view resume_after;
-      if (resume && resume->partition_prefix == prefix) {
-        already = resume->partition_rows;
-        resume_after = resume->last_key;
-      }
-      if (rows == nullptr || prefix != started) {
-        sink.StartPartition(prefix, already);
-        started = prefix;
-      }
-      if (sink.partition_full()) return true;
-      std::vector<KeyInterval> intervals;
-      if (r.restricts_clustering) {
-        ASSIGN_OR_RETURN(intervals, EvaluateClusteringIntervals(table, r, prefix, context));
-      } else {
-        intervals.push_back(AllRows(table, prefix));
-      }
-      PartitionReadOptions options = read;
-      if (rows != nullptr) {
-        std::vector<KeyInterval> selected;
-        for (const Bytes& row : *rows) {
-          bool inside = std::any_of(intervals.begin(), intervals.end(), [&](const KeyInterval& i) {
-            return i.start <= row && row < i.end;
-          });
-          if (!inside) continue;
-          Bytes end = row;
-          end.push_back('\0');  // the smallest key after `row`
-          selected.push_back(KeyInterval{row, std::move(end)});
-        }
-        if (selected.empty()) return true;
-        intervals = std::move(selected);
-        options.static_only_when_empty = false;
-      }
-      options.intervals = intervals;
-      options.resume_after = resume_after;
-      RETURN_IF_ERROR(
-          reader.ReadPartition(prefix, pk, options, [&](RowData& row) { return sink.Consume(row); })
-              .status());
-      return !sink.done();
-    };
-    if (index_) {
-      ASSIGN_OR_RETURN(std::vector<Bytes> parts,
-                       IndexedParts(*index_, r.filters[r.index->filter], context));
-      IndexScanOptions scan;
-      std::vector<PartitionKey> keys;
-      Bytes start;
-      Bytes end;
-      if (r.is_single_partitions()) {
-        ASSIGN_OR_RETURN(keys, EvaluatePartitionKeys(table, r, context));
-        scan.partitions = keys;
-        scan.single_partitions = true;
-      } else if (r.has_token_restriction) {
-        bool empty = false;
-        RETURN_IF_ERROR(EvaluateTokenRange(r, context, &start, &end, &empty));
-        if (empty) {
-          RETURN_IF_ERROR(sink.Finish());
-          return result;
-        }
-        scan.token_start = start;
-        scan.token_end = end;
-      }
-      if (resume) scan.resume_after = resume->last_key;
-      scan.per_partition = distinct_;
-      const bool whole_partitions = distinct_ || index_->partition_level();
-      IndexScan scanner(exec.store, index_.get(), exec.NowSeconds());
-      RETURN_IF_ERROR(scanner.Scan(parts, scan, [&](IndexHit& hit) -> Result<bool> {
-        return read_partition(hit.prefix, hit.partition_key,
-                              whole_partitions ? nullptr : &hit.rows);
-      }));
-    } else if (r.is_single_partitions()) {
-      ASSIGN_OR_RETURN(std::vector<PartitionKey> keys, EvaluatePartitionKeys(table, r, context));
-      // Keys come in key-value order, not storage order: resume at the paged partition.
-      bool skipping = resume && std::any_of(keys.begin(), keys.end(), [&](const PartitionKey& k) {
-                        return k.prefix == resume->partition_prefix;
-                      });
-      for (const PartitionKey& key : keys) {
-        if (skipping && key.prefix != resume->partition_prefix) continue;
-        skipping = false;
-        ASSIGN_OR_RETURN(bool more, read_partition(key.prefix, key.values, nullptr));
-        if (!more) break;
-      }
-    } else {
-      Bytes start;
-      Bytes end;
-      if (r.has_token_restriction) {
-        bool empty = false;
-        RETURN_IF_ERROR(EvaluateTokenRange(r, context, &start, &end, &empty));
-        if (empty) {
-          RETURN_IF_ERROR(sink.Finish());
-          return result;
-        }
-      }
-      if (resume && resume->partition_prefix > start) start = resume->partition_prefix;
-      RETURN_IF_ERROR(reader.ScanPartitions(
-          start, end, [&](const Bytes& prefix, std::vector<Bytes>& pk) -> Result<bool> {
-            return read_partition(prefix, pk, nullptr);
-          }));
-    }
+    RETURN_IF_ERROR(run.ScanRange());
   }
 
-  if (sink.collect_only) {
-    std::vector<RowData>& rows = sink.collected();
-    // Clustering bytes after the partition prefix sort in clustering order.
-    auto clustering_of = [&](const RowData& row) {
-      Result<storage::ParsedKey> parsed = storage::ParseKey(table.shape, row.key);
-      if (!parsed.ok()) return Bytes();
-      Bytes prefix = storage::PartitionPrefix(table.shape, parsed->token, parsed->partition_key);
-      return row.key.substr(prefix.size());
-    };
-    std::vector<std::pair<Bytes, size_t>> order;
-    for (size_t i = 0; i < rows.size(); ++i) order.emplace_back(clustering_of(rows[i]), i);
-    std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-      return reversed_ ? a.first > b.first : a.first < b.first;
-    });
-    size_t count = 0;
-    for (const auto& [key, i] : order) {
-      if (limit && count >= static_cast<size_t>(*limit)) break;
-      RETURN_IF_ERROR(sink.AddCollected(rows[i]));
-      ++count;
-    }
-  }
+  if (sink.collect_only) RETURN_IF_ERROR(EmitSorted(table, reversed_, limit, &sink));
   RETURN_IF_ERROR(sink.Finish());
   if (std::optional<PagingState> next = sink.NextPage()) {
     result.set_paging_state(EncodePagingState(*next));

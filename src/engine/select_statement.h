@@ -52,6 +52,11 @@ class SelectStatement {
 
  private:
   SelectStatement() = default;
+  // Prepare's steps, in order; each checks its clause with Cassandra's rules and messages.
+  common::Status PrepareDistinct(const cql::Select& select);
+  common::Status PrepareOrderBy(const cql::Select& select);
+  common::Status PrepareGroupBy(const cql::Select& select);
+  common::Status PrepareLimits(const cql::Select& select, BindCollector* binds);
 
   std::shared_ptr<const schema::Catalog> catalog_;
   std::unique_ptr<TableSchema> table_;

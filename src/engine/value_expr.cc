@@ -8,6 +8,7 @@
 #include "cql/literal.h"
 #include "cql/value_codec.h"
 #include "cql/value_compare.h"
+#include "engine/table_schema.h"
 
 namespace engine {
 
@@ -25,6 +26,12 @@ void BindCollector::Bind(int index, const CqlType& type, std::string_view receiv
   spec.table = table_;
   spec.name = names_[index].empty() ? std::string(receiver_name) : names_[index];
   spec.type = type;
+}
+
+void BindCollector::SetTable(const TableSchema& table) {
+  std::vector<CqlType> partition_key_types;
+  for (int index : table.partition_key) partition_key_types.push_back(table.column(index).type);
+  SetTable(table.table->keyspace, table.table->name, std::move(partition_key_types));
 }
 
 ValueExpr ValueExpr::Constant(CqlType type, std::optional<Bytes> value) {
@@ -49,84 +56,138 @@ Status InvalidLiteral(std::string_view what, std::string_view receiver, const Cq
 
 }  // namespace
 
-Result<ValueExpr> ValueExpr::Prepare(const cql::Term& term, const CqlType& type,
-                                     std::string_view receiver, BindCollector* binds) {
-  if (cql::IsLiteral(term)) {
-    ASSIGN_OR_RETURN(std::optional<Bytes> value, cql::EvaluateLiteral(type, term, receiver));
-    return Constant(type, std::move(value));
+// Prepares one term kind each (the binder's one-function-per-expression-kind shape).
+class ValuePreparer {
+ public:
+  explicit ValuePreparer(BindCollector* binds) : binds_(binds) {}
+
+  Result<ValueExpr> Prepare(const cql::Term& term, const CqlType& type, std::string_view receiver) {
+    if (cql::IsLiteral(term)) {
+      ASSIGN_OR_RETURN(std::optional<Bytes> value, cql::EvaluateLiteral(type, term, receiver));
+      return ValueExpr::Constant(type, std::move(value));
+    }
+    ValueExpr expr;
+    expr.type_ = type;
+    expr.receiver_ = std::string(receiver);
+    if (const auto* marker = std::get_if<cql::BindMarker>(&term.value)) {
+      expr.kind_ = ValueExpr::Kind::kMarker;
+      expr.marker_index_ = marker->index;
+      if (binds_ != nullptr) binds_->Bind(marker->index, type, receiver);
+      return expr;
+    }
+    if (const auto* call = std::get_if<cql::FunctionCall>(&term.value)) {
+      return PrepareCall(*call, std::move(expr));
+    }
+    if (const auto* hint = std::get_if<cql::TypeHint>(&term.value)) {
+      return Prepare(*hint->term, type, receiver);
+    }
+    if (const auto* collection = std::get_if<cql::CollectionLiteral>(&term.value)) {
+      return PrepareCollection(*collection, std::move(expr));
+    }
+    if (const auto* tuple = std::get_if<cql::TupleLiteral>(&term.value)) {
+      return PrepareTuple(*tuple, std::move(expr));
+    }
+    if (const auto* udt = std::get_if<cql::UdtLiteral>(&term.value)) {
+      return PrepareUdt(*udt, std::move(expr));
+    }
+    // Everything else is a literal EvaluateLiteral rejected above or cannot reach here.
+    return Status::Invalid(fmt::format("Invalid value for {}", receiver));
   }
-  ValueExpr expr;
-  expr.type_ = type;
-  expr.receiver_ = std::string(receiver);
-  if (const auto* marker = std::get_if<cql::BindMarker>(&term.value)) {
-    expr.kind_ = Kind::kMarker;
-    expr.marker_index_ = marker->index;
-    if (binds != nullptr) binds->Bind(marker->index, type, receiver);
-    return expr;
+
+ private:
+  // The type a nested call returns on its own (no receiver), if it resolves to one function:
+  // what lets `toTimestamp(now())` pick the timeuuid overload, as Cassandra's resolver does.
+  std::optional<CqlType> NestedCallType(const cql::FunctionCall& call) const {
+    if (IsTokenCall(call)) return CqlType::Bigint();
+    Result<std::shared_ptr<const cql::ScalarFunction>> function = Resolve(call, std::nullopt);
+    if (!function.ok()) return std::nullopt;
+    return (*function)->return_type();
   }
-  if (const auto* call = std::get_if<cql::FunctionCall>(&term.value)) {
+
+  bool IsTokenCall(const cql::FunctionCall& call) const {
+    return call.name == "token" && (call.keyspace.empty() || call.keyspace == "system") &&
+           binds_ != nullptr && !binds_->partition_key_types().empty();
+  }
+
+  Result<std::shared_ptr<const cql::ScalarFunction>> Resolve(
+      const cql::FunctionCall& call, const std::optional<CqlType>& receiver) const {
+    if (IsTokenCall(call)) {
+      const std::vector<CqlType>& types = binds_->partition_key_types();
+      if (call.args.size() != types.size()) {
+        return Status::Invalid(fmt::format(
+            "Invalid number of arguments in call to function system.token: {} required but {} "
+            "provided",
+            types.size(), call.args.size()));
+      }
+      return cql::MakeTokenFunction(types);
+    }
     std::vector<std::optional<CqlType>> arg_types;
     std::vector<const cql::Term*> arg_terms;
-    for (const cql::Term& arg : call->args) {
+    for (const cql::Term& arg : call.args) {
       if (const auto* hint = std::get_if<cql::TypeHint>(&arg.value)) {
         arg_types.emplace_back(hint->type);
+      } else if (const auto* nested = std::get_if<cql::FunctionCall>(&arg.value)) {
+        arg_types.push_back(NestedCallType(*nested));
       } else {
         arg_types.emplace_back(std::nullopt);
       }
       arg_terms.push_back(cql::IsLiteral(arg) ? &arg : nullptr);
     }
+    return cql::ResolveScalarFunction(call.keyspace, call.name, arg_types, arg_terms, receiver);
+  }
+
+  Result<ValueExpr> PrepareCall(const cql::FunctionCall& call, ValueExpr expr) {
+    const CqlType& type = expr.type_;
     ASSIGN_OR_RETURN(std::shared_ptr<const cql::ScalarFunction> function,
-                     cql::ResolveScalarFunction(call->keyspace, call->name, arg_types, arg_terms,
-                                                std::optional<CqlType>(type)));
-    if (!(function->return_type() == type)) {
+                     Resolve(call, std::optional<CqlType>(type)));
+    const CqlType& result = function->return_type();
+    if (!cql::IsValueCompatible(type, result)) {
       return Status::Invalid(fmt::format(
           "Type error: cannot assign result of function system.{} (type {}) to {} (type {})",
-          function->name(), function->return_type().ToCql(), receiver, type.ToCql()));
+          function->name(), result.ToCql(), expr.receiver_, type.ToCql()));
     }
-    expr.kind_ = Kind::kFunction;
+    if (!(result == type)) expr.result_type_ = result;
+    expr.kind_ = ValueExpr::Kind::kFunction;
     expr.function_ = function;
-    for (size_t i = 0; i < call->args.size(); ++i) {
+    for (size_t i = 0; i < call.args.size(); ++i) {
       std::string arg_receiver = fmt::format("{}[{}]", function->name(), i);
       ASSIGN_OR_RETURN(ValueExpr arg,
-                       Prepare(call->args[i], function->arg_types()[i], arg_receiver, binds));
+                       Prepare(call.args[i], function->arg_types()[i], arg_receiver));
       expr.args_.push_back(std::move(arg));
     }
     return expr;
   }
-  if (const auto* hint = std::get_if<cql::TypeHint>(&term.value)) {
-    return Prepare(*hint->term, type, receiver, binds);
-  }
-  if (const auto* collection = std::get_if<cql::CollectionLiteral>(&term.value)) {
+
+  Result<ValueExpr> PrepareCollection(const cql::CollectionLiteral& collection, ValueExpr expr) {
+    const CqlType& type = expr.type_;
+    const std::string& receiver = expr.receiver_;
     std::string element_receiver = ElementReceiver(receiver);
     switch (type.kind()) {
       case TypeKind::kList:
       case TypeKind::kSet:
       case TypeKind::kVector: {
-        bool is_list = collection->kind == cql::CollectionLiteral::Kind::kList;
-        if (type.kind() == TypeKind::kSet && is_list) {
-          return InvalidLiteral("set", receiver, type);
-        }
+        bool is_list = collection.kind == cql::CollectionLiteral::Kind::kList;
+        if (type.kind() == TypeKind::kSet && is_list) return InvalidLiteral("set", receiver, type);
         if (type.kind() != TypeKind::kSet && !is_list) {
           return InvalidLiteral("list", receiver, type);
         }
-        expr.kind_ = type.kind() == TypeKind::kSet ? Kind::kSet : Kind::kList;
-        for (const cql::Term& element : collection->elements) {
-          ASSIGN_OR_RETURN(ValueExpr e, Prepare(element, type.element(), element_receiver, binds));
+        expr.kind_ = type.kind() == TypeKind::kSet ? ValueExpr::Kind::kSet : ValueExpr::Kind::kList;
+        for (const cql::Term& element : collection.elements) {
+          ASSIGN_OR_RETURN(ValueExpr e, Prepare(element, type.element(), element_receiver));
           expr.args_.push_back(std::move(e));
         }
         return expr;
       }
       case TypeKind::kMap: {
-        if (collection->kind != cql::CollectionLiteral::Kind::kMap) {
+        if (collection.kind != cql::CollectionLiteral::Kind::kMap) {
           return InvalidLiteral("map", receiver, type);
         }
-        expr.kind_ = Kind::kMap;
+        expr.kind_ = ValueExpr::Kind::kMap;
         std::string key_receiver = fmt::format("key({})", receiver);
-        for (size_t i = 0; i < collection->keys.size(); ++i) {
-          ASSIGN_OR_RETURN(ValueExpr k,
-                           Prepare(collection->keys[i], type.key(), key_receiver, binds));
+        for (size_t i = 0; i < collection.keys.size(); ++i) {
+          ASSIGN_OR_RETURN(ValueExpr k, Prepare(collection.keys[i], type.key(), key_receiver));
           ASSIGN_OR_RETURN(ValueExpr v,
-                           Prepare(collection->elements[i], type.value(), element_receiver, binds));
+                           Prepare(collection.elements[i], type.value(), element_receiver));
           expr.args_.push_back(std::move(k));
           expr.args_.push_back(std::move(v));
         }
@@ -137,56 +198,67 @@ Result<ValueExpr> ValueExpr::Prepare(const cql::Term& term, const CqlType& type,
             fmt::format("Invalid collection literal for {} of type {}", receiver, type.ToCql()));
     }
   }
-  if (const auto* tuple = std::get_if<cql::TupleLiteral>(&term.value)) {
+
+  Result<ValueExpr> PrepareTuple(const cql::TupleLiteral& tuple, ValueExpr expr) {
+    const CqlType& type = expr.type_;
+    const std::string& receiver = expr.receiver_;
     if (type.kind() != TypeKind::kTuple) {
       return Status::Invalid(
           fmt::format("Invalid tuple type literal for {} of type {}", receiver, type.ToCql()));
     }
-    if (tuple->elements.size() > type.params().size()) {
+    if (tuple.elements.size() > type.params().size()) {
       return Status::Invalid(fmt::format(
           "Invalid tuple literal for {}: too many elements. Type {} expects {} but got {}",
-          receiver, type.ToCql(), type.params().size(), tuple->elements.size()));
+          receiver, type.ToCql(), type.params().size(), tuple.elements.size()));
     }
-    expr.kind_ = Kind::kTupleOrUdt;
+    expr.kind_ = ValueExpr::Kind::kTupleOrUdt;
     for (size_t i = 0; i < type.params().size(); ++i) {
-      if (i < tuple->elements.size()) {
-        ASSIGN_OR_RETURN(ValueExpr e, Prepare(tuple->elements[i], type.params()[i],
-                                              fmt::format("{}[{}]", receiver, i), binds));
+      if (i < tuple.elements.size()) {
+        ASSIGN_OR_RETURN(ValueExpr e, Prepare(tuple.elements[i], type.params()[i],
+                                              fmt::format("{}[{}]", receiver, i)));
         expr.args_.push_back(std::move(e));
       } else {
-        expr.args_.push_back(Constant(type.params()[i], std::nullopt));
+        expr.args_.push_back(ValueExpr::Constant(type.params()[i], std::nullopt));
       }
     }
     return expr;
   }
-  if (const auto* udt = std::get_if<cql::UdtLiteral>(&term.value)) {
+
+  Result<ValueExpr> PrepareUdt(const cql::UdtLiteral& udt, ValueExpr expr) {
+    const CqlType& type = expr.type_;
+    const std::string& receiver = expr.receiver_;
     if (type.kind() != TypeKind::kUdt) {
       return Status::Invalid(
           fmt::format("Invalid user type literal for {} of type {}", receiver, type.ToCql()));
     }
-    expr.kind_ = Kind::kTupleOrUdt;
+    expr.kind_ = ValueExpr::Kind::kTupleOrUdt;
     const std::vector<std::string>& fields = type.field_names();
-    for (const std::string& name : udt->field_names) {
+    for (const std::string& name : udt.field_names) {
       if (std::find(fields.begin(), fields.end(), name) == fields.end()) {
         return Status::Invalid(
             fmt::format("Unknown field '{}' in value of user defined type {}", name, type.name()));
       }
     }
     for (size_t i = 0; i < fields.size(); ++i) {
-      auto it = std::find(udt->field_names.begin(), udt->field_names.end(), fields[i]);
-      if (it == udt->field_names.end()) {
-        expr.args_.push_back(Constant(type.params()[i], std::nullopt));
+      auto it = std::find(udt.field_names.begin(), udt.field_names.end(), fields[i]);
+      if (it == udt.field_names.end()) {
+        expr.args_.push_back(ValueExpr::Constant(type.params()[i], std::nullopt));
         continue;
       }
-      const cql::Term& value = udt->values[it - udt->field_names.begin()];
-      ASSIGN_OR_RETURN(ValueExpr e, Prepare(value, type.params()[i],
-                                            fmt::format("{}.{}", receiver, fields[i]), binds));
+      const cql::Term& value = udt.values[it - udt.field_names.begin()];
+      ASSIGN_OR_RETURN(ValueExpr e,
+                       Prepare(value, type.params()[i], fmt::format("{}.{}", receiver, fields[i])));
       expr.args_.push_back(std::move(e));
     }
     return expr;
   }
-  // Everything else is a literal EvaluateLiteral rejected above or cannot reach here.
-  return Status::Invalid(fmt::format("Invalid value for {}", receiver));
+
+  BindCollector* binds_;
+};
+
+Result<ValueExpr> ValueExpr::Prepare(const cql::Term& term, const CqlType& type,
+                                     std::string_view receiver, BindCollector* binds) {
+  return ValuePreparer(binds).Prepare(term, type, receiver);
 }
 
 bool ValueExpr::has_marker() const {
@@ -244,7 +316,12 @@ Result<BoundValue> ValueExpr::Evaluate(const EvalContext& context) const {
       if (context.functions == nullptr) {
         return Status::Internal("function evaluated without a function context");
       }
-      ASSIGN_OR_RETURN(std::optional<Bytes> result, function_->Execute(*context.functions, args));
+      ASSIGN_OR_RETURN(std::optional<Bytes> result,
+                       cql::ExecuteFunction(*function_, *context.functions, args));
+      if (result_type_) {
+        ASSIGN_OR_RETURN(result,
+                         cql::ConvertCompatibleValue(type_, *result_type_, std::move(result)));
+      }
       return result ? BoundValue::Of(std::move(*result)) : BoundValue::Null();
     }
     case Kind::kList:

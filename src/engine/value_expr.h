@@ -25,6 +25,8 @@
 
 namespace engine {
 
+struct TableSchema;
+
 // Records each bind marker's receiver while a statement is prepared.
 class BindCollector {
  public:
@@ -34,11 +36,17 @@ class BindCollector {
       : names_(names), keyspace_(std::move(keyspace)), table_(std::move(table)) {
     specs_.resize(names.size());
   }
-  // Names the table bound markers are reported on (ColumnSpec keyspace/table).
-  void SetTable(std::string keyspace, std::string table) {
+  // Names the table bound markers are reported on (ColumnSpec keyspace/table), and the types
+  // of its partition key columns: what `token(...)` takes in a value position.
+  void SetTable(std::string keyspace, std::string table,
+                std::vector<cql::CqlType> partition_key_types = {}) {
     keyspace_ = std::move(keyspace);
     table_ = std::move(table);
+    partition_key_types_ = std::move(partition_key_types);
   }
+  // The same for the statement's table `table` (which must outlive the call only).
+  void SetTable(const TableSchema& table);
+  const std::vector<cql::CqlType>& partition_key_types() const { return partition_key_types_; }
   // Marker `index` receives a value of `type`, for the receiver called `receiver_name`.
   void Bind(int index, const cql::CqlType& type, std::string_view receiver_name);
   // The specs; a marker never bound (impossible for valid statements) stays a blob.
@@ -49,6 +57,7 @@ class BindCollector {
   std::vector<std::string> names_;
   std::string keyspace_;
   std::string table_;
+  std::vector<cql::CqlType> partition_key_types_;
   std::vector<cql::ColumnSpec> specs_;
 };
 
@@ -84,12 +93,17 @@ class ValueExpr {
   bool has_marker() const;
 
  private:
+  friend class ValuePreparer;
+
   Kind kind_ = Kind::kConstant;
   cql::CqlType type_;
   std::string receiver_;
   std::optional<common::Bytes> constant_;
   int marker_index_ = -1;
   std::shared_ptr<const cql::ScalarFunction> function_;
+  // The value's own type when a function result of that type is stored as `type_` (a
+  // value-compatible type: cql::IsValueCompatible), so that Evaluate converts it.
+  std::optional<cql::CqlType> result_type_;
   std::vector<ValueExpr> args_;  // function args, collection elements, map k0,v0,k1,v1...
 };
 
