@@ -1,4 +1,4 @@
-// Durability modes (ARCHITECTURE.md §6): a prepared single-row INSERT into an empty bench.kv
+// Durability modes (docs/reliability.md §5): a prepared single-row INSERT into an empty bench.kv
 // with the engine in kPeriodic (the write-ahead log is written, syncing is left to the OS) and
 // in kBatch (the log is fsynced before the write is acknowledged; concurrent writers share a
 // sync through RocksDB's write groups), from 1 and 4 threads, beside raw RocksDB Puts of the

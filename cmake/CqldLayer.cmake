@@ -1,4 +1,4 @@
-# The one helper that defines a layer (ARCHITECTURE.md §2) and registers its unit tests.
+# The one helper that defines a layer (docs/dev/architecture.md §1) and registers its unit tests.
 #
 #   cqld_layer(NAME <layer> [DEPS <layer>...] [LIBS <external>...])
 #

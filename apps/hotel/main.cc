@@ -1,4 +1,4 @@
-// `hotel`: the reservation service (ARCHITECTURE.md §9).
+// `hotel`: the reservation service (docs/data-model.md).
 //
 //   hotel serve [--data DIR] [--address 127.0.0.1] [--port 8080] [--keyspace-prefix P]
 //               [--web DIR] [--threads N] [--max-connections N] [--header-timeout S]

@@ -1,4 +1,5 @@
-// RemoteSession: the C++ driver's `cql::Session` over the native protocol (ARCHITECTURE.md §2).
+// RemoteSession: the C++ driver's `cql::Session` over the native protocol (docs/dev/architecture.md
+// §1).
 //
 // `RemoteSession::Connect(options)` connects to a Cassandra-compatible cluster (cqld, Apache
 // Cassandra 4.x/5.x — 3.11 too, over v4 — or ScyllaDB) and returns a session that executes

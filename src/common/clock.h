@@ -1,5 +1,5 @@
 // Clocks: the one place the server reads wall-clock time, and the generator of the server-side
-// write timestamps that last-write-wins resolution depends on (ARCHITECTURE.md §4.1).
+// write timestamps that last-write-wins resolution depends on (docs/dev/storage_format.md §4-5).
 //
 // Everything that needs "now" takes a `const Clock*` (dependency injection, no global clock), so
 // tests substitute a `ManualClock` and control time exactly: TTL expiry, timeuuid generation

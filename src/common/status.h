@@ -1,6 +1,6 @@
 // Status: the outcome of an operation that can fail in an expected way.
 //
-// Every layer returns errors as values (STYLE.md "Errors"). The codes mirror the native
+// Every layer returns errors as values. The codes mirror the native
 // protocol's error codes (native_protocol_v4.spec §9) so an error travels unchanged from the
 // parser or the engine to an ERROR frame, plus a few internal codes (Corruption, IOError,
 // Internal) that the server reports as ServerError.

@@ -1,4 +1,4 @@
-// Order-preserving key encoding: the bytes of RocksDB keys (ARCHITECTURE.md §4.2).
+// Order-preserving key encoding: the bytes of RocksDB keys (docs/dev/storage_format.md).
 //
 // A storage key is `EncodeToken(token) ‖ partition-key components ‖ section ‖ clustering
 // components ‖ ...`. Each component is a CQL value in its native-protocol serialization,

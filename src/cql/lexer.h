@@ -1,5 +1,5 @@
 // Lexer: turns CQL source text into tokens (`token_kind.h`), the first stage of the statement
-// pipeline (ARCHITECTURE.md §3: text → lexer → parser → raw statement).
+// pipeline (docs/dev/architecture.md §2: text → lexer → parser → raw statement).
 //
 // The lexer follows Apache Cassandra 4.1's Lexer.g: case-insensitive keywords, identifiers,
 // "quoted" names with "" escapes, 'strings' with '' escapes, $$dollar strings$$, integers,

@@ -1,5 +1,5 @@
 // The CQL parser: source text → raw statement AST (`statement.h`), the second stage of the
-// statement pipeline (ARCHITECTURE.md §3). It knows no schema.
+// statement pipeline (docs/dev/architecture.md §2). It knows no schema.
 //
 // The language is CQL 3.4.x as Apache Cassandra 4.1 accepts it (its Parser.g), including
 // arithmetic on terms and selectors (`a + 1` is represented as the function call

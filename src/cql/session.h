@@ -1,4 +1,4 @@
-// Session: the one interface that ties the product together (ARCHITECTURE.md §2).
+// Session: the one interface that ties the product together (docs/dev/architecture.md §1).
 //
 // A `cql::Session` executes CQL statements — text or prepared, with bound values and options
 // (page size, paging state, consistency, serial consistency, client timestamp) — and batches,

@@ -1,5 +1,5 @@
 // Statement: the raw (parsed, schema-free) AST of one CQL statement, as the parser
-// (`parser.h`) produces it and before prepare binds it to the schema (ARCHITECTURE.md §3).
+// (`parser.h`) produces it and before prepare binds it to the schema (docs/dev/architecture.md §2).
 //
 // `Statement` is a std::variant with one struct per statement kind (statement_dml.h,
 // statement_ddl.h, statement_auth.h); every struct compares with ==, so whole statements do.

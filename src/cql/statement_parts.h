@@ -2,7 +2,7 @@
 // WHERE relations, SET operations, IF conditions, USING attributes.
 //
 // This is the *raw* (parsed) form: it records what the statement says, without any schema
-// knowledge (STYLE.md: parsed and prepared statements are kept apart). Identifiers are
+// knowledge (parsed and prepared statements are kept apart). Identifiers are
 // already case-folded (unquoted ones lower-cased, quoted ones kept as written, "" escapes
 // resolved). Values are `Term`s (term.h); types are `CqlType`s with UDTs as unresolved
 // `CqlType::UdtRef` (types.h).

@@ -2,7 +2,7 @@
 // produce the bytes of a value, splitters that take composite values apart, and the
 // validator that checks bytes from a client or from disk against a CqlType.
 //
-// Every CQL value is held in exactly this serialization (ARCHITECTURE.md §4.3): the engine
+// Every CQL value is held in exactly this serialization (docs/dev/architecture.md §2): the engine
 // stores it, the protocol sends it, and `literal.h`, `value_format.h`, `value_compare.h` and
 // `key_encoding.h` interpret it. The formats:
 //   boolean 1 byte (0 = false); tinyint/smallint/int/bigint/counter 1/2/4/8-byte two's

@@ -1,6 +1,6 @@
 // CompareValues: Cassandra's sort order of serialized CQL values.
 //
-// Values are held in their native-protocol serialization (ARCHITECTURE.md §4.3). This file
+// Values are held in their native-protocol serialization (docs/dev/architecture.md §2). This file
 // orders two such values of one type exactly as Cassandra's AbstractType comparators do: it
 // decides the order of clustering rows, of set elements and map keys in collection values
 // (value_codec), of results, and what `key_encoding.h` must reproduce with plain memcmp.

@@ -1,7 +1,7 @@
 // Batch execution: BEGIN BATCH ... APPLY BATCH and the protocol's BATCH request, once their
-// entries are prepared (ARCHITECTURE.md §4.1 and §5). The query processor (database.h) resolves
-// each entry to a prepared ModificationStatement and its bound values; this file validates the
-// batch as a whole (counter / non-counter mix, conditions), takes the partition locks it needs,
+// entries are prepared (docs/dev/storage_format.md §4-5, §7-8). The query processor (database.h)
+// resolves each entry to a prepared ModificationStatement and its bound values; this file validates
+// the batch as a whole (counter / non-counter mix, conditions), takes the partition locks it needs,
 // checks the conditions of a conditional batch, and writes every entry's mutations — and the
 // view and index mutations they imply — in one storage::WriteBatch at one timestamp.
 //

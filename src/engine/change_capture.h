@@ -1,6 +1,6 @@
 // Change capture: the base-table rows a write changes, before and after it (row_change.h),
 // computed without writing anything — the input of view and index maintenance
-// (ARCHITECTURE.md §5).
+// (docs/dev/storage_format.md §7-8).
 //
 // Pipeline position: a write to a table with views or indexes holds the write gate (shared)
 // and the partition locks of every partition it touches, builds its mutations, and calls

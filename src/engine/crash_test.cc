@@ -1,4 +1,4 @@
-// kill -9 under concurrent writes: no acknowledged write is lost (ARCHITECTURE.md §6).
+// kill -9 under concurrent writes: no acknowledged write is lost (docs/reliability.md §5).
 //
 // The parent test spawns this same test binary as a child process (posix_spawn, so nothing of
 // the parent's threads is duplicated), running only `CrashChild.DISABLED_Writer`, told what to

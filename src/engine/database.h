@@ -1,4 +1,5 @@
-// Database: the embedded engine's facade (ARCHITECTURE.md §2, §3, §6, §7).
+// Database: the embedded engine's facade (docs/dev/architecture.md §1, §2, §4; docs/reliability.md
+// §5).
 //
 // `Database::Open(directory, options)` opens (or creates) a data directory: the RocksDB store,
 // the persisted catalogue, and the clocks and generators executions share. It owns and wires
@@ -51,7 +52,7 @@ class ModificationStatement;
 struct DatabaseOptions {
   // Source of time; the system clock when null. REQUIRES: outlives the Database.
   const common::Clock* clock = nullptr;
-  // Durability (ARCHITECTURE.md §6): `batch` syncs the write-ahead log before a write is
+  // Durability (docs/reliability.md §5): `batch` syncs the write-ahead log before a write is
   // acknowledged (concurrent writers share one sync); `periodic` leaves syncing to the OS,
   // so a killed process loses nothing acknowledged but a power cut may lose the last writes.
   enum class Durability : uint8_t { kPeriodic, kBatch };

@@ -1,4 +1,4 @@
-// EmbeddedSession: the in-process `cql::Session` over a `Database` (ARCHITECTURE.md §2).
+// EmbeddedSession: the in-process `cql::Session` over a `Database` (docs/dev/architecture.md §1).
 //
 // Thread-safety: thread-safe; the session keyspace (USE) is guarded by a mutex, so one session
 // may be shared by many threads (as the hotel service does).

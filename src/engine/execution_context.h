@@ -26,7 +26,7 @@
 namespace engine {
 
 // Striped mutexes serializing lightweight transactions, counter updates and view maintenance
-// per partition (ARCHITECTURE.md §5).
+// per partition (docs/dev/storage_format.md §7-8).
 class PartitionLocks {
  public:
   static constexpr size_t kStripes = 1024;

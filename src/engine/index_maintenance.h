@@ -1,6 +1,6 @@
 // Secondary index maintenance: the index entries a base-table write adds and removes
-// (ARCHITECTURE.md §5). Each index has its own column family (StorageId(index.id)) whose keys
-// and values index_schema.h describes.
+// (docs/dev/storage_format.md §7-8). Each index has its own column family (StorageId(index.id))
+// whose keys and values index_schema.h describes.
 //
 // Pipeline position: change capture (row_change.h) hands the rows a write changed, under the
 // partition locks; the entry mutations go into the same atomic WriteBatch as the base write.

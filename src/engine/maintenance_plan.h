@@ -1,6 +1,6 @@
 // MaintenancePlan: what a write to one base table must keep up to date in the same atomic
 // WriteBatch — the table's materialized views and secondary indexes as the current catalogue
-// has them (ARCHITECTURE.md §5).
+// has them (docs/dev/storage_format.md §7-8).
 //
 // Pipeline position: every write path (ModificationStatement::Execute, its conditional path,
 // engine::ExecuteBatch in batch_statement.cc) holds the write gate (execution_context.h) shared,

@@ -1,5 +1,5 @@
 // ModificationStatement: a prepared INSERT, UPDATE or DELETE and its execution — the write
-// half of ARCHITECTURE.md §4.1 and §5.
+// half of docs/dev/storage_format.md §4-5, §7-8.
 //
 // A statement turns into mutations: one RowFragment per touched storage key (a row, the
 // static row, a range tombstone or the partition tombstone), merged blindly into a

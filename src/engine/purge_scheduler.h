@@ -1,5 +1,5 @@
 // PurgeScheduler: runs the full compactions that purge tombstones and expired data after
-// gc_grace_seconds (ARCHITECTURE.md §4.1), in the background, every `interval`.
+// gc_grace_seconds (docs/dev/storage_format.md §4-5), in the background, every `interval`.
 //
 // RocksDB's own compactions purge row-level data only when they happen to include every file
 // of a table, and never partition or range tombstones (storage/compaction_filter.h): those go

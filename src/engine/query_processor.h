@@ -1,5 +1,6 @@
 // QueryProcessor: prepares statements against the current catalogue, caches them by id, and
-// dispatches their execution (ARCHITECTURE.md §3). The engine's facade (database.h) owns one.
+// dispatches their execution (docs/dev/architecture.md §2). The engine's facade (database.h) owns
+// one.
 //
 // `Prepare` parses and binds a statement to the current catalogue snapshot and keeps it in a
 // bounded LRU cache (prepared_statement_cache.h) under an id derived from the keyspace and the

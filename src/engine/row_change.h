@@ -1,5 +1,5 @@
 // RowChange: one base-table row as it was before a write and as it is after it — what
-// materialized views and secondary indexes are maintained from (ARCHITECTURE.md §5).
+// materialized views and secondary indexes are maintained from (docs/dev/storage_format.md §7-8).
 //
 // Pipeline position: a write to a table that has views or indexes takes its partition locks,
 // builds its mutations (modification_statement.h), reads the rows those mutations touch

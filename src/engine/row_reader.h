@@ -1,5 +1,5 @@
 // RowReader: reads a table's partitions from storage and assembles CQL rows — the read half
-// of ARCHITECTURE.md §4.1.
+// of docs/dev/architecture.md
 //
 // A partition's entries (docs/dev/storage_format.md) are its partition tombstone, static row,
 // range tombstones and clustered rows. The reader applies, at read time, what merging within one

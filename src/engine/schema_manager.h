@@ -1,5 +1,5 @@
 // SchemaManager: executes schema statements (DDL) and keeps the catalogue, its persisted copy
-// and the storage column families in step (ARCHITECTURE.md §7). The engine's facade
+// and the storage column families in step (docs/dev/architecture.md §4). The engine's facade
 // (database.h) owns one; the query processor (query_processor.h) hands it every schema
 // statement.
 //

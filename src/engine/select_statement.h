@@ -1,4 +1,4 @@
-// SelectStatement: a prepared SELECT and its execution (ARCHITECTURE.md §3).
+// SelectStatement: a prepared SELECT and its execution (docs/dev/architecture.md §2).
 //
 // Prepare binds the statement to one catalogue snapshot: the table (or system table), the
 // WHERE restrictions (restrictions.h), the selection (selection.h), ORDER BY (which direction

@@ -1,6 +1,6 @@
 // View maintenance: the materialized-view rows a base-table write adds, changes and removes
-// (ARCHITECTURE.md §5). Each view has its own column family (StorageId(view.id)); its rows
-// are written in the same atomic WriteBatch as the base write, so a view is never stale.
+// (docs/dev/storage_format.md §7-8). Each view has its own column family (StorageId(view.id)); its
+// rows are written in the same atomic WriteBatch as the base write, so a view is never stale.
 //
 // Pipeline position: change capture (change_capture.h) hands the base rows a write changed,
 // under the base partition locks; `ViewMaintainer::AddMutations` adds the view mutations.

@@ -1,4 +1,4 @@
-// The hotel service's domain values (ARCHITECTURE.md §9): hotels, points of interest, rooms,
+// The hotel service's domain values (docs/data-model.md): hotels, points of interest, rooms,
 // nightly availability, guests and reservations, plus the small value helpers every other file
 // of `hotel/` shares — calendar dates, money in cents, name folding and confirmation numbers.
 //

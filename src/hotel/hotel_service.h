@@ -1,4 +1,4 @@
-// HotelService: the reservation domain (ARCHITECTURE.md §9) — the seeds' workflow Q1-Q9,
+// HotelService: the reservation domain (docs/data-model.md) — the seeds' workflow Q1-Q9,
 // availability for a stay, booking, cancel, change, guests, inventory and the repair pass —
 // over `Repository` (and so over `cql::Session` only). The HTTP layer (`http_server.h`) calls
 // one operation per endpoint of the API contract.

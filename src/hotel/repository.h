@@ -1,5 +1,6 @@
 // Repository: every CQL statement the hotel service issues, over `cql::Session` only
-// (ARCHITECTURE.md §2, §9), and the mapping between rows and the domain values of `domain.h`.
+// (docs/dev/architecture.md §1; docs/data-model.md), and the mapping between rows and the domain
+// values of `domain.h`.
 //
 // Each read is ONE single-partition query on the table designed for it (docs/data-model.md);
 // the comment on each method names the query (Q1-Q9) and the partition it reads. Writes that

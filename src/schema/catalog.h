@@ -1,5 +1,5 @@
 // Catalog: an immutable snapshot of the schema (keyspaces, user types, tables), the schema
-// layer's central data structure (ARCHITECTURE.md §2, §7).
+// layer's central data structure (docs/dev/architecture.md §1, §4).
 //
 // Prepare binds statements against one snapshot; DDL (`ddl.h`) never modifies a snapshot but
 // builds a new one (sharing unchanged keyspaces and tables by pointer) with a fresh

@@ -4,12 +4,12 @@
 // plus a manifest listing them (catalog_store.h keeps them in the storage meta family), so one
 // entry that cannot be read quarantines that object only. Format 1, EncodeCatalog's single
 // snapshot under one key, is what earlier versions wrote; it is still decoded (and migrated)
-// when a data directory is opened (ARCHITECTURE.md §4.2, §7). Both are private to cqld and
-// versioned by their first byte (kCatalogFormatVersion, kEntryFormatVersion); they keep
-// everything in a Catalog, including the exact frozen-ness of every nested type (unlike the
-// protocol's [option] encoding of `cql/type_codec.h`), table/view options with their `other`
-// properties, dropped columns, indexes and materialized-view definitions. A view's WHERE
-// relations are stored as its `where_clause` text and re-parsed on decode.
+// when a data directory is opened (docs/dev/storage_format.md; docs/dev/architecture.md §4). Both
+// are private to cqld and versioned by their first byte (kCatalogFormatVersion,
+// kEntryFormatVersion); they keep everything in a Catalog, including the exact frozen-ness of every
+// nested type (unlike the protocol's [option] encoding of `cql/type_codec.h`), table/view options
+// with their `other` properties, dropped columns, indexes and materialized-view definitions. A
+// view's WHERE relations are stored as its `where_clause` text and re-parsed on decode.
 //
 // Format 1 layout (all integers big-endian): u8 version, 16-byte schema_version, u32 keyspace
 // count, then per keyspace: name, replication map, durable_writes, types, tables, views.

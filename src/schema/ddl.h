@@ -2,7 +2,7 @@
 // materialized views) to a catalogue snapshot (`catalog.h`), with Cassandra 4.1's rules,
 // error codes and messages. Sits between the parser (raw `cql::Statement`) and the engine,
 // which serializes DDL under its schema mutex and publishes the resulting snapshot
-// (ARCHITECTURE.md §7). No persistence here.
+// (docs/dev/architecture.md §4). No persistence here.
 //
 // Thread-safety: `ApplyDdl` is a pure function of its arguments; safe from any thread.
 

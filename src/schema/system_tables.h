@@ -1,7 +1,7 @@
 // The read-only virtual tables of keyspaces `system`, `system_schema` and
 // `system_virtual_schema`: their definitions (as Cassandra 4.1 declares them) and their rows,
 // generated on demand from one catalogue snapshot and the local node's description. This is
-// what drivers read on connect (specs/driver_connect_requirements.md, ARCHITECTURE.md §8);
+// what drivers read on connect (specs/driver_connect_requirements.md, docs/compatibility.md);
 // the engine's SELECT path serves these tables from `SystemTableRows` instead of storage.
 //
 // Served: system.local, system.peers and system.peers_v2 (always empty: one node),

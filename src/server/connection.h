@@ -1,4 +1,5 @@
-// Connection: one client connection of the native-protocol server (ARCHITECTURE.md §7, §8).
+// Connection: one client connection of the native-protocol server (docs/dev/architecture.md §4;
+// docs/compatibility.md).
 //
 // Pipeline: socket bytes → (version negotiation) → protocol::FrameReader → envelopes →
 // protocol::DecodeRequest → connection-level messages handled here (OPTIONS, STARTUP, REGISTER)

@@ -1,5 +1,5 @@
 // MemoryBudget: the server-wide bound on the memory that clients make the server hold
-// (ARCHITECTURE.md §7), in the manner of ScyllaDB's per-shard request memory semaphore and
+// (docs/dev/architecture.md §4), in the manner of ScyllaDB's per-shard request memory semaphore and
 // Cassandra's `native_transport_max_request_data_in_flight`.
 //
 // Every connection (connection.h) holds one `MemoryBudget::Account` and keeps its balance equal

@@ -1,5 +1,6 @@
 // RequestHandler: runs the statement requests of the native protocol (QUERY, PREPARE, EXECUTE,
-// BATCH) against the engine and encodes their responses (ARCHITECTURE.md §7, §8).
+// BATCH) against the engine and encodes their responses (docs/dev/architecture.md §4;
+// docs/compatibility.md).
 //
 // Pipeline: connection.h decodes an envelope into a protocol::Request; the connection handles
 // the connection-level messages itself (STARTUP, OPTIONS, REGISTER) and hands the statement

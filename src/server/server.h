@@ -1,4 +1,5 @@
-// Server: the native-protocol server of `cqld` (ARCHITECTURE.md §7, §8).
+// Server: the native-protocol server of `cqld` (docs/dev/architecture.md §4;
+// docs/compatibility.md).
 //
 // `Server::Start(database, options)` binds a TCP listener and serves the CQL native protocol
 // (v4 and v5) over `database` until `Stop()`. It runs Boost.Asio with C++20 coroutines on one

@@ -1,5 +1,5 @@
 // Cell-by-cell merging of row fragments: the reconcile rules every read and every RocksDB merge
-// applies (ARCHITECTURE.md §4.1). Pure functions over row_fragment.h types.
+// applies (docs/dev/storage_format.md §4-5). Pure functions over row_fragment.h types.
 //
 // Design (numbered invariants; tests in cell_merge_test.cc check each):
 //

@@ -1,6 +1,6 @@
 // The compaction filter of every table column family: turns expired cells into tombstones,
 // drops data that partition and range tombstones shadow, and purges tombstones older than the
-// table's gc_grace_seconds (ARCHITECTURE.md §4.1, docs/dev/storage_format.md §5).
+// table's gc_grace_seconds (docs/dev/storage_format.md §4-5 docs/dev/storage_format.md §5).
 //
 // Design (numbered invariants):
 //

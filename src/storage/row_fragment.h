@@ -47,8 +47,8 @@ struct DeletionTime {
   bool operator==(const DeletionTime&) const = default;
 };
 
-// The primary-key liveness marker an INSERT writes (ARCHITECTURE.md §4.1). `ttl` > 0 makes it
-// expiring at `local_expiration_time` (seconds); otherwise both are 0.
+// The primary-key liveness marker an INSERT writes (docs/dev/storage_format.md §4-5). `ttl` > 0
+// makes it expiring at `local_expiration_time` (seconds); otherwise both are 0.
 struct LivenessInfo {
   int64_t timestamp = 0;
   int64_t ttl = 0;

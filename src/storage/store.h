@@ -1,4 +1,5 @@
-// Store: the storage layer's handle on one RocksDB database (ARCHITECTURE.md §4.2, §6).
+// Store: the storage layer's handle on one RocksDB database (docs/dev/storage_format.md;
+// docs/reliability.md §5).
 //
 // One column family per table (named by the table id the schema layer chooses, e.g. its
 // UUID), each with the row-fragment merge operator, the purge compaction filter and the token
