@@ -86,17 +86,6 @@ Result<std::vector<cql::BoundValue>> ResolveValues(const std::vector<cql::Column
   return values;
 }
 
-cql::BatchType BatchTypeOf(cql::Batch::Type type) {
-  switch (type) {
-    case cql::Batch::Type::kCounter:
-      return cql::BatchType::kCounter;
-    case cql::Batch::Type::kUnlogged:
-      return cql::BatchType::kUnlogged;
-    default:
-      return cql::BatchType::kLogged;
-  }
-}
-
 }  // namespace
 
 PreparedStatement::~PreparedStatement() = default;
