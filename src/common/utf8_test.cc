@@ -12,12 +12,12 @@ TEST(Utf8Test, RecognisesWellFormedSequences) {
   EXPECT_TRUE(IsValidUtf8("plain"));
   EXPECT_TRUE(IsValidUtf8("\xCE\x8E\xCE\x94\xCE\xB4\xCF\xA0"));  // ΎΔδϠ
   EXPECT_TRUE(IsValidUtf8("\xE2\x82\xAC \xF0\x9F\x98\x80"));     // € 😀
-  EXPECT_FALSE(IsValidUtf8("\xCE"));                              // cut two-byte character
-  EXPECT_FALSE(IsValidUtf8("\xE2\x82"));                          // cut three-byte character
-  EXPECT_FALSE(IsValidUtf8("\x80"));                              // stray continuation
-  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));                          // overlong '/'
-  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));                      // surrogate
-  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));                  // beyond U+10FFFF
+  EXPECT_FALSE(IsValidUtf8("\xCE"));                             // cut two-byte character
+  EXPECT_FALSE(IsValidUtf8("\xE2\x82"));                         // cut three-byte character
+  EXPECT_FALSE(IsValidUtf8("\x80"));                             // stray continuation
+  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));                         // overlong '/'
+  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));                     // surrogate
+  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));                 // beyond U+10FFFF
   EXPECT_FALSE(IsValidUtf8("\xFF"));
 }
 

@@ -72,6 +72,7 @@ class ValuePreparer {
     if (const auto* marker = std::get_if<cql::BindMarker>(&term.value)) {
       expr.kind_ = ValueExpr::Kind::kMarker;
       expr.marker_index_ = marker->index;
+      expr.normalize_marker_ = cql::HasUnorderedParts(type);
       if (binds_ != nullptr) binds_->Bind(marker->index, type, receiver);
       return expr;
     }
@@ -293,7 +294,7 @@ Result<BoundValue> ValueExpr::Evaluate(const EvalContext& context) const {
                                              type_.ToCql(), s.message()));
         }
         // Sets and maps bound as bytes take the canonical form literals have.
-        if (cql::HasUnorderedParts(type_)) {
+        if (normalize_marker_) {
           ASSIGN_OR_RETURN(Bytes normalized, cql::NormalizeValue(type_, value.bytes));
           return BoundValue::Of(std::move(normalized));
         }

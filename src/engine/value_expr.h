@@ -100,6 +100,8 @@ class ValueExpr {
   std::string receiver_;
   std::optional<common::Bytes> constant_;
   int marker_index_ = -1;
+  // A marker whose type holds sets or maps: bound bytes are normalised (cql::NormalizeValue).
+  bool normalize_marker_ = false;
   std::shared_ptr<const cql::ScalarFunction> function_;
   // The value's own type when a function result of that type is stored as `type_` (a
   // value-compatible type: cql::IsValueCompatible), so that Evaluate converts it.

@@ -83,6 +83,18 @@ bool SameViewRow(const ViewRow& a, const ViewRow& b) {
          (x->expiring() == y->expiring() && x->local_expiration_time == y->local_expiration_time);
 }
 
+// The index among `base`'s columns of the column `view` names; Internal when the base lacks it.
+Result<int> BaseIndex(const TableSchema& base, const schema::TableMetadata& view,
+                      const std::string& name) {
+  int index = base.IndexOfColumn(name);
+  if (index < 0) {
+    return Status::Internal(
+        fmt::format("materialized view {}.{} names column {} that its base table lacks",
+                    view.keyspace, view.name, name));
+  }
+  return index;
+}
+
 }  // namespace
 
 ViewMaintainer::ViewMaintainer(const TableSchema* base, const schema::TableMetadata* view)
@@ -95,16 +107,7 @@ Result<std::unique_ptr<ViewMaintainer>> ViewMaintainer::Create(
     const cql::FunctionContext& functions) {
   auto maintainer = std::make_unique<ViewMaintainer>(&base, view);
   const TableSchema& schema = maintainer->view_;
-  auto base_index = [&](const std::string& name) -> Result<int> {
-    int index = base.IndexOfColumn(name);
-    if (index < 0) {
-      return Status::Internal(
-          fmt::format("materialized view {}.{} names column {} that its "
-                      "base table lacks",
-                      view->keyspace, view->name, name));
-    }
-    return index;
-  };
+  auto base_index = [&](const std::string& name) { return BaseIndex(base, *view, name); };
   uint32_t max_id = 0;
   for (const schema::ColumnMetadata& column : base.table->columns) {
     max_id = std::max(max_id, column.column_id);
@@ -129,94 +132,102 @@ Result<std::unique_ptr<ViewMaintainer>> ViewMaintainer::Create(
   }
 
   for (const cql::Relation& relation : view->view->where) {
-    Filter filter;
-    filter.op = relation.op;
-    std::vector<cql::CqlType> types;
-    for (const std::string& name : relation.columns) {
-      ASSIGN_OR_RETURN(int index, base_index(name));
-      filter.columns.push_back(index);
-      types.push_back(base.column(index).type);
-      if (base.column(index).kind == schema::ColumnKind::kStatic) {
-        maintainer->depends_on_statics_ = true;
-      }
-    }
-    bool supported = !filter.columns.empty() && !relation.map_key &&
-                     (relation.kind == cql::Relation::Kind::kColumn ||
-                      relation.kind == cql::Relation::Kind::kMultiColumn);
-    std::string name = relation.columns.empty() ? "" : relation.columns[0];
-    switch (relation.op) {
-      case Operator::kIsNot:
-        supported = supported && filter.columns.size() == 1;
-        if (supported) {
-          int index = filter.columns[0];
-          const schema::ColumnMetadata& column = base.column(index);
-          if (column.kind == schema::ColumnKind::kRegular && !column.type.IsMultiCell() &&
-              index != maintainer->regular_key_column_) {
-            maintainer->required_columns_.push_back(index);
-          }
-        }
-        break;
-      case Operator::kNeq:
-        // As Cassandra's SELECT restrictions, which a view's WHERE clause is prepared as.
-        return Status::Invalid(
-            fmt::format("Unsupported \"!=\" relation: {}", cql::ToCql(relation)));
-      case Operator::kEq:
-      case Operator::kLt:
-      case Operator::kLte:
-      case Operator::kGt:
-      case Operator::kGte:
-      case Operator::kIn:
-        break;
-      default:
-        supported = false;
-        break;
-    }
-    if (!supported) {
-      return Status::Invalid(
-          fmt::format("Unsupported restriction in the WHERE clause of materialized view '{}': {}",
-                      view->name, cql::ToCql(relation)));
-    }
-    if (relation.op == Operator::kIsNot) {
-      maintainer->filters_.push_back(std::move(filter));
-      continue;
-    }
-    bool multi = relation.kind == cql::Relation::Kind::kMultiColumn;
-    cql::CqlType type = multi ? cql::CqlType::Tuple(types) : types[0];
-    // One right-hand-side value as a tuple of column values.
-    auto add_value = [&](std::string_view bytes) -> Status {
-      if (!multi) {
-        filter.values.push_back({Bytes(bytes)});
-        return Status::Ok();
-      }
-      ASSIGN_OR_RETURN(auto elements, cql::SplitTupleOrUdt(bytes, types.size()));
-      std::vector<Bytes> tuple;
-      for (const auto& element : elements) {
-        if (!element) {
-          return Status::Invalid(
-              fmt::format("Invalid null value in condition for column {}", name));
-        }
-        tuple.emplace_back(*element);
-      }
-      filter.values.push_back(std::move(tuple));
-      return Status::Ok();
-    };
-    if (relation.op == Operator::kIn && relation.in_list) {
-      for (const cql::Term& term : relation.in_values) {
-        ASSIGN_OR_RETURN(Bytes value, EvaluateTerm(term, type, name, functions));
-        RETURN_IF_ERROR(add_value(value));
-      }
-    } else if (relation.op == Operator::kIn) {
-      cql::CqlType list = cql::CqlType::List(type);
-      ASSIGN_OR_RETURN(Bytes value, EvaluateTerm(relation.value, list, name, functions));
-      ASSIGN_OR_RETURN(auto elements, cql::SplitListOrSet(list, value));
-      for (std::string_view element : elements) RETURN_IF_ERROR(add_value(element));
-    } else {
-      ASSIGN_OR_RETURN(Bytes value, EvaluateTerm(relation.value, type, name, functions));
-      RETURN_IF_ERROR(add_value(value));
-    }
-    maintainer->filters_.push_back(std::move(filter));
+    RETURN_IF_ERROR(maintainer->AddWhereRelation(relation, *view, functions));
   }
   return maintainer;
+}
+
+// Adds one relation of the view's WHERE clause as a filter on base rows (an `IS NOT NULL` on a
+// simple regular column also makes that column required).
+Status ViewMaintainer::AddWhereRelation(const cql::Relation& relation,
+                                        const schema::TableMetadata& view,
+                                        const cql::FunctionContext& functions) {
+  const TableSchema& base = *base_;
+  Filter filter;
+  filter.op = relation.op;
+  std::vector<cql::CqlType> types;
+  for (const std::string& name : relation.columns) {
+    ASSIGN_OR_RETURN(int index, BaseIndex(base, view, name));
+    filter.columns.push_back(index);
+    types.push_back(base.column(index).type);
+    if (base.column(index).kind == schema::ColumnKind::kStatic) {
+      depends_on_statics_ = true;
+    }
+  }
+  bool supported = !filter.columns.empty() && !relation.map_key &&
+                   (relation.kind == cql::Relation::Kind::kColumn ||
+                    relation.kind == cql::Relation::Kind::kMultiColumn);
+  std::string name = relation.columns.empty() ? "" : relation.columns[0];
+  switch (relation.op) {
+    case Operator::kIsNot:
+      supported = supported && filter.columns.size() == 1;
+      if (supported) {
+        int index = filter.columns[0];
+        const schema::ColumnMetadata& column = base.column(index);
+        if (column.kind == schema::ColumnKind::kRegular && !column.type.IsMultiCell() &&
+            index != regular_key_column_) {
+          required_columns_.push_back(index);
+        }
+      }
+      break;
+    case Operator::kNeq:
+      // As Cassandra's SELECT restrictions, which a view's WHERE clause is prepared as.
+      return Status::Invalid(fmt::format("Unsupported \"!=\" relation: {}", cql::ToCql(relation)));
+    case Operator::kEq:
+    case Operator::kLt:
+    case Operator::kLte:
+    case Operator::kGt:
+    case Operator::kGte:
+    case Operator::kIn:
+      break;
+    default:
+      supported = false;
+      break;
+  }
+  if (!supported) {
+    return Status::Invalid(
+        fmt::format("Unsupported restriction in the WHERE clause of materialized view '{}': {}",
+                    view.name, cql::ToCql(relation)));
+  }
+  if (relation.op == Operator::kIsNot) {
+    filters_.push_back(std::move(filter));
+    return Status::Ok();
+  }
+  bool multi = relation.kind == cql::Relation::Kind::kMultiColumn;
+  cql::CqlType type = multi ? cql::CqlType::Tuple(types) : types[0];
+  // One right-hand-side value as a tuple of column values.
+  auto add_value = [&](std::string_view bytes) -> Status {
+    if (!multi) {
+      filter.values.push_back({Bytes(bytes)});
+      return Status::Ok();
+    }
+    ASSIGN_OR_RETURN(auto elements, cql::SplitTupleOrUdt(bytes, types.size()));
+    std::vector<Bytes> tuple;
+    for (const auto& element : elements) {
+      if (!element) {
+        return Status::Invalid(fmt::format("Invalid null value in condition for column {}", name));
+      }
+      tuple.emplace_back(*element);
+    }
+    filter.values.push_back(std::move(tuple));
+    return Status::Ok();
+  };
+  if (relation.op == Operator::kIn && relation.in_list) {
+    for (const cql::Term& term : relation.in_values) {
+      ASSIGN_OR_RETURN(Bytes value, EvaluateTerm(term, type, name, functions));
+      RETURN_IF_ERROR(add_value(value));
+    }
+  } else if (relation.op == Operator::kIn) {
+    cql::CqlType list = cql::CqlType::List(type);
+    ASSIGN_OR_RETURN(Bytes value, EvaluateTerm(relation.value, list, name, functions));
+    ASSIGN_OR_RETURN(auto elements, cql::SplitListOrSet(list, value));
+    for (std::string_view element : elements) RETURN_IF_ERROR(add_value(element));
+  } else {
+    ASSIGN_OR_RETURN(Bytes value, EvaluateTerm(relation.value, type, name, functions));
+    RETURN_IF_ERROR(add_value(value));
+  }
+  filters_.push_back(std::move(filter));
+  return Status::Ok();
 }
 
 bool ViewMaintainer::Matches(const RowData& row) const {

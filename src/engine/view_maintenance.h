@@ -103,6 +103,8 @@ class ViewMaintainer {
     // The right-hand side: one tuple of columns.size() values per value (several for IN).
     std::vector<std::vector<common::Bytes>> values;
   };
+  common::Status AddWhereRelation(const cql::Relation& relation, const schema::TableMetadata& view,
+                                  const cql::FunctionContext& functions);
   bool Matches(const RowData& row) const;
 
   const TableSchema* base_ = nullptr;
