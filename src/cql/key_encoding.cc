@@ -311,16 +311,33 @@ class Decoder {
 
  private:
   Status AfterMarker(uint8_t marker, const CqlType& type, Bytes* out) {
+    ValueClass expected;
+    const size_t start = out->size();
     switch (marker) {
       case kEmpty:
         return Status::Ok();
       case kMalformed:
-        return Escaped(out);
+        RETURN_IF_ERROR(Escaped(out));
+        expected = ValueClass::kMalformed;
+        break;
       case kValue:
-        return Payload(type, out);
+        RETURN_IF_ERROR(Payload(type, out));
+        expected = ValueClass::kWellFormed;
+        break;
       default:
         return Corrupt("bad marker");
     }
+    return CheckMarkerMatches(expected, type, std::string_view(*out).substr(start));
+  }
+
+  // The encoder picks the marker from the value's class, so a marker that does not match the
+  // class of the value it decodes to (an empty "value", a well-formed "malformed" value) is
+  // bytes the encoder never writes: accepting them would give one value two keys. Without
+  // recovery bytes, decimals and tuples decode to stand-ins whose class means nothing.
+  Status CheckMarkerMatches(ValueClass expected, const CqlType& type, std::string_view value) {
+    if (recovery_ == nullptr && NeedsRecovery(type)) return Status::Ok();
+    if (ClassifyValue(type, value) != expected) return Corrupt("marker does not match value");
+    return Status::Ok();
   }
 
   // Decodes one item of a collection or tuple, given its (already read) marker, and appends it
