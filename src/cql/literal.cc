@@ -574,8 +574,8 @@ Result<Bytes> TupleFromString(const CqlType& type, std::string_view text) {
   }
   const std::vector<CqlType>& types = type.params();
   if (parts.size() > types.size()) {
-    return Status::Invalid("Invalid tuple literal: too many elements. Type frozen<" + type.ToCql() +
-                           "> expects " + std::to_string(types.size()) + " but got " +
+    return Status::Invalid("Invalid tuple literal: too many elements. Type " + type.ToCql() +
+                           " expects " + std::to_string(types.size()) + " but got " +
                            std::to_string(parts.size()));
   }
   std::vector<std::optional<Bytes>> fields(types.size());

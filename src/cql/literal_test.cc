@@ -442,7 +442,7 @@ TEST(LiteralTest, Tuples) {
             "00000001"
             "61");
   EXPECT_EQ(EvalError(tuple, TupleOf({Int("1"), Str("a"), Str("b")}), "t"),
-            "Invalid tuple literal for t: too many elements. Type tuple<int, text> expects 2 but "
+            "Invalid tuple literal for t: too many elements. Type frozen<tuple<int, text>> expects 2 but "
             "got 3");
   EXPECT_EQ(EvalError(tuple, TupleOf({Str("a"), Str("b")}), "t"),
             "Invalid tuple literal for t: component 0 is not of type int");
@@ -461,7 +461,7 @@ TEST(LiteralTest, Tuples) {
             "ffffffff");
   EXPECT_EQ(EvalError(nested, ListOf({TupleOf({Int("1"), Int("2")})}), "l"),
             "Invalid list literal for l: value (1, 2) is not of type "
-            "tuple<int, frozen<address>>");
+            "frozen<tuple<int, frozen<address>>>");
 }
 
 TEST(LiteralTest, Vectors) {

@@ -200,7 +200,9 @@ std::string CqlType::ToCql() const {
         if (i > 0) out += ", ";
         out += params()[i].ToCql();
       }
-      return out + ">";  // tuples are implicitly frozen
+      // Tuples are always frozen; Cassandra 4.1 says so in the name (schema tables, DESCRIBE
+      // and error messages all show frozen<tuple<...>>).
+      return "frozen<" + out + ">>";
     }
     case TypeKind::kUdt:
       out = QuoteIdentifierIfNeeded(name());

@@ -24,7 +24,7 @@ TEST(CqlTypeTest, ParameterizedTypesPrintAsCql) {
   EXPECT_TRUE(addresses.IsMultiCell());
   EXPECT_FALSE(addresses.IsResolved());
   EXPECT_EQ(CqlType::List(CqlType::Int(), true).ToCql(), "frozen<list<int>>");
-  EXPECT_EQ(CqlType::Tuple({CqlType::Int(), CqlType::Text()}).ToCql(), "tuple<int, text>");
+  EXPECT_EQ(CqlType::Tuple({CqlType::Int(), CqlType::Text()}).ToCql(), "frozen<tuple<int, text>>");
   EXPECT_EQ(CqlType::Vector(CqlType::Float(), 3).ToCql(), "vector<float, 3>");
   EXPECT_EQ(CqlType::Custom("org.example.It's").ToCql(), "'org.example.It''s'");
   EXPECT_EQ(CqlType::UdtRef("", "Address").ToCql(), "\"Address\"");

@@ -52,7 +52,7 @@ TEST_F(DdlDepthTest, TablesRejectColumnsOneLevelTooDeep) {
   ExpectError("CREATE TABLE ks.t (k int PRIMARY KEY, v list<frozen<t32>>)", StatusCode::kInvalid,
               TooDeep("Type list<frozen<t32>>", 33));
   ExpectError("CREATE TABLE ks.t (k int PRIMARY KEY, v tuple<int, frozen<t32>>)",
-              StatusCode::kInvalid, TooDeep("Type tuple<int, frozen<t32>>", 33));
+              StatusCode::kInvalid, TooDeep("Type frozen<tuple<int, frozen<t32>>>", 33));
   ExpectError("CREATE TABLE ks.t (k frozen<map<int, frozen<t32>>> PRIMARY KEY)",
               StatusCode::kInvalid, TooDeep("Type frozen<map<int, frozen<t32>>>", 33));
   Apply("CREATE TABLE ks.t (k int PRIMARY KEY, v int)");

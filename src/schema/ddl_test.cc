@@ -280,7 +280,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "Non-frozen collections are not allowed inside collections: "
                   "map<text, set<int>>"},
         ErrorCase{"CREATE TABLE hotel.t (k int PRIMARY KEY, v list<address>)", StatusCode::kInvalid,
-                  "Non-frozen UDTs are not allowed inside collections: list<address>"},
+                  "Non-frozen UDTs are not allowed inside collections: list<hotel.address>"},
         ErrorCase{"CREATE TABLE hotel.t (k int PRIMARY KEY, v set<counter>)", StatusCode::kInvalid,
                   "Counters are not allowed inside collections: set<counter>"},
         ErrorCase{"CREATE TABLE hotel.t (k int PRIMARY KEY, v with_list)", StatusCode::kInvalid,

@@ -14,48 +14,85 @@ namespace {
 using cql::CqlType;
 using cql::TypeKind;
 
+// A type as the statement wrote it, the way Cassandra 4.1 names it in the errors it finds
+// while resolving (CQL3Type.Raw): user types qualified with the statement's keyspace
+// (`list<ks.ut>`), a tuple as `tuple<...>`, frozen<> only where it was written.
+std::string RawTypeName(const CqlType& raw, std::string_view keyspace) {
+  std::string out;
+  switch (raw.kind()) {
+    case TypeKind::kList:
+      out = "list<" + RawTypeName(raw.element(), keyspace) + ">";
+      break;
+    case TypeKind::kSet:
+      out = "set<" + RawTypeName(raw.element(), keyspace) + ">";
+      break;
+    case TypeKind::kMap:
+      out = "map<" + RawTypeName(raw.key(), keyspace) + ", " +
+            RawTypeName(raw.value(), keyspace) + ">";
+      break;
+    case TypeKind::kTuple: {
+      out = "tuple<";
+      for (size_t i = 0; i < raw.params().size(); ++i) {
+        if (i > 0) out += ", ";
+        out += RawTypeName(raw.params()[i], keyspace);
+      }
+      return out + ">";
+    }
+    case TypeKind::kVector:
+      return "vector<" + RawTypeName(raw.element(), keyspace) + ", " +
+             std::to_string(raw.dimension()) + ">";
+    case TypeKind::kUdt:
+      out = fmt::format("{}.{}", raw.keyspace().empty() ? keyspace : raw.keyspace(), raw.name());
+      break;
+    default:
+      return raw.ToCql();
+  }
+  return raw.frozen() ? "frozen<" + out + ">" : out;
+}
+
 bool IsRawMultiCell(const CqlType& raw) {
   return !raw.frozen() && (raw.IsCollection() || raw.kind() == TypeKind::kUdt);
 }
 
-common::Status NestedNonFrozenError(const CqlType& collection, const CqlType& element) {
+common::Status NestedNonFrozenError(const CqlType& element, const std::string& collection) {
   if (element.IsCollection()) {
-    return common::Status::Invalid(fmt::format(
-        "Non-frozen collections are not allowed inside collections: {}", collection.ToCql()));
+    return common::Status::Invalid(
+        fmt::format("Non-frozen collections are not allowed inside collections: {}", collection));
   }
   return common::Status::Invalid(
-      fmt::format("Non-frozen UDTs are not allowed inside collections: {}", collection.ToCql()));
+      fmt::format("Non-frozen UDTs are not allowed inside collections: {}", collection));
 }
 
 // Cassandra 4.1 (CQL3Type.Raw.RawCollection) checks a collection's element types as written, in
 // this order: the values must be frozen if the collection is not, and must not be counters (nor
 // durations in a set); map keys must not be counters or durations and must be frozen if the map
 // is not.
-common::Status CheckCollection(const CqlType& collection) {
+common::Status CheckCollection(const CqlType& collection, std::string_view keyspace) {
+  const std::string name = RawTypeName(collection, keyspace);
   const CqlType& values =
       collection.kind() == TypeKind::kMap ? collection.value() : collection.element();
   if (!collection.frozen() && IsRawMultiCell(values)) {
-    return NestedNonFrozenError(collection, values);
+    return NestedNonFrozenError(values, name);
   }
   if (values.IsCounter()) {
     return common::Status::Invalid(
-        fmt::format("Counters are not allowed inside collections: {}", collection.ToCql()));
+        fmt::format("Counters are not allowed inside collections: {}", name));
   }
   if (values.kind() == TypeKind::kDuration && collection.kind() == TypeKind::kSet) {
     return common::Status::Invalid(
-        fmt::format("Durations are not allowed inside sets: {}", collection.ToCql()));
+        fmt::format("Durations are not allowed inside sets: {}", name));
   }
   if (collection.kind() == TypeKind::kMap) {
     const CqlType& keys = collection.key();
     if (keys.IsCounter()) {
       return common::Status::Invalid(
-          fmt::format("Counters are not allowed inside collections: {}", collection.ToCql()));
+          fmt::format("Counters are not allowed inside collections: {}", name));
     }
     if (keys.kind() == TypeKind::kDuration) {
       return common::Status::Invalid(
-          fmt::format("Durations are not allowed as map keys: {}", collection.ToCql()));
+          fmt::format("Durations are not allowed as map keys: {}", name));
     }
-    if (!collection.frozen() && IsRawMultiCell(keys)) return NestedNonFrozenError(collection, keys);
+    if (!collection.frozen() && IsRawMultiCell(keys)) return NestedNonFrozenError(keys, name);
   }
   return common::Status::Ok();
 }
@@ -66,13 +103,13 @@ common::Result<CqlType> Resolve(const CqlType& raw, bool frozen_context, std::st
   switch (raw.kind()) {
     case TypeKind::kList:
     case TypeKind::kSet: {
-      RETURN_IF_ERROR(CheckCollection(raw));
+      RETURN_IF_ERROR(CheckCollection(raw, keyspace));
       ASSIGN_OR_RETURN(CqlType element, Resolve(raw.element(), frozen, keyspace, ks));
       return raw.kind() == TypeKind::kList ? CqlType::List(element, frozen)
                                            : CqlType::Set(element, frozen);
     }
     case TypeKind::kMap: {
-      RETURN_IF_ERROR(CheckCollection(raw));
+      RETURN_IF_ERROR(CheckCollection(raw, keyspace));
       ASSIGN_OR_RETURN(CqlType key, Resolve(raw.key(), frozen, keyspace, ks));
       ASSIGN_OR_RETURN(CqlType value, Resolve(raw.value(), frozen, keyspace, ks));
       return CqlType::Map(key, value, frozen);
