@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "cql/functions.h"
 #include "cql/functions_numeric.h"
 #include "cql/value_codec.h"
 #include "cql/value_compare.h"
@@ -256,8 +257,41 @@ std::string KnownSignatures(std::string_view name) {
 
 }  // namespace
 
+namespace {
+
+// An aggregate whose failures name their function, as a scalar function's do
+// (NameFunctionFailure): "execution of 'system.sum[varint]' failed: ...".
+class NamedAggregate final : public Aggregate {
+ public:
+  NamedAggregate(const AggregateFunction& function, std::unique_ptr<Aggregate> inner)
+      : name_(function.name()), arg_types_(function.arg_types()), inner_(std::move(inner)) {}
+
+  void Reset() override { inner_->Reset(); }
+  Status Add(std::optional<std::string_view> value) override {
+    return Named(inner_->Add(value));
+  }
+  Result<std::optional<Bytes>> Compute() const override {
+    Result<std::optional<Bytes>> result = inner_->Compute();
+    if (result.ok()) return result;
+    return Named(result.status());
+  }
+
+ private:
+  Status Named(Status status) const {
+    if (status.ok()) return status;
+    return NameFunctionFailure(name_, arg_types_, std::move(status));
+  }
+
+  std::string name_;
+  std::vector<CqlType> arg_types_;
+  std::unique_ptr<Aggregate> inner_;
+};
+
+}  // namespace
+
 std::unique_ptr<Aggregate> AggregateFunction::NewAggregate() const {
-  return factory_(arg_types_.empty() ? return_type_ : arg_types_[0]);
+  return std::make_unique<NamedAggregate>(
+      *this, factory_(arg_types_.empty() ? return_type_ : arg_types_[0]));
 }
 
 std::string AggregateFunction::Signature() const {

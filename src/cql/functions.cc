@@ -322,23 +322,26 @@ std::shared_ptr<const ScalarFunction> MakeTokenFunction(std::vector<CqlType> par
       });
 }
 
+Status NameFunctionFailure(std::string_view name, std::span<const CqlType> arg_types,
+                           Status status) {
+  if (status.code() != common::StatusCode::kFunctionFailure) return status;
+  const std::string& detail = status.message();
+  if (detail.starts_with("execution of '") || detail.starts_with("the operation '")) {
+    return status;
+  }
+  std::vector<std::string> types;
+  for (const CqlType& type : arg_types) types.push_back(type.ToCql());
+  return Status(common::StatusCode::kFunctionFailure,
+                fmt::format("execution of 'system.{}[{}]' failed: {}", name,
+                            fmt::join(types, ", "), detail));
+}
+
 Result<std::optional<Bytes>> ExecuteFunction(const ScalarFunction& function,
                                              const FunctionContext& ctx,
                                              std::span<const std::optional<Bytes>> args) {
   Result<std::optional<Bytes>> result = function.Execute(ctx, args);
-  if (result.ok() || result.status().code() != common::StatusCode::kFunctionFailure) {
-    return result;
-  }
-  const Status status = result.status();
-  const std::string& detail = status.message();
-  if (detail.starts_with("execution of '") || detail.starts_with("the operation '")) {
-    return result;
-  }
-  std::vector<std::string> types;
-  for (const CqlType& type : function.arg_types()) types.push_back(type.ToCql());
-  return Status(common::StatusCode::kFunctionFailure,
-                fmt::format("execution of 'system.{}[{}]' failed: {}", function.name(),
-                            fmt::join(types, ", "), detail));
+  if (result.ok()) return result;
+  return NameFunctionFailure(function.name(), function.arg_types(), result.status());
 }
 
 std::string_view OperatorOfFunction(std::string_view name) {

@@ -139,6 +139,14 @@ common::Result<std::optional<common::Bytes>> ConvertCompatibleValue(
 // table of the statement.
 std::shared_ptr<const ScalarFunction> MakeTokenFunction(std::vector<CqlType> partition_key_types);
 
+// `status` (a kFunctionFailure of the function `name` with `arg_types`) in Cassandra's
+// FunctionExecutionException wording: "execution of 'system.name[t1, t2]' failed: <detail>".
+// Other statuses, and failures already worded so (or as an operation's), are returned as they
+// are. The protocol layer reads the function's keyspace, name and argument types back from
+// this wording into the ERROR body.
+common::Status NameFunctionFailure(std::string_view name, std::span<const CqlType> arg_types,
+                                   common::Status status);
+
 // Runs `function`, turning a kFunctionFailure that does not yet name its function into
 // Cassandra's FunctionExecutionException wording: "execution of 'system.name[t1, t2]' failed:
 // <detail>" (code 0x1400). Arithmetic failures ("the operation 'int / int' failed: ...") are

@@ -123,11 +123,13 @@ struct ErrorResponse {
   // a single node can honestly give (e.g. Unavailable: the consistency of the request, 1
   // required, 0 alive).
   common::Bytes unprepared_id;  // Unprepared 0x2500
-  std::string keyspace;         // AlreadyExists 0x2400 ("" for neither)
-  std::string table;            // AlreadyExists 0x2400 ("" for a keyspace)
+  std::string keyspace;         // AlreadyExists 0x2400 ("" for neither); FunctionFailure 0x1400
+  std::string table;            // AlreadyExists ("" for a keyspace); FunctionFailure: the function
+  std::vector<std::string> arg_types;  // FunctionFailure: the function's argument types (CQL)
   cql::Consistency consistency = cql::Consistency::kOne;  // timeouts, Unavailable, failures
   // The error of a Status: code and message, plus the extras parsed from what the engine says
-  // (the prepared id of an Unprepared status, the keyspace and table of AlreadyExists).
+  // (the prepared id of an Unprepared status, the keyspace and table of AlreadyExists, the
+  // function of a FunctionFailure).
   static ErrorResponse FromStatus(const common::Status& status);
   common::Status ToStatus() const;
 };

@@ -61,6 +61,67 @@ std::pair<std::string, std::string> ParseAlreadyExists(std::string_view message)
   return {"", ""};
 }
 
+// `text` split at the commas outside angle brackets: "int, map<int, text>" -> {int, map<...>}.
+std::vector<std::string> SplitTypeList(std::string_view text) {
+  std::vector<std::string> types;
+  if (text.empty()) return types;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || (text[i] == ',' && depth == 0)) {
+      std::string_view type = text.substr(start, i - start);
+      while (type.starts_with(' ')) type.remove_prefix(1);
+      types.emplace_back(type);
+      start = i + 1;
+    } else if (text[i] == '<') {
+      ++depth;
+    } else if (text[i] == '>') {
+      --depth;
+    }
+  }
+  return types;
+}
+
+// The function a FunctionFailure message names, in the engine's (Cassandra's) wordings:
+//   execution of 'ks.name[t1, t2]' failed: ...     (FunctionExecutionException)
+//   the operation 't1 + t2' failed: ...             (an operator: system._add and its kin)
+// Anything else names no function: keyspace, name and types stay empty.
+void ParseFunctionFailure(std::string_view message, ErrorResponse* error) {
+  constexpr std::string_view kExecution = "execution of '";
+  constexpr std::string_view kOperation = "the operation '";
+  if (message.starts_with(kExecution)) {
+    std::string_view rest = message.substr(kExecution.size());
+    const size_t dot = rest.find('.');
+    const size_t open = rest.find('[');
+    const size_t close = rest.find("]' failed");
+    if (dot == std::string_view::npos || open == std::string_view::npos ||
+        close == std::string_view::npos || !(dot < open && open < close)) {
+      return;
+    }
+    error->keyspace = rest.substr(0, dot);
+    error->table = rest.substr(dot + 1, open - dot - 1);
+    error->arg_types = SplitTypeList(rest.substr(open + 1, close - open - 1));
+  } else if (message.starts_with(kOperation)) {
+    std::string_view rest = message.substr(kOperation.size());
+    const size_t close = rest.find("' failed");
+    if (close == std::string_view::npos) return;
+    const std::string_view operation = rest.substr(0, close);
+    static constexpr std::pair<std::string_view, std::string_view> kOperators[] = {
+        {" + ", "_add"},      {" - ", "_substract"}, {" * ", "_multiply"},
+        {" / ", "_divide"},   {" % ", "_modulo"},
+    };
+    for (const auto& [op, name] : kOperators) {
+      const size_t at = operation.find(op);
+      if (at == std::string_view::npos) continue;
+      error->keyspace = "system";
+      error->table = name;
+      error->arg_types = {std::string(operation.substr(0, at)),
+                          std::string(operation.substr(at + op.size()))};
+      return;
+    }
+  }
+}
+
 // "Prepared query with ID <hex> not found ..." → the id bytes; empty when absent.
 Bytes ParseUnpreparedId(std::string_view message) {
   constexpr std::string_view kPrefix = "Prepared query with ID ";
@@ -116,6 +177,8 @@ ErrorResponse ErrorResponse::FromStatus(const Status& status) {
     auto [keyspace, table] = ParseAlreadyExists(status.message());
     error.keyspace = std::move(keyspace);
     error.table = std::move(table);
+  } else if (error.code == static_cast<uint32_t>(StatusCode::kFunctionFailure)) {
+    ParseFunctionFailure(status.message(), &error);
   }
   return error;
 }
@@ -173,7 +236,7 @@ void EncodeError(const ErrorResponse& error, ByteWriter* out) {
     case StatusCode::kFunctionFailure:
       PutString(error.keyspace, out);
       PutString(error.table, out);  // the function's name
-      out->PutU16(0);               // arg_types
+      internal::PutStringList(error.arg_types, out);
       break;
     case StatusCode::kAlreadyExists:
       PutString(error.keyspace, out);
@@ -211,6 +274,9 @@ Result<ErrorResponse> DecodeError(std::string_view body) {
       ASSIGN_OR_RETURN(std::string_view table, ReadString(&in));
       error.keyspace = keyspace;
       error.table = table;
+      if (error.code == static_cast<uint32_t>(StatusCode::kFunctionFailure)) {
+        ASSIGN_OR_RETURN(error.arg_types, internal::ReadStringList(&in));
+      }
       break;
     }
     case StatusCode::kUnprepared: {

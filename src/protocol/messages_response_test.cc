@@ -420,6 +420,42 @@ TEST(ErrorResponseTest, Bytes) {
             "000174");
 }
 
+// A FunctionFailure body names the function: keyspace, name and argument types, read from the
+// engine's wording (Cassandra's FunctionExecutionException / OperationExecutionException).
+TEST(ErrorResponseTest, FunctionFailureNamesItsFunction) {
+  ErrorResponse json = ErrorResponse::FromStatus(
+      Status(StatusCode::kFunctionFailure,
+             "execution of 'system.fromjson[text]' failed: Could not decode JSON string 'x'"));
+  EXPECT_EQ(json.keyspace, "system");
+  EXPECT_EQ(json.table, "fromjson");
+  EXPECT_EQ(json.arg_types, std::vector<std::string>({"text"}));
+  ErrorResponse nested = ErrorResponse::FromStatus(
+      Status(StatusCode::kFunctionFailure,
+             "execution of 'system.f[int, map<int, text>, frozen<tuple<int, int>>]' failed: no"));
+  EXPECT_EQ(nested.arg_types,
+            std::vector<std::string>({"int", "map<int, text>", "frozen<tuple<int, int>>"}));
+  ErrorResponse operation = ErrorResponse::FromStatus(Status(
+      StatusCode::kFunctionFailure, "the operation 'varint * varint' failed: value exceeds"));
+  EXPECT_EQ(operation.keyspace, "system");
+  EXPECT_EQ(operation.table, "_multiply");
+  EXPECT_EQ(operation.arg_types, std::vector<std::string>({"varint", "varint"}));
+  ErrorResponse other =
+      ErrorResponse::FromStatus(Status(StatusCode::kFunctionFailure, "execution of 'broken"));
+  EXPECT_EQ(other.keyspace, "");
+  EXPECT_TRUE(other.arg_types.empty());
+
+  ByteWriter out;
+  EncodeError(json, &out);
+  common::Result<ErrorResponse> decoded = DecodeError(out.data());
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->code, 0x1400u);
+  EXPECT_EQ(decoded->keyspace, "system");
+  EXPECT_EQ(decoded->table, "fromjson");
+  EXPECT_EQ(decoded->arg_types, std::vector<std::string>({"text"}));
+  // The body ends with the [string list] of argument types: one string, "text".
+  EXPECT_EQ(common::ToHex(out.data()).substr(out.size() * 2 - 16), "00010004" + HexOf("text"));
+}
+
 TEST(ResponseTest, SupportedAuthenticateReady) {
   SupportedResponse supported;
   supported.options = {{"CQL_VERSION", {"3.4.6"}},

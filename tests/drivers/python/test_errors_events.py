@@ -3,7 +3,7 @@
 import time
 
 import pytest
-from cassandra import AlreadyExists, InvalidRequest
+from cassandra import AlreadyExists, FunctionFailure, InvalidRequest
 from cassandra.protocol import SyntaxException
 
 from conftest import new_cluster
@@ -46,6 +46,15 @@ def test_unknown_keyspace_and_table(session, keyspace):
     with pytest.raises(InvalidRequest) as error:
         session.execute("USE no_such_ks")
     assert "Keyspace 'no_such_ks' does not exist" in str(error.value)
+
+
+def test_function_failure_names_its_function(session, keyspace, table):
+    with pytest.raises(FunctionFailure) as error:
+        session.execute(f"INSERT INTO {table} (k, v) VALUES (0, fromJson('not json'))")
+    assert error.value.keyspace == "system"
+    assert error.value.function == "fromjson"
+    assert error.value.arg_types == ["text"]
+    assert "execution of 'system.fromjson[text]' failed" in str(error.value)
 
 
 def test_already_exists(session, keyspace, table):
