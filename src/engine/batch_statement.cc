@@ -50,7 +50,7 @@ Status CheckBatchType(cql::BatchType type,
 }
 
 // The checks of BEGIN BATCH's own USING clause, in Cassandra's order.
-Status CheckBatchAttributes(const cql::Batch& batch,
+Status CheckBatchUsing(const cql::Batch& batch,
                             const std::vector<std::unique_ptr<ModificationStatement>>& statements) {
   if (batch.using_attributes.ttl) {
     return Status::Invalid("Global TTL on the BATCH statement is not supported.");
@@ -285,6 +285,25 @@ Result<std::vector<cql::BoundValue>> BatchEntryValues(const cql::BatchEntry& ent
   return values;
 }
 
+cql::BatchType BatchTypeOf(const cql::Batch& batch) {
+  switch (batch.type) {
+    case cql::Batch::Type::kCounter:
+      return cql::BatchType::kCounter;
+    case cql::Batch::Type::kUnlogged:
+      return cql::BatchType::kUnlogged;
+    default:
+      return cql::BatchType::kLogged;
+  }
+}
+
+Status ValidateBatchStatement(const cql::Batch& batch,
+                              const std::vector<std::unique_ptr<ModificationStatement>>& prepared) {
+  RETURN_IF_ERROR(CheckBatchUsing(batch, prepared));
+  std::vector<const ModificationStatement*> statements;
+  for (const auto& stmt : prepared) statements.push_back(stmt.get());
+  return CheckBatchType(BatchTypeOf(batch), statements);
+}
+
 Result<cql::ResultSet> ExecuteBatch(const ExecutionContext& context, cql::BatchType type,
                                     const std::vector<const ModificationStatement*>& statements,
                                     const std::vector<std::span<const cql::BoundValue>>& values,
@@ -338,16 +357,13 @@ Result<cql::ResultSet> ExecuteBatchStatement(
     const ExecutionContext& context, const cql::Batch& batch,
     const std::vector<std::unique_ptr<ModificationStatement>>& prepared,
     const cql::QueryOptions& options, std::span<const cql::BoundValue> values) {
-  RETURN_IF_ERROR(CheckBatchAttributes(batch, prepared));
   std::vector<const ModificationStatement*> statements;
   std::vector<std::span<const cql::BoundValue>> entry_values;
   for (const auto& stmt : prepared) {
     statements.push_back(stmt.get());
     entry_values.push_back(values);
   }
-  cql::BatchType type = batch.type == cql::Batch::Type::kCounter    ? cql::BatchType::kCounter
-                        : batch.type == cql::Batch::Type::kUnlogged ? cql::BatchType::kUnlogged
-                                                                    : cql::BatchType::kLogged;
+  const cql::BatchType type = BatchTypeOf(batch);
   std::optional<int64_t> timestamp = options.timestamp;
   if (batch.using_attributes.timestamp) {
     cql::FunctionContext functions = context.function_context();

@@ -39,8 +39,15 @@ common::Result<cql::ResultSet> ExecuteBatch(
     const std::vector<const ModificationStatement*>& statements,
     const std::vector<std::span<const cql::BoundValue>>& values, std::optional<int64_t> timestamp);
 
+// What Cassandra checks when it prepares BEGIN BATCH ... APPLY BATCH, in its order, once the
+// entries are prepared: the batch's own USING clause (no TTL; no timestamp with conditions, in a
+// counter batch, beside an entry's own timestamp or with counters), then the counter mix.
+// Errors: Invalid with Cassandra's messages.
+common::Status ValidateBatchStatement(
+    const cql::Batch& batch, const std::vector<std::unique_ptr<ModificationStatement>>& statements);
+
 // Executes a prepared BEGIN BATCH ... APPLY BATCH statement: `statements` are its entries,
-// prepared, sharing the statement's bound `values`.
+// prepared and validated (ValidateBatchStatement), sharing the statement's bound `values`.
 common::Result<cql::ResultSet> ExecuteBatchStatement(
     const ExecutionContext& context, const cql::Batch& batch,
     const std::vector<std::unique_ptr<ModificationStatement>>& statements,

@@ -161,12 +161,6 @@ Status QueryProcessor::PrepareBatch(const cql::Batch& batch, PreparedStatement* 
     Result<std::unique_ptr<ModificationStatement>> stmt = std::visit(
         [&](const auto& s) -> Result<std::unique_ptr<ModificationStatement>> {
           using T = std::decay_t<decltype(s)>;
-          if constexpr (std::is_same_v<T, cql::Insert> || std::is_same_v<T, cql::Update>) {
-            if (s.using_attributes.timestamp && batch.using_attributes.timestamp) {
-              return Status::Invalid(
-                  "Timestamp must be set either on BATCH or individual statements");
-            }
-          }
           if constexpr (std::is_same_v<T, cql::Insert>) {
             return ModificationStatement::PrepareInsert(catalog, s, ks, binds);
           } else if constexpr (std::is_same_v<T, cql::Update>) {
@@ -179,10 +173,7 @@ Status QueryProcessor::PrepareBatch(const cql::Batch& batch, PreparedStatement* 
     if (!stmt.ok()) return stmt.status();
     prepared->batch.push_back(std::move(stmt).value());
   }
-  if (batch.using_attributes.ttl) {
-    return Status::Invalid("Global TTL on the BATCH statement is not supported.");
-  }
-  return Status::Ok();
+  return ValidateBatchStatement(batch, prepared->batch);
 }
 
 Result<std::shared_ptr<const PreparedStatement>> QueryProcessor::Prepare(

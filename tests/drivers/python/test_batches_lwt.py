@@ -151,3 +151,23 @@ def test_concurrent_insert_if_not_exists_applies_once(session, tables):
         == winner
     # Every loser saw the winner's row.
     assert {r.one().name for ok, r in results if not r.one()[0]} == {winner}
+
+
+def test_invalid_batch_refused_when_prepared(session, tables):
+    """Cassandra validates BEGIN BATCH as a whole when it prepares it, not when it runs."""
+    from cassandra import InvalidRequest
+    ks = tables
+    cases = {
+        f"BEGIN BATCH USING TIMESTAMP ? INSERT INTO {ks}.b (k, v) VALUES (?, ?) IF NOT EXISTS "
+        "APPLY BATCH": "Cannot provide custom timestamp for conditional BATCH",
+        f"BEGIN BATCH USING TIMESTAMP 5 UPDATE {ks}.n SET hits = hits + 1 WHERE k = ? "
+        "APPLY BATCH": "Cannot provide custom timestamp for a BATCH containing counters",
+        f"BEGIN BATCH USING TIMESTAMP 5 DELETE FROM {ks}.b USING TIMESTAMP 6 WHERE k = ? "
+        "APPLY BATCH": "Timestamp must be set either on BATCH or individual statements",
+        f"BEGIN BATCH UPDATE {ks}.n SET hits = hits + 1 WHERE k = ? "
+        "APPLY BATCH": "Cannot include a counter statement in a logged batch",
+    }
+    for query, message in cases.items():
+        with pytest.raises(InvalidRequest) as error:
+            session.prepare(query)
+        assert message in str(error.value), query
