@@ -646,7 +646,8 @@ Status RestrictionsBuilder::AddColumnFilters(int index, ColumnRestriction& r) {
 // columns equal to its component, checked row by row.
 Status RestrictionsBuilder::AddTupleFilter(const TupleRestriction& t) {
   if (t.equality->op == Operator::kIn) {
-    return Status::Invalid("Multi-column IN restrictions cannot be used for filtering.");
+    // Cassandra 4.1 (MultiColumnRestriction.INRestriction) cannot filter with a tuple IN.
+    return Status::Invalid("IN restrictions are not supported on indexed columns");
   }
   std::vector<CqlType> types;
   std::vector<std::string> names;
