@@ -181,54 +181,6 @@ TEST_F(IndexScanTest, StaticOnlyPartitionsAreFound) {
   ExpectSameAsFiltering("SELECT k, c, s FROM ks.{t} WHERE s = 7");
 }
 
-TEST_F(IndexScanTest, BoundValuesAndTheirNullAndUnsetErrors) {
-  Run("CREATE TABLE ks.t (k int PRIMARY KEY, v int, m map<int, int>)");
-  Run("CREATE INDEX ON ks.t (v)");
-  Run("CREATE INDEX ON ks.t (ENTRIES(m))");
-  Run("INSERT INTO ks.t (k, v, m) VALUES (1, 7, {1: 2})");
-  Run("INSERT INTO ks.t (k, v, m) VALUES (2, 8, {1: 3})");
-  auto query = [&](std::string_view text, std::vector<cql::BoundValue> values) {
-    cql::QueryOptions options;
-    options.values = std::move(values);
-    return session_->Execute(text, options);
-  };
-  auto v = query("SELECT k FROM ks.t WHERE v = ?", {cql::BoundValue::Of(cql::SerializeInt(8))});
-  ASSERT_TRUE(v.ok()) << v.status().ToString();
-  ASSERT_EQ(v->row_count(), 1u);
-  EXPECT_EQ(*v->GetInteger(0, 0), 2);
-  auto entry =
-      query("SELECT k FROM ks.t WHERE m[?] = ?",
-            {cql::BoundValue::Of(cql::SerializeInt(1)), cql::BoundValue::Of(cql::SerializeInt(2))});
-  ASSERT_TRUE(entry.ok()) << entry.status().ToString();
-  ASSERT_EQ(entry->row_count(), 1u);
-  EXPECT_EQ(*entry->GetInteger(0, 0), 1);
-  struct Case {
-    std::string text;
-    std::vector<cql::BoundValue> values;
-    std::string message;
-  };
-  std::vector<Case> cases = {
-      {"SELECT k FROM ks.t WHERE v = ?",
-       {cql::BoundValue::Null()},
-       "Unsupported null value for column v"},
-      {"SELECT k FROM ks.t WHERE v = ?",
-       {cql::BoundValue::Unset()},
-       "Unsupported unset value for column v"},
-      {"SELECT k FROM ks.t WHERE m[?] = ?",
-       {cql::BoundValue::Null(), cql::BoundValue::Of(cql::SerializeInt(2))},
-       "Unsupported null map key for column m"},
-      {"SELECT k FROM ks.t WHERE m[?] = ?",
-       {cql::BoundValue::Of(cql::SerializeInt(1)), cql::BoundValue::Unset()},
-       "Unsupported unset map value for column m"},
-  };
-  for (const Case& c : cases) {
-    auto result = query(c.text, c.values);
-    ASSERT_FALSE(result.ok()) << c.text;
-    EXPECT_EQ(result.status().code(), common::StatusCode::kInvalid);
-    EXPECT_EQ(result.status().message(), c.message) << c.text;
-  }
-}
-
 TEST_F(IndexScanTest, TamperedPagingStateThroughAnIndexIsInvalid) {
   Run("CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c))");
   Run("CREATE INDEX ON ks.t (v)");

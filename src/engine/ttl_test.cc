@@ -214,7 +214,7 @@ TEST_F(TtlTest, DefaultTimeToLiveAppliesUnlessUsingTtlOverridesIt) {
   EXPECT_EQ(Int("SELECT ttl(v) FROM ks.t WHERE k = 3"), 40);
 }
 
-TEST_F(TtlTest, BoundTtlUnsetUsesTheDefaultAndNullIsAnError) {
+TEST_F(TtlTest, BoundTtlUnsetUsesTheDefault) {
   Run("CREATE TABLE ks.t (k int PRIMARY KEY, v int) WITH default_time_to_live = 10");
   auto prepared = session_->Prepare("INSERT INTO ks.t (k, v) VALUES (?, ?) USING TTL ?");
   ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
@@ -231,18 +231,7 @@ TEST_F(TtlTest, BoundTtlUnsetUsesTheDefaultAndNullIsAnError) {
   EXPECT_EQ(Int("SELECT ttl(v) FROM ks.t WHERE k = 2"), -1);
   EXPECT_EQ(Int("SELECT ttl(v) FROM ks.t WHERE k = 3"), 30);
 
-  auto null_ttl = execute(4, cql::BoundValue::Null());
-  ASSERT_FALSE(null_ttl.ok());
-  EXPECT_EQ(null_ttl.status().code(), common::StatusCode::kInvalid);
-  EXPECT_EQ(null_ttl.status().message(), "Invalid null value of TTL");
-  auto negative = execute(5, cql::BoundValue::Of(cql::SerializeInt(-5)));
-  ASSERT_FALSE(negative.ok());
-  EXPECT_EQ(negative.status().message(), "A TTL must be greater or equal to 0, but was -5");
-  auto too_large = execute(6, cql::BoundValue::Of(cql::SerializeInt(630720001)));
-  ASSERT_FALSE(too_large.ok());
-  EXPECT_EQ(too_large.status().message(),
-            "ttl is too large. requested (630720001) maximum (630720000)");
-  EXPECT_EQ(Count("SELECT * FROM ks.t WHERE k IN (4, 5, 6)"), 0u);
+  // Null, negative and too large bound TTLs: tests/cql/engine/modification.test.
 }
 
 TEST_F(TtlTest, TtlZeroMeansNoExpiry) {
@@ -255,38 +244,15 @@ TEST_F(TtlTest, TtlZeroMeansNoExpiry) {
   EXPECT_EQ(Int("SELECT v FROM ks.t WHERE k = 2"), 2);
 }
 
-TEST_F(TtlTest, TtlLimitsAndErrorMessages) {
+TEST_F(TtlTest, TheLongestTtlIsKept) {
   Run("CREATE TABLE ks.t (k int PRIMARY KEY, v int)");
   Run("INSERT INTO ks.t (k, v) VALUES (1, 1) USING TTL 630720000");
   EXPECT_EQ(Int("SELECT ttl(v) FROM ks.t WHERE k = 1"), 630720000);
   Run("UPDATE ks.t USING TTL 630720000 SET v = 2 WHERE k = 2");
   EXPECT_EQ(Int("SELECT ttl(v) FROM ks.t WHERE k = 2"), 630720000);
 
-  for (const char* query : {"INSERT INTO ks.t (k, v) VALUES (3, 3) USING TTL 630720001",
-                            "UPDATE ks.t USING TTL 630720001 SET v = 3 WHERE k = 3"}) {
-    common::Status status = Fail(query);
-    EXPECT_EQ(status.code(), common::StatusCode::kInvalid) << query;
-    EXPECT_EQ(status.message(), "ttl is too large. requested (630720001) maximum (630720000)")
-        << query;
-  }
-  for (const char* query : {"INSERT INTO ks.t (k, v) VALUES (3, 3) USING TTL -1",
-                            "UPDATE ks.t USING TTL -1 SET v = 3 WHERE k = 3"}) {
-    common::Status status = Fail(query);
-    EXPECT_EQ(status.code(), common::StatusCode::kInvalid) << query;
-    EXPECT_EQ(status.message(), "A TTL must be greater or equal to 0, but was -1") << query;
-  }
-  EXPECT_EQ(Count("SELECT * FROM ks.t WHERE k = 3"), 0u);
-
-  // The table option has the same bounds (a ConfigurationException in Cassandra).
-  common::Status negative =
-      Fail("CREATE TABLE ks.bad (k int PRIMARY KEY) WITH default_time_to_live = -1");
-  EXPECT_EQ(negative.code(), common::StatusCode::kConfigError);
-  EXPECT_EQ(negative.message(), "default_time_to_live must be greater than or equal to 0 (got -1)");
-  common::Status too_large =
-      Fail("CREATE TABLE ks.bad (k int PRIMARY KEY) WITH default_time_to_live = 630720001");
-  EXPECT_EQ(too_large.code(), common::StatusCode::kConfigError);
-  EXPECT_EQ(too_large.message(),
-            "default_time_to_live must be less than or equal to 630720000 (got 630720001)");
+  // The refusals (too large, negative, the table option's bounds) are in
+  // tests/cql/engine/modification.test.
   Run("CREATE TABLE ks.longest (k int PRIMARY KEY, v int) WITH default_time_to_live = 630720000");
 }
 

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "cql/literal.h"
+#include "cql/parser.h"
 #include "cql/value_format.h"
 
 namespace logic_test {
@@ -36,24 +38,75 @@ bool EngineExecutor::Supports(std::string_view feature) const {
   return feature == "engine" || FrontEndExecutor::Supports(feature);
 }
 
-common::Status EngineExecutor::Execute(std::string_view statement) {
+namespace {
+
+// The value a `bind` literal gives a marker of `spec`'s type.
+common::Result<cql::BoundValue> BindValue(const cql::ColumnSpec& spec, std::string_view literal) {
+  if (literal == "unset") return cql::BoundValue::Unset();
+  if (literal == "null") return cql::BoundValue::Null();
+  ASSIGN_OR_RETURN(cql::Term term, cql::ParseTerm(literal));
+  ASSIGN_OR_RETURN(std::optional<common::Bytes> bytes,
+                   cql::EvaluateLiteral(spec.type, term, spec.name));
+  if (!bytes.has_value()) return cql::BoundValue::Null();
+  return cql::BoundValue::Of(std::move(*bytes));
+}
+
+}  // namespace
+
+common::Result<cql::ResultSet> EngineExecutor::Run(std::string_view statement,
+                                                   const RunOptions& options,
+                                                   std::optional<common::Bytes> paging_state) {
+  cql::QueryOptions query;
+  query.page_size = options.page_size > 0 ? options.page_size : -1;
+  query.paging_state = std::move(paging_state);
+  if (!options.binds.has_value()) return session_->Execute(statement, query);
+  ASSIGN_OR_RETURN(std::shared_ptr<const cql::PreparedMetadata> prepared,
+                   session_->Prepare(statement));
+  const std::vector<cql::ColumnSpec>& specs = prepared->bind_variables;
+  if (specs.size() != options.binds->size()) {
+    return common::Status::Invalid("bind gives " + std::to_string(options.binds->size()) +
+                                   " values for " + std::to_string(specs.size()) + " markers");
+  }
+  for (size_t i = 0; i < specs.size(); ++i) {
+    // A literal that does not make a value of the marker's type is the test's own mistake.
+    common::Result<cql::BoundValue> value = BindValue(specs[i], (*options.binds)[i]);
+    if (!value.ok()) {
+      return common::Status::Internal("bind value " + (*options.binds)[i] + " for " +
+                                      specs[i].name + ": " + value.status().message());
+    }
+    query.values.push_back(std::move(value).value());
+  }
+  return session_->ExecutePrepared(*prepared, query);
+}
+
+common::Status EngineExecutor::Execute(std::string_view statement, const RunOptions& options) {
   RETURN_IF_ERROR(open_status_);
-  RETURN_IF_ERROR(FrontEndExecutor::Execute(statement));  // keeps CREATE TYPE for `value`
-  return session_->Execute(statement).status();
+  // Keeps CREATE TYPE for `value` records.
+  RETURN_IF_ERROR(FrontEndExecutor::Execute(statement, RunOptions()));
+  return Run(statement, options, std::nullopt).status();
 }
 
 common::Result<std::vector<std::vector<std::string>>> EngineExecutor::Query(
-    std::string_view statement) {
+    std::string_view statement, const RunOptions& options) {
   RETURN_IF_ERROR(open_status_);
-  ASSIGN_OR_RETURN(cql::ResultSet result, session_->Execute(statement));
   std::vector<std::vector<std::string>> rows;
-  for (size_t r = 0; r < result.row_count(); ++r) {
-    std::vector<std::string> row;
-    for (size_t c = 0; c < result.column_count(); ++c) {
-      row.push_back(cql::FormatNullableValue(result.columns()[c].type, result.Value(r, c)));
+  std::optional<common::Bytes> paging_state;
+  do {
+    ASSIGN_OR_RETURN(cql::ResultSet result, Run(statement, options, std::move(paging_state)));
+    if (options.page_size > 0 && result.row_count() > static_cast<size_t>(options.page_size)) {
+      return common::Status::Internal("a page of " + std::to_string(result.row_count()) +
+                                      " rows, more than the page size " +
+                                      std::to_string(options.page_size));
     }
-    rows.push_back(std::move(row));
-  }
+    for (size_t r = 0; r < result.row_count(); ++r) {
+      std::vector<std::string> row;
+      for (size_t c = 0; c < result.column_count(); ++c) {
+        row.push_back(cql::FormatNullableValue(result.columns()[c].type, result.Value(r, c)));
+      }
+      rows.push_back(std::move(row));
+    }
+    paging_state = result.paging_state();
+  } while (options.page_size > 0 && paging_state.has_value());
   return rows;
 }
 

@@ -23,10 +23,16 @@ class EngineExecutor : public FrontEndExecutor {
   ~EngineExecutor() override;
 
   bool Supports(std::string_view feature) const override;
-  common::Status Execute(std::string_view statement) override;
-  common::Result<std::vector<std::vector<std::string>>> Query(std::string_view statement) override;
+  common::Status Execute(std::string_view statement, const RunOptions& options) override;
+  common::Result<std::vector<std::vector<std::string>>> Query(std::string_view statement,
+                                                              const RunOptions& options) override;
 
  private:
+  // Runs `statement`: prepared with `options.binds` bound when there are any, else as text;
+  // `page_size` and `paging_state` as given.
+  common::Result<cql::ResultSet> Run(std::string_view statement, const RunOptions& options,
+                                     std::optional<common::Bytes> paging_state);
+
   std::string directory_;
   std::unique_ptr<engine::Database> database_;
   std::unique_ptr<cql::Session> session_;

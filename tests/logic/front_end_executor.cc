@@ -13,7 +13,10 @@ bool FrontEndExecutor::Supports(std::string_view feature) const {
   return feature == "parser" || feature == "values";
 }
 
-common::Status FrontEndExecutor::Execute(std::string_view statement) {
+common::Status FrontEndExecutor::Execute(std::string_view statement, const RunOptions& options) {
+  if (!options.is_default()) {
+    return common::Status::Invalid("bind and paged need the engine: mark the file 'require engine'");
+  }
   auto parsed = cql::ParseStatement(statement);
   if (!parsed.ok()) return parsed.status();
   if (const auto* create = std::get_if<cql::CreateType>(&*parsed)) {
@@ -29,7 +32,7 @@ common::Status FrontEndExecutor::Execute(std::string_view statement) {
 }
 
 common::Result<std::vector<std::vector<std::string>>> FrontEndExecutor::Query(
-    std::string_view /*statement*/) {
+    std::string_view /*statement*/, const RunOptions& /*options*/) {
   return common::Status::Invalid(
       "queries need the engine: mark the file 'require engine' (the front-end executor only "
       "parses statements and evaluates literals)");

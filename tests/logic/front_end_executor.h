@@ -22,8 +22,9 @@ namespace logic_test {
 class FrontEndExecutor : public Executor {
  public:
   bool Supports(std::string_view feature) const override;
-  common::Status Execute(std::string_view statement) override;
-  common::Result<std::vector<std::vector<std::string>>> Query(std::string_view statement) override;
+  common::Status Execute(std::string_view statement, const RunOptions& options) override;
+  common::Result<std::vector<std::vector<std::string>>> Query(std::string_view statement,
+                                                              const RunOptions& options) override;
   common::Result<std::string> Value(std::string_view type, std::string_view literal) override;
   common::Status CheckRoundTrip(std::string_view statement) override;
 

@@ -1,6 +1,9 @@
 #include "tests/logic/logic_test_file.h"
 
+#include <charconv>
 #include <string>
+#include <system_error>
+#include <utility>
 
 namespace logic_test {
 namespace {
@@ -30,11 +33,46 @@ std::vector<std::string_view> SplitLines(std::string_view contents) {
   return lines;
 }
 
+// The comma-separated literals of a `bind` line, split outside quotes and brackets.
+template <typename Error>
+common::Result<std::vector<std::string>> SplitBindList(std::string_view text, Error error) {
+  std::vector<std::string> values;
+  int depth = 0;
+  char quote = 0;
+  std::string current;
+  for (char c : text) {
+    if (quote != 0) {
+      current += c;
+      if (c == quote) quote = 0;  // a doubled quote reopens at the next character
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      values.emplace_back(Trim(current));
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  if (quote != 0 || depth != 0) return error("unbalanced quotes or brackets in bind");
+  values.emplace_back(Trim(current));
+  for (const std::string& value : values) {
+    if (value.empty()) return error("empty value in bind");
+  }
+  return values;
+}
+
 }  // namespace
 
 common::Result<TestFile> ParseTestFile(std::string path, std::string_view contents) {
   TestFile file;
   file.path = std::move(path);
+  RunOptions pending;
   std::vector<std::string_view> lines = SplitLines(contents);
   size_t i = 0;
   auto error = [&](size_t line, std::string_view what) {
@@ -52,8 +90,27 @@ common::Result<TestFile> ParseTestFile(std::string path, std::string_view conten
       ++i;
       continue;
     }
+    if (StartsWith(line, "bind ")) {
+      ASSIGN_OR_RETURN(pending.binds, SplitBindList(line.substr(5), [&](std::string_view what) {
+                         return error(i, what);
+                       }));
+      ++i;
+      continue;
+    }
+    if (StartsWith(line, "paged ")) {
+      const std::string_view size = Trim(line.substr(6));
+      int page_size = 0;
+      const auto [end, ec] = std::from_chars(size.data(), size.data() + size.size(), page_size);
+      if (ec != std::errc() || end != size.data() + size.size() || page_size <= 0) {
+        return error(i, "paged needs a positive page size");
+      }
+      pending.page_size = page_size;
+      ++i;
+      continue;
+    }
     Record record;
     record.line = static_cast<int>(i) + 1;
+    record.options = std::exchange(pending, RunOptions());
     bool has_expected = false;
     if (line == "statement ok") {
       record.kind = RecordKind::kStatementOk;
@@ -69,6 +126,12 @@ common::Result<TestFile> ParseTestFile(std::string path, std::string_view conten
       has_expected = true;
     } else {
       return error(i, "unknown directive '" + std::string(line) + "'");
+    }
+    if (record.kind == RecordKind::kValue && !record.options.is_default()) {
+      return error(i, "bind and paged apply to statements and queries only");
+    }
+    if (record.kind != RecordKind::kQuery && record.options.page_size > 0) {
+      return error(i, "paged applies to queries only");
     }
     ++i;
     // The record's text: up to a blank line or `----`. Lines are kept as written (a statement

@@ -24,10 +24,19 @@
 // A record's text runs to the next blank line (or `----`). Expected `value` output that starts
 // with `error: ` expects an error whose message contains the rest.
 //
+// Two lines may come right before a `statement` or `query` directive (engine files only):
+//
+//   bind 1, null, unset, {'a': 1}   the statement is prepared and executed with these values
+//                                  for its markers: CQL literals of the markers' types, `null`,
+//                                  or `unset`
+//   paged 2                        the query is read 2 rows per page, following the paging
+//                                  state to the end; every page must hold at most 2 rows
+//
 // Thread-safety: plain data.
 
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,12 +47,20 @@ namespace logic_test {
 
 enum class RecordKind { kStatementOk, kStatementError, kQuery, kValue };
 
+// How a statement runs: with bound values, and (queries) page by page.
+struct RunOptions {
+  std::optional<std::vector<std::string>> binds;  // the literals of `bind`, one per marker
+  int page_size = 0;                              // `paged N`; 0: one page
+  bool is_default() const { return !binds.has_value() && page_size == 0; }
+};
+
 struct Record {
   RecordKind kind = RecordKind::kStatementOk;
   int line = 0;                       // 1-based line of the directive in the file
   std::string argument;               // error substring (statement error) or the type (value)
   std::string text;                   // the CQL statement or literal
   std::vector<std::string> expected;  // expected lines after `----`
+  RunOptions options;                 // from `bind` / `paged` lines before the directive
 };
 
 struct TestFile {

@@ -29,14 +29,14 @@ bool Matches(const common::Status& status, std::string_view expected) {
 std::string RunRecord(const Record& record, Executor* executor) {
   switch (record.kind) {
     case RecordKind::kStatementOk: {
-      common::Status status = executor->Execute(record.text);
+      common::Status status = executor->Execute(record.text, record.options);
       if (!status.ok()) return "expected success, got " + status.ToString();
       common::Status round_trip = executor->CheckRoundTrip(record.text);
       if (!round_trip.ok()) return "round trip through the printer failed: " + round_trip.message();
       return "";
     }
     case RecordKind::kStatementError: {
-      common::Status status = executor->Execute(record.text);
+      common::Status status = executor->Execute(record.text, record.options);
       if (status.ok()) return "expected an error containing '" + record.argument + "', got success";
       if (!Matches(status, record.argument)) {
         return "expected an error containing '" + record.argument + "', got " + status.ToString();
@@ -44,7 +44,7 @@ std::string RunRecord(const Record& record, Executor* executor) {
       return "";
     }
     case RecordKind::kQuery: {
-      auto rows = executor->Query(record.text);
+      auto rows = executor->Query(record.text, record.options);
       if (!rows.ok()) return "query failed: " + rows.status().ToString();
       std::vector<std::string> actual;
       for (const auto& row : *rows) actual.push_back(JoinRow(row));

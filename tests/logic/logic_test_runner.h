@@ -27,11 +27,12 @@ class Executor {
   virtual ~Executor() = default;
   // Whether this executor provides `feature` (e.g. "engine").
   virtual bool Supports(std::string_view feature) const = 0;
-  // Runs one statement.
-  virtual common::Status Execute(std::string_view statement) = 0;
-  // Runs one query; each row is its values formatted as cqlsh prints them.
+  // Runs one statement, with `options` (bound values) when they are not the default.
+  virtual common::Status Execute(std::string_view statement, const RunOptions& options) = 0;
+  // Runs one query; each row is its values formatted as cqlsh prints them. With a page size in
+  // `options`, the rows of every page in order.
   virtual common::Result<std::vector<std::vector<std::string>>> Query(
-      std::string_view statement) = 0;
+      std::string_view statement, const RunOptions& options) = 0;
   // Evaluates `literal` as a value of `type`, formatted as cqlsh prints it.
   virtual common::Result<std::string> Value(std::string_view type, std::string_view literal) = 0;
   // Checks that `statement` prints back to CQL that parses to the same statement; an error
