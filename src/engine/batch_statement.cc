@@ -9,7 +9,9 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "common/logging.h"
 #include "cql/value_codec.h"
 #include "engine/maintenance_plan.h"
 #include "engine/modification_statement.h"
@@ -172,8 +174,11 @@ Result<std::optional<cql::ResultSet>> CheckBatchConditions(
   return std::optional<cql::ResultSet>(FailedConditionsReport(*first, columns, rows));
 }
 
-// Cassandra's batch_size_fail_threshold default (50 KiB).
+// Cassandra's defaults: batch_size_warn_threshold (5 KiB), batch_size_fail_threshold (50 KiB),
+// unlogged_batch_across_partitions_warn_threshold (10 partitions).
+constexpr int64_t kBatchSizeWarnThreshold = 5 * 1024;
 constexpr int64_t kBatchSizeFailThreshold = 50 * 1024;
+constexpr size_t kUnloggedBatchPartitionsWarnThreshold = 10;
 
 // The size Cassandra counts for a mutation (PartitionUpdate.dataSize): per row its liveness
 // and deletion, per cell its timestamp, TTL and local deletion time, value and path.
@@ -189,33 +194,72 @@ int64_t MutationDataSize(const Mutation& m) {
   return size;
 }
 
-// Tallies a batch's size and the partitions it writes, to refuse a multi-partition batch
-// over the threshold as Cassandra does (a single-partition batch is never refused).
+// A size as Cassandra prints it (FBUtilities.prettyPrintMemory): "5.123KiB".
+std::string PrettyMemory(int64_t bytes) {
+  const double size = static_cast<double>(bytes);
+  if (bytes >= (int64_t{1} << 30)) return fmt::format("{:.3f}GiB", size / (1 << 30));
+  if (bytes >= (int64_t{1} << 20)) return fmt::format("{:.3f}MiB", size / (1 << 20));
+  return fmt::format("{:.3f}KiB", size / (1 << 10));
+}
+
+// Tallies a batch's size, the partitions and the tables it writes, to judge it as Cassandra
+// does (BatchStatement.verifyBatchSize, verifyBatchType): a batch over more than one partition
+// fails above 50 KiB and is warned about above 5 KiB; an unlogged batch over more than 10
+// partitions is warned about. A single-partition batch is neither.
 class BatchSize {
  public:
-  void Add(const std::string& keyspace, const Mutation& m) {
-    partitions_.emplace(keyspace, m.partition_prefix);
+  void Add(const schema::TableMetadata& table, const Mutation& m) {
+    partitions_.emplace(table.keyspace, m.partition_prefix);
+    tables_.insert(fmt::format("{}.{}", cql::QuoteIdentifierIfNeeded(table.keyspace),
+                               cql::QuoteIdentifierIfNeeded(table.name)));
     size_ += MutationDataSize(m);
   }
-  Status Check() const {
-    if (partitions_.size() > 1 && size_ > kBatchSizeFailThreshold) {
+  // The batch's verdict: an error, or Ok with the warnings (also logged) added to `warnings`.
+  Status Check(cql::BatchType type, std::vector<std::string>* warnings) const {
+    if (partitions_.size() <= 1) return Status::Ok();
+    const std::string tables = fmt::format("[{}]", fmt::join(tables_, ", "));
+    if (size_ > kBatchSizeFailThreshold) {
+      LOG_ERROR("Batch for {} is of size {}, exceeding specified threshold of {} by {}. (see "
+                "batch_size_fail_threshold)",
+                tables, PrettyMemory(size_), PrettyMemory(kBatchSizeFailThreshold),
+                PrettyMemory(size_ - kBatchSizeFailThreshold));
       return Status::Invalid("Batch too large");
+    }
+    if (size_ > kBatchSizeWarnThreshold) {
+      Warn(fmt::format("Batch for {} is of size {}, exceeding specified threshold of {} by {}.",
+                       tables, PrettyMemory(size_), PrettyMemory(kBatchSizeWarnThreshold),
+                       PrettyMemory(size_ - kBatchSizeWarnThreshold)),
+           warnings);
+    }
+    if (type == cql::BatchType::kUnlogged &&
+        partitions_.size() > kUnloggedBatchPartitionsWarnThreshold) {
+      Warn(fmt::format("Unlogged batch covering {} partitions detected against table{} {}. You "
+                       "should use a logged batch for atomicity, or asynchronous writes for "
+                       "performance.",
+                       partitions_.size(), tables_.size() == 1 ? "" : "s", tables),
+           warnings);
     }
     return Status::Ok();
   }
 
  private:
+  static void Warn(std::string warning, std::vector<std::string>* warnings) {
+    LOG_WARNING("{}", warning);
+    warnings->push_back(std::move(warning));
+  }
+
   std::set<std::pair<std::string, Bytes>> partitions_;
+  std::set<std::string> tables_;
   int64_t size_ = 0;
 };
 
 // Builds every statement's mutations into one write batch with the view and index mutations
 // `plans` imply, and writes it.
-Status WriteBatchMutations(const ExecutionContext& context,
+Status WriteBatchMutations(const ExecutionContext& context, cql::BatchType type,
                            const std::vector<const ModificationStatement*>& statements,
                            const std::vector<std::span<const cql::BoundValue>>& values,
                            const std::vector<std::shared_ptr<const MaintenancePlan>>& plans,
-                           const WriteParams& params) {
+                           const WriteParams& params, std::vector<std::string>* warnings) {
   storage::WriteBatch batch;
   // The mutations of each table that has something to maintain, with its plan.
   std::map<std::string, std::pair<const MaintenancePlan*, std::vector<Mutation>>> maintained;
@@ -230,7 +274,7 @@ Status WriteBatchMutations(const ExecutionContext& context,
     RETURN_IF_ERROR(statements[i]->AddMutations(context, values[i], params, &mutations));
     const std::string& table = statements[i]->table().storage_id;
     for (const Mutation& m : mutations) {
-      size.Add(statements[i]->table().table->keyspace, m);
+      size.Add(*statements[i]->table().table, m);
       if (!statements[i]->is_counter()) {
         batch.Merge(table, m.key, m.fragment);
         continue;
@@ -253,7 +297,7 @@ Status WriteBatchMutations(const ExecutionContext& context,
       for (Mutation& m : mutations) table_mutations.push_back(std::move(m));
     }
   }
-  RETURN_IF_ERROR(size.Check());
+  RETURN_IF_ERROR(size.Check(type, warnings));
   for (auto& [key, fragment] : counter_rows) {
     batch.Merge(key.first, key.second, storage::Canonical(std::move(fragment)));
   }
@@ -341,7 +385,9 @@ Result<cql::ResultSet> ExecuteBatch(const ExecutionContext& context, cql::BatchT
   params.timestamp = timestamp ? *timestamp : context.timestamps->Next();
   CounterTotals counter_totals;
   params.counter_totals = &counter_totals;
-  RETURN_IF_ERROR(WriteBatchMutations(context, statements, values, plans, params));
+  std::vector<std::string> warnings;
+  RETURN_IF_ERROR(
+      WriteBatchMutations(context, type, statements, values, plans, params, &warnings));
   if (conditional) {
     const ModificationStatement* first = statements.front();
     cql::ResultSet result = cql::ResultSet::Rows(
@@ -350,7 +396,9 @@ Result<cql::ResultSet> ExecuteBatch(const ExecutionContext& context, cql::BatchT
     result.AddCell(cql::SerializeBoolean(true));
     return result;
   }
-  return cql::ResultSet::Void();
+  cql::ResultSet result = cql::ResultSet::Void();
+  for (std::string& warning : warnings) result.AddWarning(std::move(warning));
+  return result;
 }
 
 Result<cql::ResultSet> ExecuteBatchStatement(

@@ -171,3 +171,30 @@ def test_invalid_batch_refused_when_prepared(session, tables):
         with pytest.raises(InvalidRequest) as error:
             session.prepare(query)
         assert message in str(error.value), query
+
+
+def test_large_and_wide_batches_warn(session, tables):
+    """Cassandra's client warnings: a multi-partition batch over 5 KiB, an unlogged batch over
+    10 partitions; a single-partition batch gets neither."""
+    ks = tables
+    insert = session.prepare(f"INSERT INTO {ks}.b (k, v) VALUES (?, ?)")
+    large = BatchStatement(batch_type=BatchType.LOGGED)
+    for k in (100, 101):
+        large.add(insert, (k, "x" * 3000))
+    warnings = session.execute(large).response_future.warnings
+    assert warnings and warnings[0].startswith(f"Batch for [{ks}.b] is of size 5.9")
+    assert "exceeding specified threshold of 5.000KiB by" in warnings[0]
+
+    wide = BatchStatement(batch_type=BatchType.UNLOGGED)
+    for k in range(200, 211):
+        wide.add(insert, (k, "y"))
+    warnings = session.execute(wide).response_future.warnings
+    assert warnings == [f"Unlogged batch covering 11 partitions detected against table [{ks}.b]. "
+                        "You should use a logged batch for atomicity, or asynchronous writes for "
+                        "performance."]
+
+    one = BatchStatement(batch_type=BatchType.UNLOGGED)
+    for c in range(20):
+        one.add(session.prepare(f"INSERT INTO {ks}.a (k, c, v) VALUES (?, ?, ?)"),
+                (300, c, "z" * 500))
+    assert not session.execute(one).response_future.warnings
