@@ -1,5 +1,7 @@
 #include "engine/database.h"
 
+#include "common/logging.h"
+
 #include <algorithm>
 #include <set>
 #include <shared_mutex>
@@ -48,13 +50,42 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   db->schema_ = std::make_unique<SchemaManager>(
       &db->context_, &db->write_gate_, db->options_.local_node.data_center, options.backfill_fault);
   RETURN_IF_ERROR(db->schema_->Load());
-  db->processor_ =
-      std::make_unique<QueryProcessor>(&db->context_, db->schema_.get(), &db->options_.local_node);
+  RETURN_IF_ERROR(db->OpenRoles());
+  db->processor_ = std::make_unique<QueryProcessor>(&db->context_, db->schema_.get(),
+                                                    db->roles_.get(), &db->options_.local_node);
   if (options.purge_interval.count() > 0) {
     db->purge_scheduler_ =
         std::make_unique<PurgeScheduler>(db->store_.get(), options.purge_interval);
   }
   return db;
+}
+
+Status Database::OpenRoles() {
+  roles_ = std::make_unique<RoleManager>(store_.get());
+  RETURN_IF_ERROR(roles_->Load());
+  if (options_.authenticator != DatabaseOptions::Authenticator::kPassword || read_only()) {
+    return Status::Ok();
+  }
+  const std::string password = options_.superuser_password.value_or("cassandra");
+  ASSIGN_OR_RETURN(bool created, roles_->Bootstrap(password));
+  if (created) {
+    LOG_INFO("Created the default superuser role '{}'", RoleManager::kDefaultSuperuser);
+    if (!options_.superuser_password) {
+      LOG_WARNING("The superuser '{}' has the default password: change it (ALTER ROLE {} WITH "
+                  "PASSWORD = '...') or start with CQLD_SUPERUSER_PASSWORD set",
+                  RoleManager::kDefaultSuperuser, RoleManager::kDefaultSuperuser);
+    }
+  }
+  return Status::Ok();
+}
+
+Result<std::string> Database::Authenticate(std::string_view username,
+                                           std::string_view password) const {
+  if (options_.authenticator != DatabaseOptions::Authenticator::kPassword) {
+    return Status(common::StatusCode::kAuthenticationError,
+                  "Authentication is not enabled (authenticator: AllowAllAuthenticator)");
+  }
+  return roles_->Authenticate(username, password);
 }
 
 Status Database::DescribeLocalNode() {
@@ -100,8 +131,8 @@ void Database::AddSchemaListener(std::function<void(const cql::SchemaChangeEvent
   schema_->AddListener(std::move(listener));
 }
 
-std::unique_ptr<cql::Session> Database::NewSession() {
-  return std::make_unique<EmbeddedSession>(this);
+std::unique_ptr<cql::Session> Database::NewSession(std::string user) {
+  return std::make_unique<EmbeddedSession>(this, std::move(user));
 }
 
 Result<std::shared_ptr<const PreparedStatement>> Database::Prepare(std::string_view query,

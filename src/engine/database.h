@@ -37,6 +37,7 @@
 #include "cql/session.h"
 #include "cql/statement.h"
 #include "engine/execution_context.h"
+#include "engine/role_manager.h"
 #include "engine/purge_scheduler.h"
 #include "engine/query_processor.h"
 #include "engine/schema_manager.h"
@@ -70,6 +71,15 @@ struct DatabaseOptions {
   // while reads go on, and a database opened below them is read-only until space is back
   // (storage/store.h). nullopt: 64 MiB or 1% of the disk, whichever is larger; 0: never refuse.
   std::optional<uint64_t> min_free_space_bytes = std::nullopt;
+  // Who may connect (docs/security.md), as cassandra.yaml's `authenticator`: kAllowAll lets
+  // anyone in anonymously (role statements then fail: no one is logged in); kPassword is
+  // PasswordAuthenticator: sessions log in with a role's name and password, and on the first
+  // open with no role the superuser `cassandra` is created with `superuser_password`.
+  enum class Authenticator : uint8_t { kAllowAll, kPassword };
+  Authenticator authenticator = Authenticator::kAllowAll;
+  // The first superuser's password (CQLD_SUPERUSER_PASSWORD); nullopt: "cassandra", with a
+  // warning in the log to change it.
+  std::optional<std::string> superuser_password;
   // Tests only: fault injection into the backfill of new views and indexes (schema_manager.h).
   BackfillFault backfill_fault = nullptr;
 };
@@ -109,8 +119,15 @@ class Database {
   // Called after every schema change, from the thread that made it.
   void AddSchemaListener(std::function<void(const cql::SchemaChangeEvent&)> listener);
 
-  // A new in-process session.
-  std::unique_ptr<cql::Session> NewSession();
+  // A new in-process session: anonymous, or logged in as the role `user` (see Authenticate).
+  std::unique_ptr<cql::Session> NewSession(std::string user = "");
+
+  // The role `username` logs in as with `password` (PasswordAuthenticator). Errors:
+  // AuthenticationError with Cassandra's messages; with the kAllowAll authenticator every
+  // login is refused (there is nothing to log in to).
+  common::Result<std::string> Authenticate(std::string_view username,
+                                           std::string_view password) const;
+  DatabaseOptions::Authenticator authenticator() const { return options_.authenticator; }
 
   // Compacts every table now, purging tombstones and expired data older than their table's
   // gc_grace_seconds together with what they shadow (what the background purge does; like
@@ -120,6 +137,8 @@ class Database {
  private:
   Database() = default;
 
+  // Loads the roles and, with the password authenticator, creates the first superuser.
+  common::Status OpenRoles();
   // Completes `options_.local_node`: a host id kept in the meta family, the token, the
   // gossip generation.
   common::Status DescribeLocalNode();
@@ -140,6 +159,7 @@ class Database {
   // Held shared by every write, exclusively by DDL to drain them (execution_context.h).
   std::shared_mutex write_gate_;
   std::unique_ptr<SchemaManager> schema_;
+  std::unique_ptr<RoleManager> roles_;
   std::unique_ptr<QueryProcessor> processor_;
   std::unique_ptr<PurgeScheduler> purge_scheduler_;  // destroyed first
 };

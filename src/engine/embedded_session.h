@@ -17,7 +17,10 @@ namespace engine {
 class EmbeddedSession final : public cql::Session {
  public:
   // REQUIRES: `database` outlives the session.
-  explicit EmbeddedSession(Database* database) : database_(database) {}
+  // `user`: the role the session is logged in as ("" for anonymous).
+  EmbeddedSession(Database* database, std::string user) : database_(database) {
+    state_.user = std::move(user);
+  }
 
   using cql::Session::Execute;
   common::Result<cql::ResultSet> Execute(std::string_view query,

@@ -9,6 +9,7 @@
 #include "cql/parser.h"
 #include "cql/value_codec.h"
 #include "engine/batch_statement.h"
+#include "engine/role_manager.h"
 #include "engine/modification_statement.h"
 #include "engine/schema_lookup.h"
 #include "engine/schema_manager.h"
@@ -91,8 +92,13 @@ Result<std::vector<cql::BoundValue>> ResolveValues(const std::vector<cql::Column
 PreparedStatement::~PreparedStatement() = default;
 
 QueryProcessor::QueryProcessor(const ExecutionContext* context, SchemaManager* schema,
-                               const schema::LocalNodeInfo* local_node, size_t cache_capacity)
-    : context_(context), schema_(schema), local_node_(local_node), cache_(cache_capacity) {}
+                               RoleManager* roles, const schema::LocalNodeInfo* local_node,
+                               size_t cache_capacity)
+    : context_(context),
+      schema_(schema),
+      roles_(roles),
+      local_node_(local_node),
+      cache_(cache_capacity) {}
 
 std::shared_ptr<const schema::Catalog> QueryProcessor::catalog() const {
   return schema_->catalog();
@@ -252,6 +258,7 @@ Result<cql::ResultSet> QueryProcessor::Dispatch(const PreparedStatement& prepare
     return ExecuteDescribe(*describe, keyspace);
   }
   if (SchemaManager::IsSchemaStatement(statement)) return schema_->Execute(statement, keyspace);
+  if (RoleManager::IsRoleStatement(statement)) return roles_->Execute(statement, state->user);
   return UnsupportedStatement(statement);
 }
 

@@ -37,6 +37,7 @@ namespace engine {
 class SelectStatement;
 class ModificationStatement;
 class SchemaManager;
+class RoleManager;
 class BindCollector;
 
 // A statement prepared against one catalogue snapshot.
@@ -55,6 +56,7 @@ struct PreparedStatement {
 // Per-session state the engine reads and updates (USE).
 struct SessionState {
   std::string keyspace;
+  std::string user;  // the role the session logged in as; "" for anonymous
 };
 
 class QueryProcessor {
@@ -62,8 +64,8 @@ class QueryProcessor {
   // How many prepared statements the cache keeps.
   static constexpr size_t kDefaultCacheCapacity = 20000;
 
-  // REQUIRES: `context`, `schema` and `local_node` outlive the processor.
-  QueryProcessor(const ExecutionContext* context, SchemaManager* schema,
+  // REQUIRES: `context`, `schema`, `roles` and `local_node` outlive the processor.
+  QueryProcessor(const ExecutionContext* context, SchemaManager* schema, RoleManager* roles,
                  const schema::LocalNodeInfo* local_node,
                  size_t cache_capacity = kDefaultCacheCapacity);
   QueryProcessor(const QueryProcessor&) = delete;
@@ -112,6 +114,7 @@ class QueryProcessor {
 
   const ExecutionContext* context_;
   SchemaManager* schema_;
+  RoleManager* roles_;
   const schema::LocalNodeInfo* local_node_;
   PreparedStatementCache cache_;
 };

@@ -16,13 +16,60 @@ EngineExecutor::EngineExecutor() {
     return;
   }
   directory_ = pattern;
-  auto database = engine::Database::Open(directory_, engine::DatabaseOptions());
+  OpenDatabase(/*authentication=*/false);
+}
+
+void EngineExecutor::OpenDatabase(bool authentication) {
+  session_.reset();
+  database_.reset();
+  engine::DatabaseOptions options;
+  if (authentication) {
+    options.authenticator = engine::DatabaseOptions::Authenticator::kPassword;
+    options.superuser_password = "cassandra";
+  }
+  auto database = engine::Database::Open(directory_, options);
   if (!database.ok()) {
     open_status_ = database.status();
     return;
   }
   database_ = std::move(database).value();
-  session_ = database_->NewSession();
+  session_ = database_->NewSession(authentication ? "cassandra" : "");
+}
+
+common::Status EngineExecutor::Require(std::string_view feature) {
+  RETURN_IF_ERROR(open_status_);
+  if (feature == "auth") OpenDatabase(/*authentication=*/true);
+  return open_status_;
+}
+
+namespace {
+
+bool IsLogin(std::string_view statement) {
+  return statement.size() >= 6 && (statement.substr(0, 6) == "LOGIN " ||
+                                   statement.substr(0, 6) == "login ");
+}
+
+}  // namespace
+
+common::Status EngineExecutor::Login(std::string_view statement) {
+  // LOGIN name 'password'
+  std::string_view rest = statement.substr(6);
+  const size_t space = rest.find(' ');
+  const size_t open = rest.find('\'');
+  const size_t close = rest.rfind('\'');
+  if (space == std::string_view::npos || open == std::string_view::npos || close <= open) {
+    return common::Status::SyntaxError("LOGIN needs a role name and a quoted password");
+  }
+  ASSIGN_OR_RETURN(std::string role,
+                   database_->Authenticate(rest.substr(0, space),
+                                           rest.substr(open + 1, close - open - 1)));
+  session_ = database_->NewSession(std::move(role));
+  return common::Status::Ok();
+}
+
+common::Status EngineExecutor::CheckRoundTrip(std::string_view statement) {
+  if (IsLogin(statement)) return common::Status::Ok();  // a shell command, not CQL
+  return FrontEndExecutor::CheckRoundTrip(statement);
 }
 
 EngineExecutor::~EngineExecutor() {
@@ -35,7 +82,7 @@ EngineExecutor::~EngineExecutor() {
 }
 
 bool EngineExecutor::Supports(std::string_view feature) const {
-  return feature == "engine" || FrontEndExecutor::Supports(feature);
+  return feature == "engine" || feature == "auth" || FrontEndExecutor::Supports(feature);
 }
 
 namespace {
@@ -81,6 +128,7 @@ common::Result<cql::ResultSet> EngineExecutor::Run(std::string_view statement,
 
 common::Status EngineExecutor::Execute(std::string_view statement, const RunOptions& options) {
   RETURN_IF_ERROR(open_status_);
+  if (IsLogin(statement)) return Login(statement);
   // Keeps CREATE TYPE for `value` records.
   RETURN_IF_ERROR(FrontEndExecutor::Execute(statement, RunOptions()));
   return Run(statement, options, std::nullopt).status();

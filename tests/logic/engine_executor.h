@@ -23,6 +23,11 @@ class EngineExecutor : public FrontEndExecutor {
   ~EngineExecutor() override;
 
   bool Supports(std::string_view feature) const override;
+  // `require auth` (before any record): reopens the database with the password authenticator
+  // and logs in as the superuser `cassandra` (password `cassandra`). Then `LOGIN name 'pw'`
+  // (cqlsh's command) as a statement logs in as another role.
+  common::Status Require(std::string_view feature) override;
+  common::Status CheckRoundTrip(std::string_view statement) override;
   common::Status Execute(std::string_view statement, const RunOptions& options) override;
   common::Result<std::vector<std::vector<std::string>>> Query(std::string_view statement,
                                                               const RunOptions& options) override;
@@ -32,6 +37,10 @@ class EngineExecutor : public FrontEndExecutor {
   // `page_size` and `paging_state` as given.
   common::Result<cql::ResultSet> Run(std::string_view statement, const RunOptions& options,
                                      std::optional<common::Bytes> paging_state);
+
+  // LOGIN name 'password': a new session logged in as that role.
+  common::Status Login(std::string_view statement);
+  void OpenDatabase(bool authentication);
 
   std::string directory_;
   std::unique_ptr<engine::Database> database_;

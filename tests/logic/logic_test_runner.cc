@@ -88,6 +88,14 @@ FileResult RunTestFile(const TestFile& file, Executor* executor) {
       return result;
     }
   }
+  for (const auto& feature : file.requires_features) {
+    common::Status status = executor->Require(feature);
+    if (!status.ok()) {
+      ++result.failed;
+      result.failures.push_back(file.path + ": require " + feature + ": " + status.ToString());
+      return result;
+    }
+  }
   for (const Record& record : file.records) {
     std::string failure = RunRecord(record, executor);
     if (failure.empty()) {

@@ -27,6 +27,9 @@ class Executor {
   virtual ~Executor() = default;
   // Whether this executor provides `feature` (e.g. "engine").
   virtual bool Supports(std::string_view feature) const = 0;
+  // Prepares what a file's `require feature` asks for, before its first record (e.g. "auth":
+  // a database with authentication on). REQUIRES: Supports(feature).
+  virtual common::Status Require(std::string_view /*feature*/) { return common::Status::Ok(); }
   // Runs one statement, with `options` (bound values) when they are not the default.
   virtual common::Status Execute(std::string_view statement, const RunOptions& options) = 0;
   // Runs one query; each row is its values formatted as cqlsh prints them. With a page size in
