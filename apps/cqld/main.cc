@@ -3,13 +3,13 @@
 //   cqld [--data DIR] [--address ADDR] [--port N] [--durability batch|periodic]
 //        [--io-threads N] [--max-connections N] [--max-requests-per-connection N]
 //        [--max-frame-size-mb N] [--max-request-memory-mb N] [--handshake-timeout-ms N]
-//        [--idle-timeout-ms N] [--min-free-space-mb N] [--config FILE]
+//        [--idle-timeout-ms N] [--min-free-space-mb N] [--authenticator NAME] [--config FILE]
 //   cqld --data DIR --check
 //
 // Opens (or creates) the data directory with the embedded engine and serves the CQL native
 // protocol (v4, v5) on ADDR:N (server/server.h). Once listening it prints exactly one line to
-// standard output, `cqld listening on ADDR:PORT (data DIR, durability MODE)`, with the real
-// port (`--port 0` picks a free one). While the data directory's disk has less free space than
+// standard output, `cqld listening on ADDR:PORT (data DIR, durability MODE, authenticator
+// NAME)`, with the real port (`--port 0` picks a free one). While the data directory's disk has less free space than
 // the floor (`--min-free-space-mb`), writes fail with WriteFailure and reads go on; on such a
 // disk it starts read-only; both end by themselves once space is freed (docs/reliability.md).
 // SIGINT or SIGTERM stop it gracefully: requests in flight are answered, connections closed,
@@ -30,6 +30,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -64,6 +65,7 @@ constexpr const char* kKeys[] = {"data",
                                  "handshake-timeout-ms",
                                  "idle-timeout-ms",
                                  "min-free-space-mb",
+                                 "authenticator",
                                  "config"};
 
 void Usage(std::FILE* out) {
@@ -90,6 +92,11 @@ void Usage(std::FILE* out) {
       "  --min-free-space-mb N            refuse writes (WriteFailure) while the data disk has\n"
       "                                   less free space; 0 = never (default: 64 MiB or 1%%\n"
       "                                   of the disk, whichever is larger)\n"
+      "  --authenticator NAME             who may connect, as cassandra.yaml's authenticator:\n"
+      "                                   AllowAllAuthenticator (default: anyone, no login) or\n"
+      "                                   PasswordAuthenticator (roles log in with a password;\n"
+      "                                   the first start creates the superuser 'cassandra'\n"
+      "                                   with $CQLD_SUPERUSER_PASSWORD, else 'cassandra')\n"
       "  --config FILE                    read `key: value` lines (keys as the flags above,\n"
       "                                   without dashes); flags override the file\n"
       "  --check                          report every keyspace, type, table, index and view\n"
@@ -97,7 +104,8 @@ void Usage(std::FILE* out) {
       "                                   exit: 0 when clean, 1 otherwise; serves nothing\n"
       "  -h, --help                       this text\n"
       "\n"
-      "Prints `cqld listening on ADDR:PORT (data DIR, durability MODE)` once ready.\n"
+      "Prints `cqld listening on ADDR:PORT (data DIR, durability MODE, authenticator NAME)`\n"
+      "once ready.\n"
       "SIGINT/SIGTERM stop it gracefully. Exit status: 0; 1 when the data directory cannot\n"
       "be opened or the address bound; 2 on a usage error. A table whose stored definition\n"
       "cannot be read is quarantined (logged as an ERROR, kept on disk, not served).\n");
@@ -158,6 +166,24 @@ int UsageError(const std::string& message) {
   std::fprintf(stderr, "cqld: %s\n", message.c_str());
   Usage(stderr);
   return kUsageError;
+}
+
+// --authenticator (and CQLD_SUPERUSER_PASSWORD) into `options`. Returns an error message or "".
+std::string ParseAuthenticator(const std::string& name, engine::DatabaseOptions* options) {
+  // Cassandra accepts the short names and the full class names.
+  if (name == "AllowAllAuthenticator" ||
+      name == "org.apache.cassandra.auth.AllowAllAuthenticator") {
+    options->authenticator = engine::DatabaseOptions::Authenticator::kAllowAll;
+  } else if (name == "PasswordAuthenticator" ||
+             name == "org.apache.cassandra.auth.PasswordAuthenticator") {
+    options->authenticator = engine::DatabaseOptions::Authenticator::kPassword;
+  } else {
+    return "--authenticator must be AllowAllAuthenticator or PasswordAuthenticator";
+  }
+  if (const char* password = std::getenv("CQLD_SUPERUSER_PASSWORD")) {
+    options->superuser_password = password;
+  }
+  return "";
 }
 
 // --check: prints the report of `data` on standard output; the exit status.
@@ -221,6 +247,10 @@ int main(int argc, char** argv) {
   } else if (durability != "periodic") {
     return UsageError("--durability must be 'batch' or 'periodic'");
   }
+  const std::string authenticator = get("authenticator", "AllowAllAuthenticator");
+  if (std::string error = ParseAuthenticator(authenticator, &database_options); !error.empty()) {
+    return UsageError(error);
+  }
   server_options.address = get("address", "127.0.0.1");
   struct Count {
     const char* key;
@@ -278,9 +308,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cqld: %s\n", server.status().ToString().c_str());
     return kStartFailed;
   }
-  std::printf("cqld listening on %s:%u (data %s, durability %s)\n",
+  const bool login = database_options.authenticator ==
+                     engine::DatabaseOptions::Authenticator::kPassword;
+  std::printf("cqld listening on %s:%u (data %s, durability %s, authenticator %s)\n",
               (*server)->endpoint().address().to_string().c_str(),
-              static_cast<unsigned>((*server)->port()), data.c_str(), durability.c_str());
+              static_cast<unsigned>((*server)->port()), data.c_str(), durability.c_str(),
+              login ? "PasswordAuthenticator" : "AllowAllAuthenticator");
   std::fflush(stdout);
 
   signals_io.run();  // returns once a signal arrived

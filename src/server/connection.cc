@@ -66,6 +66,24 @@ Response ReadyBody() {
   return Response{protocol::Opcode::kReady, 0, out.Release()};
 }
 
+Response AuthenticateBody() {
+  protocol::AuthenticateResponse authenticate;
+  authenticate.authenticator = std::string(RequestHandler::kAuthenticatorClass);
+  common::ByteWriter out;
+  protocol::EncodeAuthenticate(authenticate, &out);
+  return Response{protocol::Opcode::kAuthenticate, 0, out.Release()};
+}
+
+Response AuthSuccessBody() {
+  common::ByteWriter out;
+  out.PutNullIntBytes();  // no final SASL token
+  return Response{protocol::Opcode::kAuthSuccess, 0, out.Release()};
+}
+
+// How long a failed login waits before its answer: guessing passwords over one connection gets
+// slow, and the answer's timing says nothing about why it failed.
+constexpr std::chrono::milliseconds kFailedLoginDelay(1000);
+
 }  // namespace
 
 std::optional<FirstHeader> ParseFirstHeader(std::string_view bytes) {
@@ -336,6 +354,16 @@ void Connection::HandleEnvelope(protocol::Envelope envelope) {
     HandleStartup(stream, *startup);
     return;
   }
+  if (authenticating_) {
+    if (const auto* auth = std::get_if<protocol::AuthResponseRequest>(&request)) {
+      HandleAuthResponse(stream, *auth);
+      return;
+    }
+    QueueError(stream, Status::ProtocolError(
+                           fmt::format("Unexpected message {}, expecting SASL_RESPONSE",
+                                       protocol::OpcodeName(protocol::RequestOpcode(request)))));
+    return;
+  }
   if (!ready_) {
     QueueError(stream, Status::ProtocolError(
                            fmt::format("Unexpected message {}, expecting STARTUP or OPTIONS",
@@ -359,7 +387,7 @@ void Connection::HandleEnvelope(protocol::Envelope envelope) {
 }
 
 void Connection::HandleStartup(int16_t stream, const protocol::StartupRequest& startup) {
-  if (ready_) {
+  if (ready_ || authenticating_) {
     QueueError(stream, Status::ProtocolError(
                            "Unexpected message STARTUP, the connection is already initialized"));
     return;
@@ -389,13 +417,17 @@ void Connection::HandleStartup(int16_t stream, const protocol::StartupRequest& s
     }
     compression = *parsed;
   }
-  Queue(stream, ReadyBody());
-  ready_ = true;
-  reader_.set_max_envelope_body(context_->limits.max_envelope_body);
-  last_activity_ = std::chrono::steady_clock::now();
-  ArmDeadline();  // from the handshake deadline to the idle one
+  if (context_->handler->authentication_required()) {
+    // The login must complete within the handshake deadline, under the handshake limits.
+    Queue(stream, AuthenticateBody());
+    authenticating_ = true;
+  } else {
+    Queue(stream, ReadyBody());
+    BecomeReady();
+  }
   if (*version_ >= 5) {
-    // READY leaves in envelope framing; everything after it in segments (design 3).
+    // READY (or AUTHENTICATE) leaves in envelope framing; everything after it in segments
+    // (design 3).
     writer_.Flush(&output_);
     unflushed_ = 0;
     writer_.StartSegments(compression);
@@ -404,6 +436,51 @@ void Connection::HandleStartup(int16_t stream, const protocol::StartupRequest& s
     writer_.SetEnvelopeCompression(compression);
     reader_.SetEnvelopeCompression(compression);
   }
+}
+
+void Connection::BecomeReady() {
+  ready_ = true;
+  reader_.set_max_envelope_body(context_->limits.max_envelope_body);
+  last_activity_ = std::chrono::steady_clock::now();
+  ArmDeadline();  // from the handshake deadline to the idle one
+}
+
+void Connection::HandleAuthResponse(int16_t stream, const protocol::AuthResponseRequest& auth) {
+  if (auth_in_flight_) {
+    QueueError(stream, Status::ProtocolError(
+                           "Unexpected message AUTH_RESPONSE, the previous one is not answered"));
+    return;
+  }
+  auth_in_flight_ = true;
+  auto self = shared_from_this();
+  asio::post(context_->request_executor, [self, stream, token = auth.token]() {
+    common::Result<std::string> role = self->context_->handler->Authenticate(token);
+    asio::post(self->strand_, [self, stream, role = std::move(role)]() mutable {
+      self->CompleteAuthentication(stream, std::move(role));
+    });
+  });
+}
+
+void Connection::CompleteAuthentication(int16_t stream, common::Result<std::string> role) {
+  if (closing_ || write_failed_) return;
+  if (role.ok()) {
+    auth_in_flight_ = false;
+    authenticating_ = false;
+    keyspace_.SetUser(std::move(role).value());
+    Queue(stream, AuthSuccessBody());
+    BecomeReady();
+    WakeReader();
+    return;
+  }
+  LOG_INFO("connection {}: login refused: {}", peer_, role.status().message());
+  auto timer = std::make_shared<asio::steady_timer>(strand_, kFailedLoginDelay);
+  auto self = shared_from_this();
+  timer->async_wait([self, timer, stream, status = role.status()](const boost::system::error_code&) {
+    self->auth_in_flight_ = false;
+    if (self->closing_ || self->write_failed_) return;
+    self->QueueError(stream, status);
+    self->WakeReader();
+  });
 }
 
 void Connection::Dispatch(int16_t stream, protocol::Request request, size_t request_size) {

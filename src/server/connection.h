@@ -192,6 +192,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Queue(int16_t stream, const Response& response, std::optional<uint8_t> version = {});
   void QueueError(int16_t stream, const common::Status& status,
                   std::optional<uint8_t> version = {});
+  // The connection may run statements: the idle deadline and the full envelope size apply.
+  void BecomeReady();
+  // Checks an AUTH_RESPONSE's credentials off the strand, then answers AUTH_SUCCESS, or the
+  // AuthenticationError after kFailedLoginDelay (the connection may try again).
+  void HandleAuthResponse(int16_t stream, const protocol::AuthResponseRequest& auth);
+  void CompleteAuthentication(int16_t stream, common::Result<std::string> role);
   // Queues a ProtocolError and closes once it is written (design 6).
   void FailConnection(int16_t stream, const common::Status& status,
                       std::optional<uint8_t> version = {});
@@ -210,7 +216,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   protocol::FrameWriter writer_;
   common::Bytes negotiation_bytes_;  // first bytes, until the version is known
   std::optional<uint8_t> version_;
-  bool ready_ = false;  // STARTUP answered
+  bool ready_ = false;           // STARTUP answered (and, with authentication, the login done)
+  bool authenticating_ = false;  // STARTUP answered with AUTHENTICATE; no login yet
+  bool auth_in_flight_ = false;  // an AUTH_RESPONSE is being checked (or its refusal delayed)
   size_t in_flight_ = 0;
   size_t unflushed_ = 0;   // bytes added to writer_ since its last Flush
   common::Bytes output_;   // flushed, waiting for the writer

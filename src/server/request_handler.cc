@@ -32,6 +32,7 @@ template <typename Run>
 common::Result<cql::ResultSet> WithKeyspace(SessionKeyspace* keyspace, Run run) {
   engine::SessionState state;
   state.keyspace = keyspace->Get();
+  state.user = keyspace->User();
   common::Result<cql::ResultSet> result = run(&state);
   if (result.ok() && result->kind() == cql::ResultSet::Kind::kSetKeyspace) {
     keyspace->Set(result->keyspace());
@@ -40,6 +41,31 @@ common::Result<cql::ResultSet> WithKeyspace(SessionKeyspace* keyspace, Run run) 
 }
 
 }  // namespace
+
+bool RequestHandler::authentication_required() const {
+  return database_->authenticator() == engine::DatabaseOptions::Authenticator::kPassword;
+}
+
+common::Result<std::string> RequestHandler::Authenticate(
+    const std::optional<common::Bytes>& token) const {
+  // SASL PLAIN (RFC 4616): [authzid] NUL authcid NUL passwd; Cassandra ignores the authzid.
+  const std::string_view bytes = token ? std::string_view(*token) : std::string_view();
+  const size_t first = bytes.find('\0');
+  const size_t second = first == std::string_view::npos ? first : bytes.find('\0', first + 1);
+  if (second == std::string_view::npos) {
+    return Status(common::StatusCode::kAuthenticationError,
+                  "Authentication failed: the SASL PLAIN token needs a username and a password");
+  }
+  const std::string_view username = bytes.substr(first + 1, second - first - 1);
+  const std::string_view password = bytes.substr(second + 1);
+  if (username.empty()) {
+    return Status(common::StatusCode::kAuthenticationError, "Authentication ID must not be null");
+  }
+  if (password.empty()) {
+    return Status(common::StatusCode::kAuthenticationError, "Password must not be null");
+  }
+  return database_->Authenticate(username, password);
+}
 
 Response ErrorBody(const Status& status, cql::Consistency consistency) {
   ByteWriter out;

@@ -17,9 +17,11 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "common/bytes.h"
+#include "common/result.h"
 #include "common/status.h"
 #include "engine/database.h"
 #include "protocol/frame.h"
@@ -27,7 +29,7 @@
 
 namespace server {
 
-// The keyspace a connection's USE set. Requests of one connection run concurrently: each copies
+// The keyspace a connection's USE set, and the role it logged in as. Requests of one connection run concurrently: each copies
 // the keyspace in and writes it back only when its statement was a USE.
 class SessionKeyspace {
  public:
@@ -39,10 +41,20 @@ class SessionKeyspace {
     std::lock_guard<std::mutex> lock(mutex_);
     keyspace_ = std::move(keyspace);
   }
+  // The role the connection logged in as ("" for anonymous).
+  std::string User() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return user_;
+  }
+  void SetUser(std::string user) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    user_ = std::move(user);
+  }
 
  private:
   mutable std::mutex mutex_;
   std::string keyspace_;  // GUARDED_BY(mutex_)
+  std::string user_;      // GUARDED_BY(mutex_)
 };
 
 // One response body, ready to frame.
@@ -69,6 +81,16 @@ class RequestHandler {
   // responses. Blocks for as long as the engine does.
   Response Handle(const protocol::Request& request, uint8_t version,
                   SessionKeyspace* keyspace) const;
+
+  // Whether connections must log in (PasswordAuthenticator): STARTUP is then answered with
+  // AUTHENTICATE naming kAuthenticatorClass.
+  bool authentication_required() const;
+  static constexpr std::string_view kAuthenticatorClass =
+      "org.apache.cassandra.auth.PasswordAuthenticator";
+  // Checks the SASL PLAIN `token` of an AUTH_RESPONSE ([authzid] NUL user NUL password) and
+  // returns the role it logs in as. Errors: AuthenticationError with Cassandra's messages.
+  // Blocks for the password hash (tens of milliseconds).
+  common::Result<std::string> Authenticate(const std::optional<common::Bytes>& token) const;
 
  private:
   Response Query(const protocol::QueryRequest& query, uint8_t version,

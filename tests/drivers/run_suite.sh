@@ -10,6 +10,9 @@
 #              python3-lz4 is missing; the driver compresses only when the module imports)
 #   python_v4  the same with CQLD_PROTOCOL=4 and the same compression (v4 envelope compression)
 #   python_v5_plain  the same with CQLD_PROTOCOL=5 and no compression (plain v5 segments)
+#   python_auth  tests/drivers/python_auth: cqld with --authenticator PasswordAuthenticator and
+#              CQLD_SUPERUSER_PASSWORD; logins, refusals and roles through the driver's
+#              PlainTextAuthProvider, protocol v4 and v5
 #   node       tests/drivers/node with node's built-in test runner and npm's cassandra-driver
 #              (installed by scripts/install-node-deps)
 #   go         tests/drivers/go with `go test` in GOPATH mode on Debian's gocql sources
@@ -26,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 if [ $# -lt 3 ]; then
-  echo "usage: $0 python|python_v4|python_v5|python_v5_plain|node|go|examples CQLD_BINARY BUILD_DIR" >&2
+  echo "usage: $0 python|python_v4|python_v5|python_v5_plain|python_auth|node|go|examples CQLD_BINARY BUILD_DIR" >&2
   exit 2
 fi
 suite=$1
@@ -76,6 +79,14 @@ case "$suite" in
     fi
     exec "$here/run_with_cqld.sh" "$cqld" -- \
       "$python" -m pytest -q -p no:cacheprovider "$here/python"
+    ;;
+  python_auth)
+    need_python_driver
+    "$python" -c 'import pytest' 2>/dev/null || skip "python3-pytest is missing (scripts/install-deps)"
+    export CQLD_ARGS="--authenticator PasswordAuthenticator"
+    export CQLD_SUPERUSER_PASSWORD="drivers-superuser-$$"
+    exec "$here/run_with_cqld.sh" "$cqld" -- \
+      "$python" -m pytest -q -p no:cacheprovider "$here/python_auth"
     ;;
   node)
     need_node_driver

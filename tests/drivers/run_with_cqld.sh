@@ -5,7 +5,7 @@
 #
 # Makes a temporary data directory, starts `CQLD_BINARY --data DIR --address 127.0.0.1 --port 0`
 # (loopback only), waits up to 10 s for its line `cqld listening on 127.0.0.1:PORT (...)`,
-# exports CQLD_HOST and CQLD_PORT, and runs COMMAND. Whatever happens, cqld is then stopped
+# exports CQLD_HOST and CQLD_PORT, and runs COMMAND. Extra cqld flags come from $CQLD_ARGS. Whatever happens, cqld is then stopped
 # (SIGTERM; SIGKILL after 10 s) and the directory removed.
 # Exit status: COMMAND's; 1 when COMMAND succeeded but cqld did not start, died, did not stop
 # on SIGTERM, or exited non-zero (e.g. a sanitizer report); its stderr is printed then.
@@ -65,7 +65,10 @@ trap 'exit 143' TERM
 
 : >"$work/cqld.out"
 : >"$work/cqld.err"
-"$cqld" --data "$work/data" --address 127.0.0.1 --port 0 >"$work/cqld.out" 2>"$work/cqld.err" &
+# CQLD_ARGS: extra flags for cqld (e.g. --authenticator PasswordAuthenticator), split on spaces.
+# shellcheck disable=SC2086
+"$cqld" --data "$work/data" --address 127.0.0.1 --port 0 ${CQLD_ARGS:-} \
+  >"$work/cqld.out" 2>"$work/cqld.err" &
 cqld_pid=$!
 
 port=""
