@@ -3,13 +3,14 @@
 //   cqld [--data DIR] [--address ADDR] [--port N] [--durability batch|periodic]
 //        [--io-threads N] [--max-connections N] [--max-requests-per-connection N]
 //        [--max-frame-size-mb N] [--max-request-memory-mb N] [--handshake-timeout-ms N]
-//        [--idle-timeout-ms N] [--min-free-space-mb N] [--authenticator NAME] [--config FILE]
+//        [--idle-timeout-ms N] [--min-free-space-mb N] [--authenticator NAME]
+//        [--authorizer NAME] [--config FILE]
 //   cqld --data DIR --check
 //
 // Opens (or creates) the data directory with the embedded engine and serves the CQL native
 // protocol (v4, v5) on ADDR:N (server/server.h). Once listening it prints exactly one line to
 // standard output, `cqld listening on ADDR:PORT (data DIR, durability MODE, authenticator
-// NAME)`, with the real port (`--port 0` picks a free one). While the data directory's disk has less free space than
+// NAME, authorizer NAME)`, with the real port (`--port 0` picks a free one). While the data directory's disk has less free space than
 // the floor (`--min-free-space-mb`), writes fail with WriteFailure and reads go on; on such a
 // disk it starts read-only; both end by themselves once space is freed (docs/reliability.md).
 // SIGINT or SIGTERM stop it gracefully: requests in flight are answered, connections closed,
@@ -66,6 +67,7 @@ constexpr const char* kKeys[] = {"data",
                                  "idle-timeout-ms",
                                  "min-free-space-mb",
                                  "authenticator",
+                                 "authorizer",
                                  "config"};
 
 void Usage(std::FILE* out) {
@@ -97,6 +99,10 @@ void Usage(std::FILE* out) {
       "                                   PasswordAuthenticator (roles log in with a password;\n"
       "                                   the first start creates the superuser 'cassandra'\n"
       "                                   with $CQLD_SUPERUSER_PASSWORD, else 'cassandra')\n"
+      "  --authorizer NAME                who may do what, as cassandra.yaml's authorizer:\n"
+      "                                   AllowAllAuthorizer (default) or CassandraAuthorizer\n"
+      "                                   (GRANT/REVOKE permissions; needs the\n"
+      "                                   PasswordAuthenticator)\n"
       "  --config FILE                    read `key: value` lines (keys as the flags above,\n"
       "                                   without dashes); flags override the file\n"
       "  --check                          report every keyspace, type, table, index and view\n"
@@ -104,8 +110,8 @@ void Usage(std::FILE* out) {
       "                                   exit: 0 when clean, 1 otherwise; serves nothing\n"
       "  -h, --help                       this text\n"
       "\n"
-      "Prints `cqld listening on ADDR:PORT (data DIR, durability MODE, authenticator NAME)`\n"
-      "once ready.\n"
+      "Prints `cqld listening on ADDR:PORT (data DIR, durability MODE, authenticator NAME,\n"
+      "authorizer NAME)` once ready.\n"
       "SIGINT/SIGTERM stop it gracefully. Exit status: 0; 1 when the data directory cannot\n"
       "be opened or the address bound; 2 on a usage error. A table whose stored definition\n"
       "cannot be read is quarantined (logged as an ERROR, kept on disk, not served).\n");
@@ -168,8 +174,17 @@ int UsageError(const std::string& message) {
   return kUsageError;
 }
 
-// --authenticator (and CQLD_SUPERUSER_PASSWORD) into `options`. Returns an error message or "".
-std::string ParseAuthenticator(const std::string& name, engine::DatabaseOptions* options) {
+// --authenticator (and CQLD_SUPERUSER_PASSWORD) and --authorizer into `options`. Returns an
+// error message or "".
+std::string ParseAuth(const std::string& name, const std::string& authorizer,
+                      engine::DatabaseOptions* options) {
+  if (authorizer == "CassandraAuthorizer" ||
+      authorizer == "org.apache.cassandra.auth.CassandraAuthorizer") {
+    options->authorizer = engine::DatabaseOptions::Authorizer::kCassandra;
+  } else if (authorizer != "AllowAllAuthorizer" &&
+             authorizer != "org.apache.cassandra.auth.AllowAllAuthorizer") {
+    return "--authorizer must be AllowAllAuthorizer or CassandraAuthorizer";
+  }
   // Cassandra accepts the short names and the full class names.
   if (name == "AllowAllAuthenticator" ||
       name == "org.apache.cassandra.auth.AllowAllAuthenticator") {
@@ -182,6 +197,10 @@ std::string ParseAuthenticator(const std::string& name, engine::DatabaseOptions*
   }
   if (const char* password = std::getenv("CQLD_SUPERUSER_PASSWORD")) {
     options->superuser_password = password;
+  }
+  if (options->authorizer == engine::DatabaseOptions::Authorizer::kCassandra &&
+      options->authenticator != engine::DatabaseOptions::Authenticator::kPassword) {
+    return "--authorizer CassandraAuthorizer needs --authenticator PasswordAuthenticator";
   }
   return "";
 }
@@ -200,9 +219,10 @@ int CheckData(const std::string& data) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  std::map<std::string, std::string> values;
-  bool check = false;
+// Reads the command line into `values` (flag -> value) and `check`. Returns an exit status to
+// leave with (help, a usage error), or nullopt to go on.
+std::optional<int> ParseCommandLine(int argc, char** argv, std::map<std::string, std::string>* values,
+                                    bool* check) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
@@ -210,7 +230,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (arg == "--check") {
-      check = true;
+      *check = true;
       continue;
     }
     if (arg.rfind("--", 0) != 0) return UsageError("unexpected argument '" + arg + "'");
@@ -225,8 +245,15 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) return UsageError("flag --" + key + " needs a value");
       value = argv[++i];
     }
-    values[key] = *value;
+    (*values)[key] = *value;
   }
+  return std::nullopt;
+}
+
+int main(int argc, char** argv) {
+  std::map<std::string, std::string> values;
+  bool check = false;
+  if (std::optional<int> exit = ParseCommandLine(argc, argv, &values, &check)) return *exit;
   if (auto config = values.find("config"); config != values.end()) {
     std::string error = ReadConfig(config->second, &values);
     if (!error.empty()) return UsageError(error);
@@ -248,7 +275,9 @@ int main(int argc, char** argv) {
     return UsageError("--durability must be 'batch' or 'periodic'");
   }
   const std::string authenticator = get("authenticator", "AllowAllAuthenticator");
-  if (std::string error = ParseAuthenticator(authenticator, &database_options); !error.empty()) {
+  const std::string authorizer = get("authorizer", "AllowAllAuthorizer");
+  if (std::string error = ParseAuth(authenticator, authorizer, &database_options);
+      !error.empty()) {
     return UsageError(error);
   }
   server_options.address = get("address", "127.0.0.1");
@@ -310,10 +339,14 @@ int main(int argc, char** argv) {
   }
   const bool login = database_options.authenticator ==
                      engine::DatabaseOptions::Authenticator::kPassword;
-  std::printf("cqld listening on %s:%u (data %s, durability %s, authenticator %s)\n",
-              (*server)->endpoint().address().to_string().c_str(),
-              static_cast<unsigned>((*server)->port()), data.c_str(), durability.c_str(),
-              login ? "PasswordAuthenticator" : "AllowAllAuthenticator");
+  const bool authorize =
+      database_options.authorizer == engine::DatabaseOptions::Authorizer::kCassandra;
+  std::printf(
+      "cqld listening on %s:%u (data %s, durability %s, authenticator %s, authorizer %s)\n",
+      (*server)->endpoint().address().to_string().c_str(),
+      static_cast<unsigned>((*server)->port()), data.c_str(), durability.c_str(),
+      login ? "PasswordAuthenticator" : "AllowAllAuthenticator",
+      authorize ? "CassandraAuthorizer" : "AllowAllAuthorizer");
   std::fflush(stdout);
 
   signals_io.run();  // returns once a signal arrived

@@ -52,7 +52,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   RETURN_IF_ERROR(db->schema_->Load());
   RETURN_IF_ERROR(db->OpenRoles());
   db->processor_ = std::make_unique<QueryProcessor>(&db->context_, db->schema_.get(),
-                                                    db->roles_.get(), &db->options_.local_node);
+                                                    db->roles_.get(), db->authorizer_.get(),
+                                                    &db->options_.local_node);
   if (options.purge_interval.count() > 0) {
     db->purge_scheduler_ =
         std::make_unique<PurgeScheduler>(db->store_.get(), options.purge_interval);
@@ -61,8 +62,16 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
 }
 
 Status Database::OpenRoles() {
+  const bool authorize = options_.authorizer == DatabaseOptions::Authorizer::kCassandra;
+  if (authorize && options_.authenticator != DatabaseOptions::Authenticator::kPassword) {
+    return Status::ConfigError(
+        "AllowAllAuthenticator can't be used with CassandraAuthorizer: turn on the "
+        "PasswordAuthenticator too");
+  }
   roles_ = std::make_unique<RoleManager>(store_.get());
   RETURN_IF_ERROR(roles_->Load());
+  authorizer_ = std::make_unique<engine::Authorizer>(store_.get(), roles_.get(), authorize);
+  RETURN_IF_ERROR(authorizer_->Load());
   if (options_.authenticator != DatabaseOptions::Authenticator::kPassword || read_only()) {
     return Status::Ok();
   }

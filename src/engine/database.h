@@ -37,6 +37,7 @@
 #include "cql/session.h"
 #include "cql/statement.h"
 #include "engine/execution_context.h"
+#include "engine/authorizer.h"
 #include "engine/role_manager.h"
 #include "engine/purge_scheduler.h"
 #include "engine/query_processor.h"
@@ -80,6 +81,11 @@ struct DatabaseOptions {
   // The first superuser's password (CQLD_SUPERUSER_PASSWORD); nullopt: "cassandra", with a
   // warning in the log to change it.
   std::optional<std::string> superuser_password;
+  // Who may do what, as cassandra.yaml's `authorizer`: kAllowAll lets every logged-in role run
+  // every statement; kCassandra is CassandraAuthorizer (GRANT/REVOKE of permissions).
+  // REQUIRES: kCassandra only with the kPassword authenticator (Open refuses it otherwise).
+  enum class Authorizer : uint8_t { kAllowAll, kCassandra };
+  Authorizer authorizer = Authorizer::kAllowAll;
   // Tests only: fault injection into the backfill of new views and indexes (schema_manager.h).
   BackfillFault backfill_fault = nullptr;
 };
@@ -160,6 +166,7 @@ class Database {
   std::shared_mutex write_gate_;
   std::unique_ptr<SchemaManager> schema_;
   std::unique_ptr<RoleManager> roles_;
+  std::unique_ptr<engine::Authorizer> authorizer_;
   std::unique_ptr<QueryProcessor> processor_;
   std::unique_ptr<PurgeScheduler> purge_scheduler_;  // destroyed first
 };

@@ -9,6 +9,7 @@
 #include "cql/parser.h"
 #include "cql/value_codec.h"
 #include "engine/batch_statement.h"
+#include "engine/authorizer.h"
 #include "engine/role_manager.h"
 #include "engine/modification_statement.h"
 #include "engine/schema_lookup.h"
@@ -92,11 +93,12 @@ Result<std::vector<cql::BoundValue>> ResolveValues(const std::vector<cql::Column
 PreparedStatement::~PreparedStatement() = default;
 
 QueryProcessor::QueryProcessor(const ExecutionContext* context, SchemaManager* schema,
-                               RoleManager* roles, const schema::LocalNodeInfo* local_node,
-                               size_t cache_capacity)
+                               RoleManager* roles, Authorizer* authorizer,
+                               const schema::LocalNodeInfo* local_node, size_t cache_capacity)
     : context_(context),
       schema_(schema),
       roles_(roles),
+      authorizer_(authorizer),
       local_node_(local_node),
       cache_(cache_capacity) {}
 
@@ -243,6 +245,18 @@ Result<cql::ResultSet> QueryProcessor::Dispatch(const PreparedStatement& prepare
                                                 const cql::QueryOptions& options,
                                                 std::span<const cql::BoundValue> values,
                                                 SessionState* state) {
+  const std::string keyspace = options.keyspace.empty() ? state->keyspace : options.keyspace;
+  RETURN_IF_ERROR(
+      authorizer_->CheckAccess(prepared.statement, keyspace, *prepared.catalog, state->user));
+  ASSIGN_OR_RETURN(cql::ResultSet result, Run(prepared, options, values, state));
+  RETURN_IF_ERROR(authorizer_->AfterChange(prepared.statement, keyspace, state->user));
+  return result;
+}
+
+Result<cql::ResultSet> QueryProcessor::Run(const PreparedStatement& prepared,
+                                           const cql::QueryOptions& options,
+                                           std::span<const cql::BoundValue> values,
+                                           SessionState* state) {
   if (prepared.select) return prepared.select->Execute(*context_, options, values);
   if (prepared.modification) return prepared.modification->Execute(*context_, options, values);
   const cql::Statement& statement = prepared.statement;
@@ -259,6 +273,9 @@ Result<cql::ResultSet> QueryProcessor::Dispatch(const PreparedStatement& prepare
   }
   if (SchemaManager::IsSchemaStatement(statement)) return schema_->Execute(statement, keyspace);
   if (RoleManager::IsRoleStatement(statement)) return roles_->Execute(statement, state->user);
+  if (Authorizer::IsPermissionStatement(statement)) {
+    return authorizer_->Execute(statement, keyspace, *catalog(), state->user);
+  }
   return UnsupportedStatement(statement);
 }
 

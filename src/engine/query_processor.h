@@ -38,6 +38,7 @@ class SelectStatement;
 class ModificationStatement;
 class SchemaManager;
 class RoleManager;
+class Authorizer;
 class BindCollector;
 
 // A statement prepared against one catalogue snapshot.
@@ -66,7 +67,7 @@ class QueryProcessor {
 
   // REQUIRES: `context`, `schema`, `roles` and `local_node` outlive the processor.
   QueryProcessor(const ExecutionContext* context, SchemaManager* schema, RoleManager* roles,
-                 const schema::LocalNodeInfo* local_node,
+                 Authorizer* authorizer, const schema::LocalNodeInfo* local_node,
                  size_t cache_capacity = kDefaultCacheCapacity);
   QueryProcessor(const QueryProcessor&) = delete;
   QueryProcessor& operator=(const QueryProcessor&) = delete;
@@ -101,11 +102,17 @@ class QueryProcessor {
   common::Status PrepareBatch(const cql::Batch& batch, PreparedStatement* prepared,
                               BindCollector* binds);
 
-  // The statement's kind-specific execution, once values are resolved.
+  // The statement run for the session's role: its access checked (authorizer.h), then run,
+  // then the grants its change implies.
   common::Result<cql::ResultSet> Dispatch(const PreparedStatement& prepared,
                                           const cql::QueryOptions& options,
                                           std::span<const cql::BoundValue> values,
                                           SessionState* state);
+  // The statement's kind-specific execution, once values are resolved.
+  common::Result<cql::ResultSet> Run(const PreparedStatement& prepared,
+                                     const cql::QueryOptions& options,
+                                     std::span<const cql::BoundValue> values,
+                                     SessionState* state);
   common::Result<cql::ResultSet> ExecuteUse(const cql::Use& use, SessionState* state);
   common::Result<cql::ResultSet> ExecuteTruncate(const cql::Truncate& truncate,
                                                  std::string_view keyspace);
@@ -115,6 +122,7 @@ class QueryProcessor {
   const ExecutionContext* context_;
   SchemaManager* schema_;
   RoleManager* roles_;
+  Authorizer* authorizer_;
   const schema::LocalNodeInfo* local_node_;
   PreparedStatementCache cache_;
 };

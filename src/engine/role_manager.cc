@@ -15,12 +15,12 @@ namespace engine {
 using common::Result;
 using common::Status;
 
-namespace {
-
 Status NotLoggedIn() {
   return Status::Unauthorized(
       "You have to be logged in and not anonymous to perform this request");
 }
+
+namespace {
 
 Status DoesNotExist(std::string_view role) {
   return Status::Invalid(fmt::format("{} doesn't exist", role));
@@ -61,28 +61,11 @@ cql::ColumnSpec Column(std::string_view table, std::string_view name, cql::CqlTy
 
 }  // namespace
 
-Status RoleManager::Load() {
-  ASSIGN_OR_RETURN(std::optional<common::Bytes> bytes, store_->GetMeta(auth::kRolesMetaKey));
-  if (!bytes.has_value()) return Status::Ok();
-  ASSIGN_OR_RETURN(auth::RoleTable table, auth::RoleTable::Decode(*bytes));
-  std::lock_guard<std::mutex> lock(snapshot_mutex_);
-  roles_ = std::make_shared<const auth::RoleTable>(std::move(table));
-  return Status::Ok();
-}
+Status RoleManager::Load() { return table_.Load(); }
 
-std::shared_ptr<const auth::RoleTable> RoleManager::roles() const {
-  std::lock_guard<std::mutex> lock(snapshot_mutex_);
-  return roles_;
-}
+std::shared_ptr<const auth::RoleTable> RoleManager::roles() const { return table_.Get(); }
 
-Status RoleManager::Commit(auth::RoleTable next) {
-  storage::WriteBatch batch;
-  batch.PutMeta(auth::kRolesMetaKey, next.Encode());
-  RETURN_IF_ERROR(store_->Write(batch));
-  std::lock_guard<std::mutex> lock(snapshot_mutex_);
-  roles_ = std::make_shared<const auth::RoleTable>(std::move(next));
-  return Status::Ok();
-}
+Status RoleManager::Commit(auth::RoleTable next) { return table_.Commit(std::move(next)); }
 
 Result<bool> RoleManager::Bootstrap(std::string_view password) {
   std::lock_guard<std::mutex> lock(mutex_);

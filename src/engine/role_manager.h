@@ -23,6 +23,7 @@
 #include <string_view>
 
 #include "auth/roles.h"
+#include "auth/stored_table.h"
 #include "common/result.h"
 #include "cql/session.h"
 #include "cql/statement.h"
@@ -30,13 +31,16 @@
 
 namespace engine {
 
+// Cassandra's refusal of what needs a login, for an anonymous session.
+common::Status NotLoggedIn();
+
 class RoleManager {
  public:
   // The superuser created on the first start with authentication on and no role.
   static constexpr std::string_view kDefaultSuperuser = "cassandra";
 
   // REQUIRES: `store` outlives the manager.
-  explicit RoleManager(storage::Store* store) : store_(store) {}
+  explicit RoleManager(storage::Store* store) : table_(store, auth::kRolesMetaKey) {}
 
   // Reads the role table of the store (none yet: empty). Errors: Corruption, the store's.
   common::Status Load();
@@ -73,11 +77,8 @@ class RoleManager {
   // Writes `next` and makes it current. REQUIRES: mutex_ held.
   common::Status Commit(auth::RoleTable next);
 
-  storage::Store* store_;
   std::mutex mutex_;  // serializes changes
-  mutable std::mutex snapshot_mutex_;
-  std::shared_ptr<const auth::RoleTable> roles_ =
-      std::make_shared<const auth::RoleTable>();  // GUARDED_BY(snapshot_mutex_)
+  auth::StoredTable<auth::RoleTable> table_;
 };
 
 }  // namespace engine

@@ -10,9 +10,9 @@
 #              python3-lz4 is missing; the driver compresses only when the module imports)
 #   python_v4  the same with CQLD_PROTOCOL=4 and the same compression (v4 envelope compression)
 #   python_v5_plain  the same with CQLD_PROTOCOL=5 and no compression (plain v5 segments)
-#   python_auth  tests/drivers/python_auth: cqld with --authenticator PasswordAuthenticator and
-#              CQLD_SUPERUSER_PASSWORD; logins, refusals and roles through the driver's
-#              PlainTextAuthProvider, protocol v4 and v5
+#   python_auth  tests/drivers/python_auth: cqld with --authenticator PasswordAuthenticator,
+#              --authorizer CassandraAuthorizer and CQLD_SUPERUSER_PASSWORD; logins, refusals,
+#              roles and permissions through the driver's PlainTextAuthProvider, v4 and v5
 #   node       tests/drivers/node with node's built-in test runner and npm's cassandra-driver
 #              (installed by scripts/install-node-deps)
 #   go         tests/drivers/go with `go test` in GOPATH mode on Debian's gocql sources
@@ -83,7 +83,7 @@ case "$suite" in
   python_auth)
     need_python_driver
     "$python" -c 'import pytest' 2>/dev/null || skip "python3-pytest is missing (scripts/install-deps)"
-    export CQLD_ARGS="--authenticator PasswordAuthenticator"
+    export CQLD_ARGS="--authenticator PasswordAuthenticator --authorizer CassandraAuthorizer"
     export CQLD_SUPERUSER_PASSWORD="drivers-superuser-$$"
     exec "$here/run_with_cqld.sh" "$cqld" -- \
       "$python" -m pytest -q -p no:cacheprovider "$here/python_auth"

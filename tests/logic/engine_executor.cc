@@ -16,10 +16,10 @@ EngineExecutor::EngineExecutor() {
     return;
   }
   directory_ = pattern;
-  OpenDatabase(/*authentication=*/false);
+  OpenDatabase(/*authentication=*/false, /*authorization=*/false);
 }
 
-void EngineExecutor::OpenDatabase(bool authentication) {
+void EngineExecutor::OpenDatabase(bool authentication, bool authorization) {
   session_.reset();
   database_.reset();
   engine::DatabaseOptions options;
@@ -27,6 +27,7 @@ void EngineExecutor::OpenDatabase(bool authentication) {
     options.authenticator = engine::DatabaseOptions::Authenticator::kPassword;
     options.superuser_password = "cassandra";
   }
+  if (authorization) options.authorizer = engine::DatabaseOptions::Authorizer::kCassandra;
   auto database = engine::Database::Open(directory_, options);
   if (!database.ok()) {
     open_status_ = database.status();
@@ -38,7 +39,8 @@ void EngineExecutor::OpenDatabase(bool authentication) {
 
 common::Status EngineExecutor::Require(std::string_view feature) {
   RETURN_IF_ERROR(open_status_);
-  if (feature == "auth") OpenDatabase(/*authentication=*/true);
+  if (feature == "auth") OpenDatabase(/*authentication=*/true, /*authorization=*/false);
+  if (feature == "authorizer") OpenDatabase(/*authentication=*/true, /*authorization=*/true);
   return open_status_;
 }
 
@@ -82,7 +84,8 @@ EngineExecutor::~EngineExecutor() {
 }
 
 bool EngineExecutor::Supports(std::string_view feature) const {
-  return feature == "engine" || feature == "auth" || FrontEndExecutor::Supports(feature);
+  return feature == "engine" || feature == "auth" || feature == "authorizer" ||
+         FrontEndExecutor::Supports(feature);
 }
 
 namespace {

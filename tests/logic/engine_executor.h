@@ -25,7 +25,8 @@ class EngineExecutor : public FrontEndExecutor {
   bool Supports(std::string_view feature) const override;
   // `require auth` (before any record): reopens the database with the password authenticator
   // and logs in as the superuser `cassandra` (password `cassandra`). Then `LOGIN name 'pw'`
-  // (cqlsh's command) as a statement logs in as another role.
+  // (cqlsh's command) as a statement logs in as another role. `require authorizer`: the same
+  // with CassandraAuthorizer on.
   common::Status Require(std::string_view feature) override;
   common::Status CheckRoundTrip(std::string_view statement) override;
   common::Status Execute(std::string_view statement, const RunOptions& options) override;
@@ -40,7 +41,7 @@ class EngineExecutor : public FrontEndExecutor {
 
   // LOGIN name 'password': a new session logged in as that role.
   common::Status Login(std::string_view statement);
-  void OpenDatabase(bool authentication);
+  void OpenDatabase(bool authentication, bool authorization);
 
   std::string directory_;
   std::unique_ptr<engine::Database> database_;

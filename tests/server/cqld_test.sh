@@ -35,7 +35,7 @@ start() {
     sleep 0.05
   done
   line=$(head -n 1 "$tmp/out")
-  [[ "$line" =~ ^cqld\ listening\ on\ 127\.0\.0\.1:([0-9]+)\ \(data\ $tmp/data,\ durability\ (periodic|batch),\ authenticator\ (AllowAllAuthenticator|PasswordAuthenticator)\)$ ]] ||
+  [[ "$line" =~ ^cqld\ listening\ on\ 127\.0\.0\.1:([0-9]+)\ \(data\ $tmp/data,\ durability\ (periodic|batch),\ authenticator\ (AllowAllAuthenticator|PasswordAuthenticator),\ authorizer\ (AllowAllAuthorizer|CassandraAuthorizer)\)$ ]] ||
     fail "unexpected ready line: '$line'"
   port=${BASH_REMATCH[1]}
   [ "$port" -gt 0 ] || fail "port 0 in the ready line"
@@ -114,7 +114,7 @@ stop
 # 3. Second run (durability batch, settings from a config file): the keyspace is still there.
 printf '# test config\ndurability: batch\nio-threads: 2\n' >"$tmp/cqld.conf"
 start --config "$tmp/cqld.conf"
-[[ "$line" == *"durability batch, authenticator AllowAllAuthenticator)" ]] || fail "config file not applied: '$line'"
+[[ "$line" == *"durability batch, authenticator AllowAllAuthenticator, authorizer AllowAllAuthorizer)" ]] || fail "config file not applied: '$line'"
 out=$(python3 "$tmp/client.py" "$port" \
   "SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = 'persisted'") ||
   fail "the protocol client failed on the second run"

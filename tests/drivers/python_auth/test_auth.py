@@ -80,7 +80,7 @@ def test_roles_created_by_the_superuser_log_in():
         assert session.execute("SELECT cluster_name FROM system.local").one()
         with pytest.raises(Unauthorized) as error:
             session.execute(f"CREATE ROLE {name}_boss WITH SUPERUSER = true")
-        assert "Only superusers can create a role with superuser status" in str(error.value)
+        assert f"User {name} has no CREATE permission on <all roles>" in str(error.value)
         session.execute(f"ALTER ROLE {name} WITH PASSWORD = 'changed'")
     finally:
         cluster.shutdown()
@@ -93,3 +93,30 @@ def test_roles_created_by_the_superuser_log_in():
     with pytest.raises(NoHostAvailable) as error:
         connect(f"{name}_nologin", "pw")
     assert f"{name}_nologin is not permitted to log in" in str(failure_of(error.value))
+
+
+def test_permissions_take_effect_without_reconnecting():
+    name = "p" + uuid.uuid4().hex[:8]
+    admin_cluster, admin = connect("cassandra", SUPERUSER_PASSWORD)
+    try:
+        admin.execute(f"CREATE KEYSPACE {name} WITH replication = "
+                      "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        admin.execute(f"CREATE TABLE {name}.t (k int PRIMARY KEY, v int)")
+        admin.execute(f"CREATE ROLE {name} WITH PASSWORD = 'pw' AND LOGIN = true")
+        cluster, session = connect(name, "pw")
+        try:
+            select = session.prepare(f"SELECT v FROM {name}.t WHERE k = ?")
+            with pytest.raises(Unauthorized) as error:
+                session.execute(select, (1,))
+            assert f"User {name} has no SELECT permission on <table {name}.t>" in str(error.value)
+            admin.execute(f"GRANT SELECT ON TABLE {name}.t TO {name}")
+            assert list(session.execute(select, (1,))) == []
+            with pytest.raises(Unauthorized):
+                session.execute(f"INSERT INTO {name}.t (k, v) VALUES (1, 1)")
+            admin.execute(f"REVOKE SELECT ON TABLE {name}.t FROM {name}")
+            with pytest.raises(Unauthorized):
+                session.execute(select, (1,))
+        finally:
+            cluster.shutdown()
+    finally:
+        admin_cluster.shutdown()
