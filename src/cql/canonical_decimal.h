@@ -2,9 +2,10 @@
 // that Cassandra's DecimalType (Java BigDecimal.compareTo) considers equal, such as 1.0 and
 // 1.00, become identical and values can be ordered field by field.
 //
-// Used by `value_compare.cc` (the general path of decimal comparison) and by `key_encoding.cc`
-// (the order-preserving key bytes of decimals). A decimal's protocol bytes are a 4-byte scale
-// and a varint unscaled value (native_protocol_v4.spec §6.6): value = unscaled * 10^-scale.
+// Used by `value_compare.cc` (the general path of decimal comparison) and by
+// `storage/key_encoding.cc` (the order-preserving key bytes of decimals). A decimal's protocol
+// bytes are a 4-byte scale and a varint unscaled value (native_protocol_v4.spec §6.6): value =
+// unscaled * 10^-scale.
 //
 // Canonical form: value = sign * 0.d1 d2 ... dn * 10^exponent with d1 != 0 and dn != 0 (digits
 // are the unscaled magnitude's decimal digits with trailing zeros removed). Zero has sign 0, no
@@ -42,22 +43,16 @@ common::Result<CanonicalDecimal> CanonicalizeDecimal(std::string_view serialized
 // <0, 0, >0 as the numeric values compare.
 int CompareCanonicalDecimals(const CanonicalDecimal& a, const CanonicalDecimal& b);
 
-// The most unscaled digits the decimals of one key component may add up to when decoded. A key
-// component is at most 65535 bytes, whose varints hold at most ~157,800 digits; the budget is
-// per component, not per decimal, because a short corrupt or forged key (a paging state comes
-// from the client) can otherwise name many decimals of this size, each costing a quadratic
-// digit conversion.
-inline constexpr int64_t kMaxDecimalDigits = 200000;
-
 // The protocol bytes with the given `scale` whose value is `value`: unscaled = digits followed by
 // (exponent + scale - digits.size()) zeros. Fails with Corruption when that count is negative
 // (the value is not representable with `scale`) or the result would exceed `max_digits` digits,
-// or `value` is not canonical.
+// or `value` is not canonical. The key decoder passes what its component's budget has left
+// (storage/key_encoding.h `kMaxDecimalDigits`).
 common::Result<common::Bytes> DecimalFromCanonical(const CanonicalDecimal& value, int32_t scale,
-                                                   int64_t max_digits = kMaxDecimalDigits);
+                                                   int64_t max_digits);
 
-// The number of unscaled digits DecimalFromCanonical(value, scale) builds (1 for zero).
-// REQUIRES: DecimalFromCanonical(value, scale) succeeded.
+// The number of unscaled digits DecimalFromCanonical(value, scale, ...) builds (1 for zero).
+// REQUIRES: DecimalFromCanonical(value, scale, ...) succeeded.
 inline int64_t UnscaledDigitCount(const CanonicalDecimal& value, int32_t scale) {
   return value.sign == 0 ? 1 : value.exponent + scale;
 }

@@ -4,7 +4,8 @@
 // for vectors).
 //
 // It checks the framing as it goes and never reads out of bounds, so it is safe on untrusted
-// bytes; `value_compare.cc` and `key_encoding.cc` use it to classify, compare and encode values.
+// bytes; `value_compare.cc` and `storage/key_encoding.cc` use it to classify, compare and encode
+// values.
 //
 // Layouts:
 //   collection  [int n] then n items (maps: 2n items, key and value alternating); each item is

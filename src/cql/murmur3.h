@@ -2,9 +2,9 @@
 //
 // Every partition key is serialized (`SerializePartitionKey`) and hashed (`Murmur3Token`) to a
 // signed 64-bit token. The storage layer orders partitions by token (the first 8 bytes of every
-// key, see key_encoding.h `EncodeToken`), `token(pk)` returns it, and token-range queries and
-// paging compare it; drivers compute the same value to route requests, so it must match
-// Cassandra exactly.
+// key, see storage/key_encoding.h `EncodeToken`), `token(pk)` returns it, and token-range
+// queries and paging compare it; drivers compute the same value to route requests, so it must
+// match Cassandra exactly.
 //
 // The hash is the first half (h1) of MurmurHash3_x64_128 with seed 0, with two Cassandra quirks:
 //   1. The 1..15 tail bytes are read as *signed* Java bytes and sign-extended to 64 bits before

@@ -1,6 +1,6 @@
 // Test-only: random CQL types and random serialized values (native_protocol_v4.spec §6), for
 // property tests of value ordering (value_compare_test.cc) and key encoding
-// (key_encoding_test.cc). Header-only; include it from *_test.cc files only.
+// (storage/key_encoding_test.cc). Header-only; include it from *_test.cc files only.
 //
 // Values are serialized directly with ByteWriter (no dependency on value_codec). Generators
 // favour edge values and small domains so that random pairs are often equal or adjacent: type

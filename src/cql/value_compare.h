@@ -3,7 +3,7 @@
 // Values are held in their native-protocol serialization (docs/dev/architecture.md §2). This file
 // orders two such values of one type exactly as Cassandra's AbstractType comparators do: it
 // decides the order of clustering rows, of set elements and map keys in collection values
-// (value_codec), of results, and what `key_encoding.h` must reproduce with plain memcmp.
+// (value_codec), of results, and what `storage/key_encoding.h` must reproduce with plain memcmp.
 //
 // The order, per type (Cassandra's class in parentheses):
 //   tinyint, smallint, int, bigint, counter, timestamp   signed numeric
@@ -33,7 +33,8 @@
 //     tuple fields than the type has, a decimal without unscaled bytes...) never crash: they
 //     sort after every well-formed value, and among themselves in unsigned byte order. Cassandra
 //     never has to order such bytes (it validates first); this rule makes the order total and
-//     lets `key_encoding.h` reproduce it. A nested malformed element only affects that element.
+//     lets `storage/key_encoding.h` reproduce it. A nested malformed element only affects that
+//     element.
 //
 // Cost: linear in the value sizes, except decimals with different scales whose unscaled values
 // exceed 8 bytes: those are compared in canonical form (canonical_decimal.h), quadratic in their
@@ -74,8 +75,8 @@ ValueClass ClassifyValue(const CqlType& type, std::string_view value);
 // Unsigned lexicographic comparison of bytes, a strict prefix first: <0, 0, >0.
 int CompareBytes(std::string_view a, std::string_view b);
 
-// --- Order-preserving transforms shared with key_encoding.h. Each maps a fixed-size value to
-// an unsigned integer whose numeric order is the type's order. ---
+// --- Order-preserving transforms shared with storage/key_encoding.h. Each maps a fixed-size
+// value to an unsigned integer whose numeric order is the type's order. ---
 
 // Java's Double.compare order for IEEE-754 binary64 `bits`: all NaNs map to the image of the
 // canonical NaN 0x7ff8000000000000 (above +inf); -0.0 sorts just below 0.0.

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "cql/key_encoding.h"
 #include "cql/value_codec.h"
+#include "storage/key_encoding.h"
 
 namespace engine {
 
@@ -192,7 +192,7 @@ Result<std::vector<IndexedValue>> IndexSchema::ValuesOf(
 Bytes IndexSchema::ValuePrefix(std::span<const Bytes> parts) const {
   Bytes prefix;
   for (size_t i = 0; i < parts.size() && i < part_types_.size(); ++i) {
-    cql::AppendKeyComponent(part_types_[i], parts[i], /*descending=*/false, &prefix);
+    storage::AppendKeyComponent(part_types_[i], parts[i], /*descending=*/false, &prefix);
   }
   return prefix;
 }

@@ -4,8 +4,8 @@
 // The bytes are in docs/dev/storage_format.md, "Secondary index entries":
 //
 //   entry key    := indexed-part ‖ 0x40 ‖ token ‖ pk-component... ‖ ck-component...
-//   indexed-part := the ascending key encoding (cql/key_encoding.h) of each indexed value: the
-//                   cell value, a list/set element or map value, a map key, or (entries) a
+//   indexed-part := the ascending key encoding (storage/key_encoding.h) of each indexed value:
+//                   the cell value, a list/set element or map value, a map key, or (entries) a
 //                   map key then its value
 //   token        := the base partition's Murmur3 token as a bigint key component
 //   pk/ck        := the base row's key components as in the base table (ck DESC inverted);

@@ -13,7 +13,7 @@
 // "before" (a row key with that prefix extends it, so sorts after it) and the same ‖ 0xFF for
 // "after".
 //
-// Components use cql/key_encoding.h (order-preserving, prefix-free, DESC inverted), whose
+// Components use storage/key_encoding.h (order-preserving, prefix-free, DESC inverted), whose
 // first byte is never 0x00 or 0xFF, so a bound's terminator cannot be mistaken for a
 // component. Within a partition, entries sort: partition tombstone < static row < range
 // tombstones < rows, and rows in clustering order. All entries of a partition share the prefix

@@ -1,4 +1,4 @@
-#include "cql/key_encoding.h"
+#include "storage/key_encoding.h"
 
 #include <limits>
 #include <string>
@@ -10,17 +10,21 @@
 #include "cql/random_values_testing.h"
 #include "cql/value_compare.h"
 
-namespace cql {
+namespace storage {
 namespace {
 
 using common::Bytes;
-using testing::RandomValues;
-using testing::SerializeBigint;
-using testing::SerializeCollection;
-using testing::SerializeDecimal;
-using testing::SerializeInt;
-using testing::SerializeTuple;
-using testing::SerializeVarint;
+using cql::CompareBytes;
+using cql::CompareValues;
+using cql::CqlType;
+using cql::TrimVarint;
+using cql::testing::RandomValues;
+using cql::testing::SerializeBigint;
+using cql::testing::SerializeCollection;
+using cql::testing::SerializeDecimal;
+using cql::testing::SerializeInt;
+using cql::testing::SerializeTuple;
+using cql::testing::SerializeVarint;
 
 Bytes Hex(std::string_view hex) { return common::FromHex(hex).value(); }
 
@@ -463,4 +467,4 @@ TEST(KeyEncodingTest, MarkerMustMatchTheDecodedValuesClass) {
 }
 
 }  // namespace
-}  // namespace cql
+}  // namespace storage

@@ -91,20 +91,27 @@
 #include "common/result.h"
 #include "cql/types.h"
 
-namespace cql {
+namespace storage {
+
+// The most unscaled digits the decimals of one key component may add up to when decoded. A key
+// component is at most 65535 bytes, whose varints hold at most ~157,800 digits; the budget is
+// per component, not per decimal, because a short corrupt or forged key (a paging state comes
+// from the client) can otherwise name many decimals of this size, each costing a quadratic
+// digit conversion.
+inline constexpr int64_t kMaxDecimalDigits = 200000;
 
 // Appends the order-preserving encoding of `value` (a protocol serialization of `type`, not
 // null) to `*out`; with `descending` every appended byte is inverted. Never fails: malformed
 // values get the malformed encoding. Values of every type can be encoded, also those CQL does
 // not allow in keys (counter, duration, non-frozen collections as their protocol bytes).
-void AppendKeyComponent(const CqlType& type, std::string_view value, bool descending,
+void AppendKeyComponent(const cql::CqlType& type, std::string_view value, bool descending,
                         common::Bytes* out);
 
 // Reads one component written by AppendKeyComponent(type, ..., descending, ...) from the front
 // of `*in`, advances `*in` past it and returns the protocol bytes of the value (equal to the
 // encoded ones, except for the canonicalized representations listed above).
 // Fails with Corruption, leaving `*in` unchanged, when the bytes are not a valid encoding.
-common::Result<common::Bytes> ReadKeyComponent(const CqlType& type, bool descending,
+common::Result<common::Bytes> ReadKeyComponent(const cql::CqlType& type, bool descending,
                                                std::string_view* in);
 
 // The 8-byte key prefix of a partition token: big-endian with the sign bit flipped, so that
@@ -115,4 +122,4 @@ common::Bytes EncodeToken(int64_t token);
 // shorter than 8 bytes.
 common::Result<int64_t> DecodeToken(std::string_view key);
 
-}  // namespace cql
+}  // namespace storage

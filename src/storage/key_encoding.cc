@@ -1,4 +1,4 @@
-#include "cql/key_encoding.h"
+#include "storage/key_encoding.h"
 
 #include <optional>
 #include <string>
@@ -8,12 +8,30 @@
 #include "cql/element_cursor.h"
 #include "cql/value_compare.h"
 
-namespace cql {
+namespace storage {
 namespace {
 
 using common::Bytes;
 using common::Result;
 using common::Status;
+using cql::CanonicalDecimal;
+using cql::CanonicalizeDecimal;
+using cql::ClassifyValue;
+using cql::CqlType;
+using cql::DecimalFromCanonical;
+using cql::DoubleOrderKey;
+using cql::ElementCursor;
+using cql::FixedValueSize;
+using cql::FloatOrderKey;
+using cql::RestoreTimestampBytes;
+using cql::TimeuuidLsbOrderKey;
+using cql::TimeuuidMsbOrderKey;
+using cql::TrimVarint;
+using cql::TypeKind;
+using cql::UnscaledDigitCount;
+using cql::UuidMsbOrderKey;
+using cql::ValueClass;
+using cql::VectorElementFixedSize;
 
 constexpr uint8_t kEnd = 0x00;
 constexpr uint8_t kNull = 0x01;
@@ -615,4 +633,4 @@ Result<int64_t> DecodeToken(std::string_view key) {
   return static_cast<int64_t>(common::LoadBigEndian64(key.data()) ^ (uint64_t{1} << 63));
 }
 
-}  // namespace cql
+}  // namespace storage
