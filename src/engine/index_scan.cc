@@ -90,7 +90,7 @@ Status IndexScan::Scan(std::span<const Bytes> parts, const IndexScanOptions& opt
         it->Next();
         continue;
       }
-      ASSIGN_OR_RETURN(IndexEntryLocation location, index.ParseEntryKey(value, it->key()));
+      ASSIGN_OR_RETURN(storage::IndexEntryLocation location, index.ParseEntryKey(value, it->key()));
       if (per_partition) {
         // One hit per partition; skip the partition's other entries.
         has_hit = true;
