@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/maintenance_plan.h"
 #include "engine/modification_statement.h"
 #include "storage/cell_merge.h"

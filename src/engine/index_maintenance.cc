@@ -58,7 +58,7 @@
 #include <fmt/format.h>
 
 #include "common/logging.h"
-#include "cql/statement.h"
+#include "cql/parser/statement.h"
 #include "engine/index_schema.h"
 #include "storage/key_encoding.h"
 

@@ -17,10 +17,10 @@
 
 #include <fmt/format.h>
 
-#include "cql/murmur3.h"
-#include "cql/statement.h"
-#include "cql/value_codec.h"
-#include "cql/value_compare.h"
+#include "cql/parser/statement.h"
+#include "cql/types/murmur3.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_compare.h"
 #include "storage/key_encoding.h"
 #include "storage/key_layout.h"
 

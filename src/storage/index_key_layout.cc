@@ -3,7 +3,7 @@
 #include <iterator>
 #include <utility>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "storage/key_encoding.h"
 
 namespace storage {

@@ -33,7 +33,7 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
-#include "cql/types.h"
+#include "cql/types/types.h"
 #include "storage/key_layout.h"
 
 namespace storage {

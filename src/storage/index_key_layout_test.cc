@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 
 namespace storage {
 namespace {

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "cql/canonical_decimal.h"
-#include "cql/element_cursor.h"
-#include "cql/value_compare.h"
+#include "cql/types/canonical_decimal.h"
+#include "cql/types/element_cursor.h"
+#include "cql/types/value_compare.h"
 
 namespace storage {
 namespace {

@@ -89,7 +89,7 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
-#include "cql/types.h"
+#include "cql/types/types.h"
 
 namespace storage {
 

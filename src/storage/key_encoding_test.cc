@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "cql/random_values_testing.h"
-#include "cql/value_compare.h"
+#include "cql/types/random_values_testing.h"
+#include "cql/types/value_compare.h"
 
 namespace storage {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "cql/murmur3.h"
+#include "cql/types/murmur3.h"
 #include "storage/key_encoding.h"
 
 namespace storage {

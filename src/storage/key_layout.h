@@ -36,7 +36,7 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
-#include "cql/types.h"
+#include "cql/types/types.h"
 
 namespace storage {
 
@@ -77,7 +77,7 @@ struct ClusteringBound {
   bool operator==(const ClusteringBound&) const = default;
 };
 
-// The Murmur3 token of a partition key given as protocol values (cql/murmur3.h).
+// The Murmur3 token of a partition key given as protocol values (cql/types/murmur3.h).
 int64_t PartitionToken(std::span<const common::Bytes> partition_key);
 
 // `EncodeToken(token) ‖ pk-components`: the prefix shared by every entry of the partition.

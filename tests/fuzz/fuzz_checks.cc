@@ -2,11 +2,11 @@
 
 #include <vector>
 
-#include "cql/parser.h"
-#include "cql/statement.h"
-#include "cql/value_codec.h"
-#include "cql/value_compare.h"
-#include "cql/value_format.h"
+#include "cql/parser/parser.h"
+#include "cql/parser/statement.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_compare.h"
+#include "cql/types/value_format.h"
 #include "storage/key_encoding.h"
 
 namespace fuzz {

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "cql/value_format.h"
+#include "cql/types/value_format.h"
 
 namespace logic_test {
 
