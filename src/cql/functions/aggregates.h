@@ -9,8 +9,8 @@
 // Semantics, as Cassandra's:
 //   countrows (count(*))  bigint, counts rows (Add with any value, null included)
 //   count(x)   bigint, counts non-null values; any type
-//   min/max    the argument's type, by CompareValues (value_compare.h); nulls ignored; null
-//              when no value was seen; any type
+//   min/max    the argument's type, by CompareValues (cql/types/value_compare.h); nulls
+//              ignored; null when no value was seen; any type
 //   sum        numeric types (tinyint, smallint, int, bigint, counter, float, double,
 //              decimal, varint), result of the argument's type; integer sums wrap like Java
 //              (int sum of 2^31-1 and 1 is -2^31); float/double use compensated (Kahan)

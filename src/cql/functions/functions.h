@@ -2,8 +2,8 @@
 // resolution.
 //
 // Pipeline position: the parser leaves function calls as names with argument terms
-// (`FunctionCall` in `term.h`, `Selectable::Kind::kFunction` in selectors); when the engine
-// prepares a statement it resolves each call here to one `ScalarFunction` (with Cassandra's
+// (`FunctionCall` in `cql/parser/term.h`, `Selectable::Kind::kFunction` in selectors); when the
+// engine prepares a statement it resolves each call here to one `ScalarFunction` (with Cassandra's
 // FunctionResolver rules and error messages), and at execution time calls `Execute` with the
 // serialized argument values.
 //

@@ -1,5 +1,5 @@
 // Literals: from a parsed value expression (`term.h`) or a text field to the serialized value
-// of a known type (`value_codec.h`).
+// of a known type (`cql/types/value_codec.h`).
 //
 // Pipeline position: the parser produces schema-free `Term`s; when a statement is prepared
 // against the catalogue, every literal is turned into bytes here, once, with the receiving

@@ -5,7 +5,7 @@
 // knowledge (parsed and prepared statements are kept apart). Identifiers are
 // already case-folded (unquoted ones lower-cased, quoted ones kept as written, "" escapes
 // resolved). Values are `Term`s (term.h); types are `CqlType`s with UDTs as unresolved
-// `CqlType::UdtRef` (types.h).
+// `CqlType::UdtRef` (cql/types/types.h).
 //
 // Thread-safety: plain data.
 

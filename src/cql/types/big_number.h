@@ -9,10 +9,10 @@
 //   decimal = a 4-byte big-endian signed `scale` followed by the varint `unscaled` value; the
 //             number is unscaled * 10^-scale (1.5 is scale 1, unscaled 15: 00000001 0F).
 // The conversions between those bytes and decimal text here are exact for any size: the
-// literal parser (`literal.h`) uses them to build values and the formatter (`value_format.h`)
-// to print them. Text syntax follows Java's BigInteger/BigDecimal, which Cassandra uses, and
-// printing follows Java's BigDecimal.toString(), which is also what Python's str(Decimal)
-// prints, so cqlsh output matches.
+// literal parser (`cql/parser/literal.h`) uses them to build values and the formatter
+// (`value_format.h`) to print them. Text syntax follows Java's BigInteger/BigDecimal, which
+// Cassandra uses, and printing follows Java's BigDecimal.toString(), which is also what Python's
+// str(Decimal) prints, so cqlsh output matches.
 //
 // Cost: parsing and printing are quadratic in the number of digits, which is fine for the
 // sizes CQL values have (an 8 KB varint prints in well under a millisecond).

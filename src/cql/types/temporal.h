@@ -10,8 +10,8 @@
 // Local times without a zone are read as UTC (Cassandra uses the server's zone; servers run
 // in UTC).
 //
-// Used by `literal.h` (CQL constants and cqlsh/COPY text) and `value_format.h` (cqlsh output).
-// Error messages are Cassandra's, word for word, since drivers and users match on them.
+// Used by `cql/parser/literal.h` (CQL constants and cqlsh/COPY text) and `value_format.h` (cqlsh
+// output). Error messages are Cassandra's, word for word, since drivers and users match on them.
 //
 // Thread-safety: stateless free functions; safe to call concurrently.
 

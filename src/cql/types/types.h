@@ -3,8 +3,8 @@
 // A CqlType is an immutable, cheaply copied handle (shared node) describing one type: a native
 // type, a collection, a tuple, a user-defined type, a vector or a custom class. Values of a type
 // are always held in their native-protocol serialization (docs/dev/architecture.md §2); the codecs
-// in `value_codec.h`, `literal.h`, `value_format.h`, `value_compare.h` and `storage/key_encoding.h`
-// interpret those bytes according to a CqlType.
+// in `value_codec.h`, `cql/parser/literal.h`, `value_format.h`, `value_compare.h` and
+// `storage/key_encoding.h` interpret those bytes according to a CqlType.
 //
 // UDTs as written in CQL source (e.g. `frozen<address>`) are *references*: the parser knows no
 // schema, so it creates `UdtRef(keyspace_or_empty, name)` with no fields; the catalogue later

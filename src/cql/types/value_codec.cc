@@ -11,7 +11,8 @@
 namespace cql {
 
 // Values nest no deeper than their types, so every value of a type the schema accepts validates,
-// formats and converts (value_format.cc, json.cc and literal.cc share this bound).
+// formats and converts (value_format.cc, cql/functions/json.cc and cql/parser/literal.cc share this
+// bound).
 static_assert(kMaxValueNestingDepth >= kMaxDecodedTypeDepth);
 
 namespace {

@@ -3,8 +3,8 @@
 // validator that checks bytes from a client or from disk against a CqlType.
 //
 // Every CQL value is held in exactly this serialization (docs/dev/architecture.md §2): the engine
-// stores it, the protocol sends it, and `literal.h`, `value_format.h`, `value_compare.h` and
-// `storage/key_encoding.h` interpret it. The formats:
+// stores it, the protocol sends it, and `cql/parser/literal.h`, `value_format.h`, `value_compare.h`
+// and `storage/key_encoding.h` interpret it. The formats:
 //   boolean 1 byte (0 = false); tinyint/smallint/int/bigint/counter 1/2/4/8-byte two's
 //   complement; float/double IEEE 754 binary32/64; ascii/text/blob the bytes themselves;
 //   varint/decimal see `big_number.h`; uuid/timeuuid 16 bytes; inet 4 or 16 bytes;

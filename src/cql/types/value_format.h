@@ -1,5 +1,5 @@
 // Printing serialized values: as cqlsh (Cassandra 4.1) shows them in result tables, and as CQL
-// literals that `literal.h` parses back to the same bytes.
+// literals that `cql/parser/literal.h` parses back to the same bytes.
 //
 // Pipeline position: the shell (`src/shell/`) formats result rows with FormatValue; DESCRIBE,
 // COPY TO, tracing and error messages use FormatValueAsCql.
@@ -53,10 +53,10 @@ std::string FormatValue(const CqlType& type, std::string_view bytes,
 std::string FormatNullableValue(const CqlType& type, std::optional<std::string_view> bytes,
                                 const CqlshFormatOptions& options = {});
 
-// A non-null value as a CQL literal that EvaluateLiteral (`literal.h`) turns back into the same
-// bytes for the same type: strings quoted with '' escapes, blobs 0x..., booleans true/false,
-// floats in shortest round-trip form (NaN, Infinity, -Infinity), decimals keeping their scale
-// (1.50, 1E3), timestamps as quoted ISO UTC ('2015-05-03T13:30:54.234Z'), dates, times and
+// A non-null value as a CQL literal that EvaluateLiteral (`cql/parser/literal.h`) turns back into
+// the same bytes for the same type: strings quoted with '' escapes, blobs 0x..., booleans
+// true/false, floats in shortest round-trip form (NaN, Infinity, -Infinity), decimals keeping their
+// scale (1.50, 1E3), timestamps as quoted ISO UTC ('2015-05-03T13:30:54.234Z'), dates, times and
 // inet addresses quoted, durations as 1h30m (zero as 0s), collections, tuples and UDTs
 // ({street: '1 Main', city: null}) in literal syntax. Empty values of types whose empty
 // value has no literal print as null; bytes that do not decode print as raw hex.
