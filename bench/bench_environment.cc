@@ -13,7 +13,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 
 namespace bench {
 

@@ -2,7 +2,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "cql/parser.h"
+#include "cql/parser/parser.h"
 
 namespace {
 

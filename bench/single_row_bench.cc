@@ -12,7 +12,7 @@
 
 #include "bench/engine_benchmarks.h"
 #include "common/clock.h"
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 
 namespace bench {
 

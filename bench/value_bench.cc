@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "common/bytes.h"
-#include "cql/value_codec.h"
-#include "cql/value_format.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_format.h"
 
 namespace {
 

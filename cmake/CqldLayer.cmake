@@ -8,6 +8,10 @@
 # with CTest as `unit.<layer>`. Source lists are globbed with CONFIGURE_DEPENDS so adding a
 # file needs no CMake edit. `scripts/check-layers` (a CTest of its own) enforces that no
 # source includes a header from a layer it did not declare.
+#
+# A layer split into sub-folders calls it once per folder, named `<layer>_<folder>`: src/cql/
+# has `cql_types`, `cql_parser` and `cql_functions` (`cqld_cql_types`, `unit.cql_types`, ...),
+# and `cqld_cql`, the library the other layers link, depends on all of them.
 
 set(CQLD_SOURCE_ROOT ${CMAKE_SOURCE_DIR}/src)
 

@@ -39,7 +39,7 @@
 #include <boost/asio.hpp>
 
 #include "client/connection.h"
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 
 // RETURN_IF_ERROR for coroutines returning awaitable<Status>.
 #define RETURN_IF_ERROR_CO(expr)          \

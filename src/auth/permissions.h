@@ -21,7 +21,7 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
-#include "cql/statement.h"
+#include "cql/parser/statement.h"
 
 namespace auth {
 

@@ -10,7 +10,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
-#include "cql/types.h"
+#include "cql/types/types.h"
 
 namespace client {
 

@@ -11,7 +11,7 @@
 
 #include "client/token_ring.h"
 #include "common/logging.h"
-#include "cql/types.h"
+#include "cql/types/types.h"
 
 namespace client {
 

@@ -16,8 +16,8 @@
 
 #include "client/client_testing.h"
 #include "client/token_ring.h"
-#include "cql/murmur3.h"
-#include "cql/value_codec.h"
+#include "cql/types/murmur3.h"
+#include "cql/types/value_codec.h"
 
 namespace client {
 namespace {

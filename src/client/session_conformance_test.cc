@@ -13,7 +13,7 @@
 #include "client/client_testing.h"
 #include "client/remote_session.h"
 #include "common/bytes.h"
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/database.h"
 
 namespace client {

@@ -9,7 +9,7 @@
 #include <boost/asio/ip/address.hpp>
 
 #include "common/bytes.h"
-#include "cql/murmur3.h"
+#include "cql/types/murmur3.h"
 
 namespace client {
 

@@ -3,8 +3,8 @@
 // Cassandra places a partition on the node whose token is the first at or after the
 // partition's Murmur3 token (wrapping around the ring). The driver reads every node's tokens from
 // `system.local` and `system.peers`, builds a `TokenRing`, and sends a prepared statement whose
-// partition key is bound to the owner of the key's token (cql/murmur3.h computes it exactly as
-// the engine does). With one node the ring is trivial and routing changes nothing.
+// partition key is bound to the owner of the key's token (cql/types/murmur3.h computes it exactly
+// as the engine does). With one node the ring is trivial and routing changes nothing.
 //
 // Thread-safety: TokenRing is a value; const methods may be called concurrently. The free
 // functions are pure.

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "common/bytes.h"
-#include "cql/murmur3.h"
-#include "cql/value_codec.h"
+#include "cql/types/murmur3.h"
+#include "cql/types/value_codec.h"
 
 namespace client {
 namespace {

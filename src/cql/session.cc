@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 
 namespace cql {
 

@@ -7,7 +7,7 @@
 // service depends on nothing else, which is what lets it run embedded or on a cluster.
 //
 // Values are always in their native-protocol serialization (native_protocol_v4.spec §6); use
-// `cql/value_codec.h` to build and read them, or the typed accessors of `ResultSet`.
+// `cql/types/value_codec.h` to build and read them, or the typed accessors of `ResultSet`.
 //
 // Errors are `common::Status` values carrying the protocol error code and Cassandra's message
 // (e.g. kInvalid "Undefined column name x in table ks.t", kUnprepared for unknown prepared ids).
@@ -26,7 +26,7 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
-#include "cql/types.h"
+#include "cql/types/types.h"
 
 namespace cql {
 

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "cql/statement.h"
+#include "cql/parser/statement.h"
 #include "schema/catalog.h"
 
 namespace engine {

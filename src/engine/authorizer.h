@@ -22,7 +22,7 @@
 #include "auth/stored_table.h"
 #include "common/result.h"
 #include "cql/session.h"
-#include "cql/statement.h"
+#include "cql/parser/statement.h"
 #include "engine/role_manager.h"
 #include "schema/catalog.h"
 #include "storage/store.h"

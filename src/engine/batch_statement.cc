@@ -12,7 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "common/logging.h"
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/maintenance_plan.h"
 #include "engine/modification_statement.h"
 #include "storage/cell_merge.h"

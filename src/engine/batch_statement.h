@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "common/result.h"
+#include "cql/parser/statement.h"
 #include "cql/session.h"
-#include "cql/statement.h"
 #include "engine/execution_context.h"
 
 namespace engine {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "common/clock.h"
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "storage/key_layout.h"
 #include "storage/storage_testing.h"
 

@@ -42,7 +42,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/durability_testing.h"
 
 extern char** environ;

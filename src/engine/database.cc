@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/batch_statement.h"
 #include "engine/embedded_session.h"
 #include "engine/maintenance_plan.h"

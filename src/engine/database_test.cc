@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "common/clock.h"
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/session_testing.h"
 #include "engine/table_schema.h"
 #include "storage/store.h"

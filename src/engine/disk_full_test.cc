@@ -19,7 +19,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/database.h"
 
 namespace engine {

@@ -17,7 +17,7 @@
 
 #include "common/clock.h"
 #include "common/uuid.h"
-#include "cql/functions.h"
+#include "cql/functions/functions.h"
 #include "engine/table_schema.h"
 #include "schema/catalog.h"
 #include "schema/system_tables.h"

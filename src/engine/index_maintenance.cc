@@ -58,9 +58,9 @@
 #include <fmt/format.h>
 
 #include "common/logging.h"
-#include "cql/key_encoding.h"
-#include "cql/statement.h"
+#include "cql/parser/statement.h"
 #include "engine/index_schema.h"
+#include "storage/key_encoding.h"
 
 namespace engine {
 
@@ -102,7 +102,7 @@ class EntryWriter {
     if (change.partition.values.size() != base.partition_key.size()) {
       return Status::Internal("a row change without its partition key");
     }
-    ASSIGN_OR_RETURN(int64_t token, cql::DecodeToken(change.partition.prefix));
+    ASSIGN_OR_RETURN(int64_t token, storage::DecodeToken(change.partition.prefix));
     std::vector<IndexedValue> before;
     std::vector<IndexedValue> after;
     if (change.before) {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "common/clock.h"
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/index_schema.h"
 #include "schema/ddl_testing.h"
 #include "storage/key_layout.h"

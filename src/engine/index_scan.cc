@@ -3,7 +3,7 @@
 #include <memory>
 #include <utility>
 
-#include "cql/key_encoding.h"
+#include "storage/key_encoding.h"
 #include "storage/key_layout.h"
 
 namespace engine {
@@ -48,7 +48,7 @@ Status IndexScan::Scan(std::span<const Bytes> parts, const IndexScanOptions& opt
   std::vector<storage::KeyRange> ranges;
   if (options.single_partitions) {
     for (const PartitionKey& partition : options.partitions) {
-      ASSIGN_OR_RETURN(int64_t token, cql::DecodeToken(partition.prefix));
+      ASSIGN_OR_RETURN(int64_t token, storage::DecodeToken(partition.prefix));
       ranges.push_back(storage::KeyRange{
           index.PartitionBound(value, token, partition.values, BoundSide::kBefore),
           index.PartitionBound(value, token, partition.values, BoundSide::kAfter)});
@@ -57,11 +57,11 @@ Status IndexScan::Scan(std::span<const Bytes> parts, const IndexScanOptions& opt
     storage::KeyRange range{index.ValueBound(value, BoundSide::kBefore),
                             index.ValueBound(value, BoundSide::kAfter)};
     if (!options.token_start.empty()) {
-      ASSIGN_OR_RETURN(int64_t token, cql::DecodeToken(options.token_start));
+      ASSIGN_OR_RETURN(int64_t token, storage::DecodeToken(options.token_start));
       range.lower = index.TokenBound(value, token);
     }
     if (!options.token_end.empty()) {
-      ASSIGN_OR_RETURN(int64_t token, cql::DecodeToken(options.token_end));
+      ASSIGN_OR_RETURN(int64_t token, storage::DecodeToken(options.token_end));
       range.upper = index.TokenBound(value, token);
     }
     ranges.push_back(std::move(range));
@@ -90,7 +90,7 @@ Status IndexScan::Scan(std::span<const Bytes> parts, const IndexScanOptions& opt
         it->Next();
         continue;
       }
-      ASSIGN_OR_RETURN(IndexEntryLocation location, index.ParseEntryKey(value, it->key()));
+      ASSIGN_OR_RETURN(storage::IndexEntryLocation location, index.ParseEntryKey(value, it->key()));
       if (per_partition) {
         // One hit per partition; skip the partition's other entries.
         has_hit = true;

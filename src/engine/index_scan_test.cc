@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/database.h"
 #include "engine/session_testing.h"
 

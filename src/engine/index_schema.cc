@@ -5,9 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "cql/key_encoding.h"
-#include "cql/value_codec.h"
-
 namespace engine {
 
 using common::Bytes;
@@ -70,6 +67,7 @@ Result<IndexSchema> IndexSchema::Make(const TableSchema& base, const schema::Ind
   schema.index_ = &index;
   schema.storage_id_ = StorageId(index.id);
   schema.column_ = column;
+  std::vector<CqlType> part_types;
   auto unsupported = [&]() {
     return Status::Invalid(fmt::format("Index {} cannot serve column {} of type {}", index.name,
                                        index.column, type.ToCql()));
@@ -78,41 +76,34 @@ Result<IndexSchema> IndexSchema::Make(const TableSchema& base, const schema::Ind
     case Target::kFull:
       if (!IsFrozenCollection(type)) return unsupported();
       schema.part_ = IndexedPart::kCell;
-      schema.part_types_ = {type};
+      part_types = {type};
       break;
     case Target::kValues:
       if (!type.IsCollection()) {
         if (type.IsMultiCell()) return unsupported();  // a non-frozen UDT
         schema.part_ = IndexedPart::kCell;
-        schema.part_types_ = {type};
+        part_types = {type};
       } else if (!type.IsMultiCell()) {
         return unsupported();  // frozen collections take FULL indexes only
       } else {
         schema.part_ = IndexedPart::kElements;
-        schema.part_types_ = {type.kind() == TypeKind::kMap ? type.value() : type.element()};
+        part_types = {type.kind() == TypeKind::kMap ? type.value() : type.element()};
       }
       break;
     case Target::kKeys:
       if (!IsMultiCellMap(type)) return unsupported();
       schema.part_ = IndexedPart::kMapKeys;
-      schema.part_types_ = {type.key()};
+      part_types = {type.key()};
       break;
     case Target::kEntries:
       if (!IsMultiCellMap(type)) return unsupported();
       schema.part_ = IndexedPart::kMapEntries;
-      schema.part_types_ = {type.key(), type.value()};
+      part_types = {type.key(), type.value()};
       break;
   }
   schema.partition_level_ = metadata.kind == ColumnKind::kStatic;
-  schema.shape_.clustering.push_back(storage::ClusteringColumn{CqlType::Bigint(), false});
-  for (const CqlType& pk_type : base.shape.partition_key) {
-    schema.shape_.clustering.push_back(storage::ClusteringColumn{pk_type, false});
-  }
-  if (!schema.partition_level_) {
-    for (const storage::ClusteringColumn& ck : base.shape.clustering) {
-      schema.shape_.clustering.push_back(ck);
-    }
-  }
+  schema.layout_ =
+      storage::IndexKeyLayout(std::move(part_types), base.shape, schema.partition_level_);
   return schema;
 }
 
@@ -187,74 +178,6 @@ Result<std::vector<IndexedValue>> IndexSchema::ValuesOf(
                   [](const IndexedValue& a, const IndexedValue& b) { return a.parts == b.parts; }),
       values.end());
   return values;
-}
-
-Bytes IndexSchema::ValuePrefix(std::span<const Bytes> parts) const {
-  Bytes prefix;
-  for (size_t i = 0; i < parts.size() && i < part_types_.size(); ++i) {
-    cql::AppendKeyComponent(part_types_[i], parts[i], /*descending=*/false, &prefix);
-  }
-  return prefix;
-}
-
-std::vector<Bytes> IndexSchema::Clustering(int64_t token, std::span<const Bytes> partition_key,
-                                           std::span<const Bytes> clustering) const {
-  std::vector<Bytes> values;
-  values.reserve(shape_.clustering.size());
-  values.push_back(cql::SerializeBigint(token));
-  values.insert(values.end(), partition_key.begin(), partition_key.end());
-  if (!partition_level_) values.insert(values.end(), clustering.begin(), clustering.end());
-  return values;
-}
-
-Bytes IndexSchema::EntryKey(std::string_view value_prefix, int64_t token,
-                            std::span<const Bytes> partition_key,
-                            std::span<const Bytes> clustering) const {
-  return storage::RowKey(shape_, value_prefix, Clustering(token, partition_key, clustering));
-}
-
-Bytes IndexSchema::ValueBound(std::string_view value_prefix, storage::BoundSide side) const {
-  return storage::RowBoundKey(shape_, value_prefix, storage::ClusteringBound{{}, side});
-}
-
-Bytes IndexSchema::TokenBound(std::string_view value_prefix, int64_t token) const {
-  return storage::RowBoundKey(
-      shape_, value_prefix,
-      storage::ClusteringBound{{cql::SerializeBigint(token)}, storage::BoundSide::kBefore});
-}
-
-Bytes IndexSchema::PartitionBound(std::string_view value_prefix, int64_t token,
-                                  std::span<const Bytes> partition_key,
-                                  storage::BoundSide side) const {
-  std::vector<Bytes> prefix = Clustering(token, partition_key, {});
-  prefix.resize(1 + partition_key.size());
-  return storage::RowBoundKey(shape_, value_prefix, storage::ClusteringBound{prefix, side});
-}
-
-Bytes IndexSchema::AfterRow(std::string_view value_prefix, int64_t token,
-                            std::span<const Bytes> partition_key,
-                            std::span<const Bytes> clustering) const {
-  return storage::RowBoundKey(shape_, value_prefix,
-                              storage::ClusteringBound{Clustering(token, partition_key, clustering),
-                                                       storage::BoundSide::kAfter});
-}
-
-Result<IndexEntryLocation> IndexSchema::ParseEntryKey(std::string_view value_prefix,
-                                                      std::string_view key) const {
-  ASSIGN_OR_RETURN(storage::ClusteringBound bound,
-                   storage::ParseRowBoundKey(shape_, value_prefix, key));
-  if (bound.side != storage::BoundSide::kBefore ||
-      bound.prefix.size() != shape_.clustering.size()) {
-    return Status::Corruption("not a secondary index entry key");
-  }
-  IndexEntryLocation location;
-  ASSIGN_OR_RETURN(location.token, cql::DeserializeBigint(bound.prefix[0]));
-  size_t pk_size = base_->shape.partition_key.size();
-  location.partition_key.assign(std::make_move_iterator(bound.prefix.begin() + 1),
-                                std::make_move_iterator(bound.prefix.begin() + 1 + pk_size));
-  location.clustering.assign(std::make_move_iterator(bound.prefix.begin() + 1 + pk_size),
-                             std::make_move_iterator(bound.prefix.end()));
-  return location;
 }
 
 }  // namespace engine

@@ -1,23 +1,8 @@
 // IndexSchema: how one secondary index lays out its entries in its own column family
 // (StorageId(index.id)), derived once from the index's catalogue entry and its base table.
 // Maintenance (index_maintenance.h) writes entries with it; queries (index_scan.h) read them.
-// The bytes are in docs/dev/storage_format.md, "Secondary index entries":
-//
-//   entry key    := indexed-part ‖ 0x40 ‖ token ‖ pk-component... ‖ ck-component...
-//   indexed-part := the ascending key encoding (cql/key_encoding.h) of each indexed value: the
-//                   cell value, a list/set element or map value, a map key, or (entries) a
-//                   map key then its value
-//   token        := the base partition's Murmur3 token as a bigint key component
-//   pk/ck        := the base row's key components as in the base table (ck DESC inverted);
-//                   no ck components for partition-level indexes (static columns)
-//   entry value  := a RowFragment: a liveness marker (present) and/or a row deletion (removed)
-//
-// So all entries of one value are contiguous and sorted like the base rows they name (token,
-// partition key, clustering), and the entries of one base partition are contiguous within
-// them. The key encoding canonicalizes representations that compare equal (booleans, varints,
-// NaN), so a query value finds the entries of every equal value with those types; values that
-// compare equal but keep different bytes (decimal scales, trailing null tuple fields) are
-// distinct entries, as in Cassandra, whose index is keyed by the value bytes too.
+// This class knows which values a base row indexes; the bytes of the entry keys are laid out
+// by storage/index_key_layout.h (docs/dev/storage_format.md, "Secondary index entries").
 //
 // Thread-safety: immutable after Make; every method is const and pure.
 
@@ -31,10 +16,11 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
-#include "cql/statement_parts.h"
+#include "cql/parser/statement_parts.h"
 #include "engine/row_reader.h"
 #include "engine/table_schema.h"
 #include "schema/catalog.h"
+#include "storage/index_key_layout.h"
 #include "storage/key_layout.h"
 #include "storage/row_fragment.h"
 
@@ -63,13 +49,6 @@ struct IndexedValue {
   int64_t expiration = 0;  // seconds since the epoch, when ttl > 0
 };
 
-// Where an entry points in the base table.
-struct IndexEntryLocation {
-  int64_t token = 0;
-  std::vector<common::Bytes> partition_key;
-  std::vector<common::Bytes> clustering;  // empty for partition-level indexes
-};
-
 // Whether a built-in index `index` on `column` can find the rows of the relation
 // `column <op> value` (`map_key`: the relation is `column[key] = value`): `=` on a simple or FULL
 // index, CONTAINS on a VALUES index of a non-frozen collection, CONTAINS KEY on a KEYS index,
@@ -94,7 +73,7 @@ class IndexSchema {
   int column() const { return column_; }
   IndexedPart part() const { return part_; }
   // The types of an indexed value's parts (two for entries).
-  const std::vector<cql::CqlType>& part_types() const { return part_types_; }
+  const std::vector<cql::CqlType>& part_types() const { return layout_.part_types(); }
   // One entry per base partition rather than per row: indexes on static columns.
   bool partition_level() const { return partition_level_; }
   // The values the index holds for a row, sorted by parts (bytewise) without duplicates; empty
@@ -107,46 +86,46 @@ class IndexSchema {
                                                      const storage::RowFragment& live,
                                                      const storage::RowFragment& static_live) const;
 
-  // The key prefix shared by all entries of the value `parts`.
-  // REQUIRES: parts.size() == part_types().size().
-  common::Bytes ValuePrefix(std::span<const common::Bytes> parts) const;
-  // The key of the entry for the base row at (token, partition_key, clustering); clustering is
-  // ignored for partition-level indexes. REQUIRES: the sizes match the base table's key.
+  // The bytes of its entry keys: storage::IndexKeyLayout's functions (each contract is there).
+  common::Bytes ValuePrefix(std::span<const common::Bytes> parts) const {
+    return layout_.ValuePrefix(parts);
+  }
   common::Bytes EntryKey(std::string_view value_prefix, int64_t token,
                          std::span<const common::Bytes> partition_key,
-                         std::span<const common::Bytes> clustering) const;
-  // Seek keys within one value's entries: before/after every entry (kBefore / kAfter).
-  common::Bytes ValueBound(std::string_view value_prefix, storage::BoundSide side) const;
-  // Before every entry whose base token is >= `token`.
-  common::Bytes TokenBound(std::string_view value_prefix, int64_t token) const;
-  // Before/after every entry of one base partition.
+                         std::span<const common::Bytes> clustering) const {
+    return layout_.EntryKey(value_prefix, token, partition_key, clustering);
+  }
+  common::Bytes ValueBound(std::string_view value_prefix, storage::BoundSide side) const {
+    return layout_.ValueBound(value_prefix, side);
+  }
+  common::Bytes TokenBound(std::string_view value_prefix, int64_t token) const {
+    return layout_.TokenBound(value_prefix, token);
+  }
   common::Bytes PartitionBound(std::string_view value_prefix, int64_t token,
                                std::span<const common::Bytes> partition_key,
-                               storage::BoundSide side) const;
-  // Just after the entry of one base row (row-level indexes).
+                               storage::BoundSide side) const {
+    return layout_.PartitionBound(value_prefix, token, partition_key, side);
+  }
   common::Bytes AfterRow(std::string_view value_prefix, int64_t token,
                          std::span<const common::Bytes> partition_key,
-                         std::span<const common::Bytes> clustering) const;
-  // The base location of an entry key of the value `value_prefix`; Corruption when `key` is not
-  // such a key.
-  common::Result<IndexEntryLocation> ParseEntryKey(std::string_view value_prefix,
-                                                   std::string_view key) const;
+                         std::span<const common::Bytes> clustering) const {
+    return layout_.AfterRow(value_prefix, token, partition_key, clustering);
+  }
+  common::Result<storage::IndexEntryLocation> ParseEntryKey(std::string_view value_prefix,
+                                                            std::string_view key) const {
+    return layout_.ParseEntryKey(value_prefix, key);
+  }
 
  private:
   IndexSchema() = default;
-  std::vector<common::Bytes> Clustering(int64_t token, std::span<const common::Bytes> partition_key,
-                                        std::span<const common::Bytes> clustering) const;
 
   const TableSchema* base_ = nullptr;
   const schema::IndexMetadata* index_ = nullptr;
   std::string storage_id_;
   int column_ = -1;
   IndexedPart part_ = IndexedPart::kCell;
-  std::vector<cql::CqlType> part_types_;
   bool partition_level_ = false;
-  // The synthetic key shape: clustering = token (bigint), base pk, base ck (row-level only).
-  // Its partition_key is unused: keys start with the indexed part instead of a token.
-  storage::KeyShape shape_;
+  storage::IndexKeyLayout layout_;
 };
 
 }  // namespace engine

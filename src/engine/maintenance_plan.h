@@ -28,7 +28,7 @@
 
 #include "common/result.h"
 #include "common/uuid.h"
-#include "cql/functions.h"
+#include "cql/functions/functions.h"
 #include "engine/index_maintenance.h"
 #include "engine/modification_statement.h"
 #include "engine/row_change.h"

@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "cql/statement.h"
-#include "cql/value_codec.h"
-#include "cql/value_compare.h"
+#include "cql/parser/statement.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_compare.h"
 #include "engine/modification_internal.h"
 #include "storage/key_layout.h"
 

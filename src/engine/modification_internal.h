@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/modification_statement.h"
 #include "schema/catalog.h"
 

@@ -17,9 +17,9 @@
 
 #include <fmt/format.h>
 
-#include "cql/json.h"
-#include "cql/murmur3.h"
-#include "cql/value_codec.h"
+#include "cql/functions/json.h"
+#include "cql/types/murmur3.h"
+#include "cql/types/value_codec.h"
 #include "engine/modification_internal.h"
 #include "storage/cell_merge.h"
 #include "storage/key_layout.h"

@@ -10,10 +10,10 @@
 
 #include <fmt/format.h>
 
-#include "cql/json.h"
-#include "cql/statement.h"
-#include "cql/value_codec.h"
-#include "cql/value_compare.h"
+#include "cql/functions/json.h"
+#include "cql/parser/statement.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_compare.h"
 #include "engine/modification_internal.h"
 #include "engine/schema_lookup.h"
 #include "schema/system_tables.h"

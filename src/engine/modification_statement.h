@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "common/result.h"
+#include "cql/parser/statement_dml.h"
 #include "cql/session.h"
-#include "cql/statement_dml.h"
 #include "engine/execution_context.h"
 #include "engine/restrictions.h"
 #include "engine/row_reader.h"

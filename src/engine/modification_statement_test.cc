@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/session_testing.h"
 
 namespace engine {

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "common/utf8.h"
-#include "cql/murmur3.h"
-#include "cql/parser.h"
-#include "cql/value_codec.h"
+#include "cql/parser/parser.h"
+#include "cql/types/murmur3.h"
+#include "cql/types/value_codec.h"
 #include "engine/batch_statement.h"
 #include "engine/authorizer.h"
 #include "engine/role_manager.h"

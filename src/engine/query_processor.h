@@ -25,8 +25,8 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
+#include "cql/parser/statement.h"
 #include "cql/session.h"
-#include "cql/statement.h"
 #include "engine/execution_context.h"
 #include "engine/prepared_statement_cache.h"
 #include "schema/catalog.h"

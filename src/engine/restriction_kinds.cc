@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "cql/statement.h"
+#include "cql/parser/statement.h"
 #include "schema/type_resolver.h"
 
 namespace engine {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "cql/statement_parts.h"
+#include "cql/parser/statement_parts.h"
 #include "engine/restrictions.h"
 #include "engine/table_schema.h"
 #include "engine/value_expr.h"

@@ -6,13 +6,13 @@
 
 #include <fmt/format.h>
 
-#include "cql/key_encoding.h"
-#include "cql/murmur3.h"
-#include "cql/statement.h"
-#include "cql/value_codec.h"
-#include "cql/value_compare.h"
+#include "cql/parser/statement.h"
+#include "cql/types/murmur3.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_compare.h"
 #include "engine/index_schema.h"
 #include "engine/restriction_kinds.h"
+#include "storage/key_encoding.h"
 #include "storage/key_layout.h"
 
 namespace engine {

@@ -17,7 +17,7 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
-#include "cql/statement_parts.h"
+#include "cql/parser/statement_parts.h"
 #include "engine/row_reader.h"
 #include "engine/table_schema.h"
 #include "engine/value_expr.h"

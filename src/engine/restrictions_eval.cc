@@ -17,11 +17,11 @@
 
 #include <fmt/format.h>
 
-#include "cql/key_encoding.h"
-#include "cql/murmur3.h"
-#include "cql/statement.h"
-#include "cql/value_codec.h"
-#include "cql/value_compare.h"
+#include "cql/parser/statement.h"
+#include "cql/types/murmur3.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_compare.h"
+#include "storage/key_encoding.h"
 #include "storage/key_layout.h"
 
 namespace engine {
@@ -350,19 +350,19 @@ Status EvaluateTokenRange(const Restrictions& r, const EvalContext& context, Byt
   }
   if (low) {
     if (low_inclusive) {
-      *start = cql::EncodeToken(*low);
+      *start = storage::EncodeToken(*low);
     } else if (*low == INT64_MAX) {
       *empty = true;
       return Status::Ok();
     } else {
-      *start = cql::EncodeToken(*low + 1);
+      *start = storage::EncodeToken(*low + 1);
     }
   }
   if (high) {
     if (high_inclusive) {
-      if (*high != INT64_MAX) *end = cql::EncodeToken(*high + 1);
+      if (*high != INT64_MAX) *end = storage::EncodeToken(*high + 1);
     } else {
-      *end = cql::EncodeToken(*high);
+      *end = storage::EncodeToken(*high);
     }
   }
   return Status::Ok();

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "auth/password_hash.h"
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 
 namespace engine {
 

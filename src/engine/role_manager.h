@@ -26,7 +26,7 @@
 #include "auth/stored_table.h"
 #include "common/result.h"
 #include "cql/session.h"
-#include "cql/statement.h"
+#include "cql/parser/statement.h"
 #include "storage/store.h"
 
 namespace engine {

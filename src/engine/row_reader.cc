@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "storage/cell_merge.h"
 #include "storage/key_layout.h"
 

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "common/result.h"
-#include "cql/statement_parts.h"
+#include "cql/parser/statement_parts.h"
 #include "schema/catalog.h"
 
 namespace engine {

@@ -37,8 +37,8 @@
 
 #include "common/result.h"
 #include "common/uuid.h"
+#include "cql/parser/statement.h"
 #include "cql/session.h"
-#include "cql/statement.h"
 #include "engine/execution_context.h"
 #include "schema/catalog.h"
 #include "schema/ddl.h"

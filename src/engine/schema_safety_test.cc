@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "cql/type_depth.h"
+#include "cql/types/type_depth.h"
 #include "engine/data_check.h"
 #include "engine/database.h"
 #include "engine/durability_testing.h"

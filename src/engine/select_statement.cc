@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "engine/index_scan.h"
 #include "engine/paging_state.h"
 #include "engine/schema_lookup.h"

@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
-#include "cql/cast.h"
-#include "cql/json.h"
-#include "cql/murmur3.h"
-#include "cql/value_codec.h"
-#include "cql/value_compare.h"
+#include "cql/functions/cast.h"
+#include "cql/functions/json.h"
+#include "cql/types/murmur3.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_compare.h"
 
 namespace engine {
 

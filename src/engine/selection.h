@@ -2,7 +2,7 @@
 // result metadata (column names and types exactly as Cassandra reports them: `count`,
 // `writetime(v)`, `system.totimestamp(system.now())`, aliases...).
 //
-// Selectors: columns, writetime()/ttl(), token(), scalar function calls (cql/functions.h,
+// Selectors: columns, writetime()/ttl(), token(), scalar function calls (cql/functions/functions.h,
 // including arithmetic), CAST, UDT field access, collection element and slice selection,
 // literals and bind markers, and aggregates (count(*), count/min/max/sum/avg). A selection with
 // any aggregate folds all rows of a group into one result row. SELECT JSON wraps the selected
@@ -20,9 +20,9 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
-#include "cql/aggregates.h"
+#include "cql/functions/aggregates.h"
+#include "cql/parser/statement_parts.h"
 #include "cql/session.h"
-#include "cql/statement_parts.h"
 #include "engine/row_reader.h"
 #include "engine/table_schema.h"
 #include "engine/value_expr.h"

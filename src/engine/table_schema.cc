@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "cql/key_encoding.h"
+#include "storage/key_encoding.h"
 
 namespace engine {
 
@@ -66,13 +66,13 @@ int TableSchema::IndexOfColumn(std::string_view name) const {
 
 Bytes ElementPath(const cql::CqlType& element_type, std::string_view element) {
   Bytes path;
-  cql::AppendKeyComponent(element_type, element, /*descending=*/false, &path);
+  storage::AppendKeyComponent(element_type, element, /*descending=*/false, &path);
   return path;
 }
 
 Result<Bytes> PathElement(const cql::CqlType& element_type, std::string_view path) {
   std::string_view in = path;
-  ASSIGN_OR_RETURN(Bytes element, cql::ReadKeyComponent(element_type, false, &in));
+  ASSIGN_OR_RETURN(Bytes element, storage::ReadKeyComponent(element_type, false, &in));
   if (!in.empty()) return common::Status::Corruption("trailing bytes in a collection cell path");
   return element;
 }

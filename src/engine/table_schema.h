@@ -3,7 +3,7 @@
 // cell paths of non-frozen collections and UDTs.
 //
 // Cell paths (docs/dev/storage_format.md "Cells"): a set element or a map key is stored as its
-// order-preserving key encoding (cql/key_encoding.h, ascending), so the cells of a collection
+// order-preserving key encoding (storage/key_encoding.h, ascending), so the cells of a collection
 // come out of storage in CQL order; a UDT field is its index as 2 big-endian bytes; a list
 // element is 16 bytes that sort in list order (ListPathAllocator).
 //

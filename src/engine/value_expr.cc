@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "cql/literal.h"
-#include "cql/value_codec.h"
-#include "cql/value_compare.h"
+#include "cql/parser/literal.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_compare.h"
 #include "engine/table_schema.h"
 
 namespace engine {

@@ -1,10 +1,10 @@
 // ValueExpr: a prepared value expression — a raw `cql::Term` bound to the type that receives
 // it (a column, a collection element, LIMIT, USING TTL...), ready to evaluate at execution.
 //
-// Prepare turns literals into bytes once (cql/literal.h); what remains for execution is bind
-// markers, function calls (cql/functions.h) and collection/tuple/UDT literals that contain
-// them. Prepare also records the type and name of every bind marker (`BindCollector`), which
-// is the bind-variable metadata PREPARE returns.
+// Prepare turns literals into bytes once (cql/parser/literal.h); what remains for execution is bind
+// markers, function calls (cql/functions/functions.h) and collection/tuple/UDT literals that
+// contain them. Prepare also records the type and name of every bind marker (`BindCollector`),
+// which is the bind-variable metadata PREPARE returns.
 //
 // Thread-safety: immutable after Prepare; Evaluate is const and safe from many threads.
 
@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "common/result.h"
-#include "cql/functions.h"
+#include "cql/functions/functions.h"
+#include "cql/parser/term.h"
 #include "cql/session.h"
-#include "cql/term.h"
-#include "cql/types.h"
+#include "cql/types/types.h"
 
 namespace engine {
 

@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "cql/statement.h"
-#include "cql/value_codec.h"
-#include "cql/value_compare.h"
+#include "cql/parser/statement.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_compare.h"
 #include "engine/value_expr.h"
 #include "storage/cell_merge.h"
 #include "storage/key_layout.h"

@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "cql/functions.h"
+#include "cql/functions/functions.h"
 #include "engine/row_change.h"
 #include "engine/table_schema.h"
 #include "schema/catalog.h"

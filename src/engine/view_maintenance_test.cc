@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "common/clock.h"
-#include "cql/value_format.h"
+#include "cql/types/value_format.h"
 #include "engine/database.h"
 #include "engine/session_testing.h"
 #include "storage/cell_merge.h"

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "cql/temporal.h"
+#include "cql/types/temporal.h"
 
 namespace hotel {
 

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <vector>
 
-#include "cql/lexer.h"
+#include "cql/parser/lexer.h"
 #include "hotel/http_json.h"
 
 namespace hotel {

@@ -18,10 +18,10 @@
 #include "common/bytes.h"
 #include "common/result.h"
 #include "common/uuid.h"
-#include "cql/big_number.h"
 #include "cql/session.h"
-#include "cql/temporal.h"
-#include "cql/value_codec.h"
+#include "cql/types/big_number.h"
+#include "cql/types/temporal.h"
+#include "cql/types/value_codec.h"
 #include "hotel/domain.h"
 
 namespace hotel::repository_rows {

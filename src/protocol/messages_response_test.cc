@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "common/bytes.h"
-#include "cql/type_codec.h"
-#include "cql/types.h"
+#include "cql/types/type_codec.h"
+#include "cql/types/types.h"
 #include "protocol/messages.h"
 
 namespace protocol {

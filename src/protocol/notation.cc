@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "common/status.h"
-#include "cql/type_codec.h"
+#include "cql/types/type_codec.h"
 
 namespace protocol::internal {
 

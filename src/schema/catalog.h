@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "common/uuid.h"
-#include "cql/statement_parts.h"
-#include "cql/types.h"
+#include "cql/parser/statement_parts.h"
+#include "cql/types/types.h"
 
 namespace schema {
 

@@ -9,8 +9,8 @@
 #include <variant>
 #include <vector>
 
-#include "cql/parser.h"
-#include "cql/statement.h"
+#include "cql/parser/parser.h"
+#include "cql/parser/statement.h"
 #include "schema/type_resolver.h"
 
 namespace schema {

@@ -7,9 +7,10 @@
 // when a data directory is opened (docs/dev/storage_format.md; docs/dev/architecture.md §4). Both
 // are private to cqld and versioned by their first byte (kCatalogFormatVersion,
 // kEntryFormatVersion); they keep everything in a Catalog, including the exact frozen-ness of every
-// nested type (unlike the protocol's [option] encoding of `cql/type_codec.h`), table/view options
-// with their `other` properties, dropped columns, indexes and materialized-view definitions. A
-// view's WHERE relations are stored as its `where_clause` text and re-parsed on decode.
+// nested type (unlike the protocol's [option] encoding of `cql/types/type_codec.h`), table/view
+// options with their `other` properties, dropped columns, indexes and materialized-view
+// definitions. A view's WHERE relations are stored as its `where_clause` text and re-parsed on
+// decode.
 //
 // Format 1 layout (all integers big-endian): u8 version, 16-byte schema_version, u32 keyspace
 // count, then per keyspace: name, replication map, durable_writes, types, tables, views.

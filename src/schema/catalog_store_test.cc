@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "common/clock.h"
-#include "cql/type_depth.h"
+#include "cql/types/type_depth.h"
 #include "schema/catalog_codec.h"
 #include "schema/ddl_testing.h"
 

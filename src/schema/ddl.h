@@ -15,7 +15,7 @@
 
 #include "common/clock.h"
 #include "common/result.h"
-#include "cql/statement.h"
+#include "cql/parser/statement.h"
 #include "schema/catalog.h"
 
 namespace schema {

@@ -1,4 +1,4 @@
-// Tests of the type-depth limit in DDL (cql/type_depth.h): depth counted through user types,
+// Tests of the type-depth limit in DDL (cql/types/type_depth.h): depth counted through user types,
 // in CREATE TABLE, ALTER TABLE ADD, CREATE TYPE and ALTER TYPE ADD.
 
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "cql/parser.h"
-#include "cql/type_depth.h"
+#include "cql/parser/parser.h"
+#include "cql/types/type_depth.h"
 #include "schema/ddl.h"
 #include "schema/ddl_testing.h"
 

@@ -13,7 +13,7 @@
 
 #include "common/clock.h"
 #include "common/result.h"
-#include "cql/statement.h"
+#include "cql/parser/statement.h"
 #include "schema/catalog.h"
 #include "schema/ddl.h"
 

@@ -13,7 +13,7 @@
 
 #include "common/result.h"
 #include "common/uuid.h"
-#include "cql/statement_parts.h"
+#include "cql/parser/statement_parts.h"
 #include "schema/catalog.h"
 
 namespace schema {

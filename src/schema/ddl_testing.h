@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "cql/parser.h"
+#include "cql/parser/parser.h"
 #include "schema/catalog.h"
 #include "schema/ddl.h"
 

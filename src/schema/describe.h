@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "cql/statement_ddl.h"
+#include "cql/parser/statement_ddl.h"
 #include "schema/catalog.h"
 #include "schema/system_tables.h"
 

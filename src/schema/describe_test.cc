@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cql/parser.h"
+#include "cql/parser/parser.h"
 #include "schema/ddl_testing.h"
 
 namespace schema {

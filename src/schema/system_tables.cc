@@ -10,8 +10,8 @@
 #include <span>
 #include <utility>
 
-#include "cql/value_codec.h"
-#include "cql/value_compare.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_compare.h"
 #include "schema/system_table_params.h"
 #include "storage/key_layout.h"
 

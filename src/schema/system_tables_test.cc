@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cql/murmur3.h"
-#include "cql/value_codec.h"
+#include "cql/types/murmur3.h"
+#include "cql/types/value_codec.h"
 #include "schema/ddl_testing.h"
 #include "schema/system_table_params.h"
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "cql/type_depth.h"
+#include "cql/types/type_depth.h"
 
 namespace schema {
 namespace {

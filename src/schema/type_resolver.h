@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "common/result.h"
-#include "cql/types.h"
+#include "cql/types/types.h"
 #include "schema/catalog.h"
 
 namespace schema {
@@ -24,7 +24,7 @@ namespace schema {
 common::Result<cql::CqlType> ResolveType(const cql::CqlType& raw, std::string_view keyspace,
                                          const KeyspaceMetadata& ks);
 
-// OK when `type` nests at most cql::kMaxTypeDepth levels (cql/type_depth.h, counting through
+// OK when `type` nests at most cql::kMaxTypeDepth levels (cql/types/type_depth.h, counting through
 // resolved user types); otherwise Invalid "<subject> is nested too deeply: N levels of
 // collections, tuples, vectors and user types, more than the limit of 32".
 common::Status CheckTypeDepth(const cql::CqlType& type, std::string_view subject);

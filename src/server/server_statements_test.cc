@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 #include "server/server_testing.h"
 
 namespace server {

@@ -10,9 +10,9 @@
 #include <map>
 
 #include "common/ascii.h"
-#include "cql/literal.h"
-#include "cql/parser.h"
-#include "cql/value_format.h"
+#include "cql/parser/literal.h"
+#include "cql/parser/parser.h"
+#include "cql/types/value_format.h"
 
 namespace shell {
 namespace {

@@ -42,7 +42,7 @@
 
 #include "common/result.h"
 #include "cql/session.h"
-#include "cql/types.h"
+#include "cql/types/types.h"
 #include "shell/csv.h"
 
 namespace shell {

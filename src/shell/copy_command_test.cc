@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "cql/literal.h"
-#include "cql/parser.h"
+#include "cql/parser/literal.h"
+#include "cql/parser/parser.h"
 
 namespace shell {
 namespace {

@@ -3,7 +3,7 @@
 //
 // Pipeline position: the shell executes a statement through a `cql::Session`, then turns the
 // `cql::ResultSet` (one page at a time) into text with these functions; cell values are
-// formatted by `cql::FormatNullableValue` (cql/value_format.h).
+// formatted by `cql::FormatNullableValue` (cql/types/value_format.h).
 //
 // cqlsh's layout (pylib/cqlshlib, print_result and friends), reproduced here:
 //   - A SELECT prints a blank line, then per page a table: the header ` name | name`
@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "cql/session.h"
-#include "cql/value_format.h"
+#include "cql/types/value_format.h"
 
 namespace shell {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cql/value_codec.h"
+#include "cql/types/value_codec.h"
 
 namespace shell {
 namespace {

@@ -5,7 +5,7 @@
 #include <initializer_list>
 
 #include "common/ascii.h"
-#include "cql/types.h"
+#include "cql/types/types.h"
 
 namespace shell {
 namespace {

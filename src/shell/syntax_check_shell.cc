@@ -1,6 +1,6 @@
 #include "shell/syntax_check_shell.h"
 
-#include "cql/parser.h"
+#include "cql/parser/parser.h"
 
 namespace shell {
 

@@ -1,7 +1,7 @@
 // SyntaxCheckShell: the `cql` shell without a database (no `--data`).
 //
 // Reads CQL through the shared CommandLoop (interactively with readline, from `-e`, or from
-// files), parses each statement with the front end (cql/parser.h) and prints it back in
+// files), parses each statement with the front end (cql/parser/parser.h) and prints it back in
 // canonical CQL, or prints the error as cqlsh does (`SyntaxException: line 1:7 ...`). It
 // executes nothing: `cql --data DIR` runs statements on the embedded engine (SessionShell).
 //

@@ -10,8 +10,8 @@
 #include <variant>
 #include <vector>
 
-#include "cql/parser.h"
-#include "cql/value_codec.h"
+#include "cql/parser/parser.h"
+#include "cql/types/value_codec.h"
 #include "schema/describe.h"
 #include "schema/system_table_params.h"
 #include "schema/type_resolver.h"

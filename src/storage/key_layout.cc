@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "cql/key_encoding.h"
-#include "cql/murmur3.h"
+#include "cql/types/murmur3.h"
+#include "storage/key_encoding.h"
 
 namespace storage {
 namespace {
@@ -13,8 +13,7 @@ constexpr size_t kTokenSize = 8;
 void AppendClustering(const KeyShape& shape, std::span<const common::Bytes> values,
                       common::Bytes* out) {
   for (size_t i = 0; i < values.size() && i < shape.clustering.size(); ++i) {
-    cql::AppendKeyComponent(shape.clustering[i].type, values[i], shape.clustering[i].descending,
-                            out);
+    AppendKeyComponent(shape.clustering[i].type, values[i], shape.clustering[i].descending, out);
   }
 }
 
@@ -43,9 +42,8 @@ common::Result<ClusteringBound> ReadBound(const KeyShape& shape, std::string_vie
     }
     size_t i = bound.prefix.size();
     if (i >= shape.clustering.size()) return Corrupt("clustering bound too long");
-    ASSIGN_OR_RETURN(
-        common::Bytes value,
-        cql::ReadKeyComponent(shape.clustering[i].type, shape.clustering[i].descending, in));
+    ASSIGN_OR_RETURN(common::Bytes value, ReadKeyComponent(shape.clustering[i].type,
+                                                           shape.clustering[i].descending, in));
     bound.prefix.push_back(std::move(value));
   }
 }
@@ -68,9 +66,9 @@ int64_t PartitionToken(std::span<const common::Bytes> partition_key) {
 
 common::Bytes PartitionPrefix(const KeyShape& shape, int64_t token,
                               std::span<const common::Bytes> partition_key) {
-  common::Bytes out = cql::EncodeToken(token);
+  common::Bytes out = EncodeToken(token);
   for (size_t i = 0; i < partition_key.size() && i < shape.partition_key.size(); ++i) {
-    cql::AppendKeyComponent(shape.partition_key[i], partition_key[i], false, &out);
+    AppendKeyComponent(shape.partition_key[i], partition_key[i], false, &out);
   }
   return out;
 }
@@ -138,9 +136,8 @@ common::Result<ClusteringBound> ParseRowBoundKey(const KeyShape& shape,
     }
     size_t i = bound.prefix.size();
     if (i >= shape.clustering.size()) return Corrupt("row bound too long");
-    ASSIGN_OR_RETURN(
-        common::Bytes value,
-        cql::ReadKeyComponent(shape.clustering[i].type, shape.clustering[i].descending, &in));
+    ASSIGN_OR_RETURN(common::Bytes value, ReadKeyComponent(shape.clustering[i].type,
+                                                           shape.clustering[i].descending, &in));
     bound.prefix.push_back(std::move(value));
   }
   bound.side = BoundSide::kBefore;
@@ -156,10 +153,10 @@ common::Bytes PartitionEndKey(std::string_view partition_prefix) {
 common::Result<ParsedKey> ParseKey(const KeyShape& shape, std::string_view key) {
   ParsedKey parsed;
   if (key.size() < kTokenSize) return Corrupt("shorter than a token");
-  ASSIGN_OR_RETURN(parsed.token, cql::DecodeToken(key));
+  ASSIGN_OR_RETURN(parsed.token, DecodeToken(key));
   std::string_view in = key.substr(kTokenSize);
   for (const cql::CqlType& type : shape.partition_key) {
-    ASSIGN_OR_RETURN(common::Bytes value, cql::ReadKeyComponent(type, false, &in));
+    ASSIGN_OR_RETURN(common::Bytes value, ReadKeyComponent(type, false, &in));
     parsed.partition_key.push_back(std::move(value));
   }
   if (in.empty()) return Corrupt("no section byte");
@@ -177,7 +174,7 @@ common::Result<ParsedKey> ParseKey(const KeyShape& shape, std::string_view key) 
     case static_cast<uint8_t>(KeySection::kRow):
       for (const ClusteringColumn& column : shape.clustering) {
         ASSIGN_OR_RETURN(common::Bytes value,
-                         cql::ReadKeyComponent(column.type, column.descending, &in));
+                         ReadKeyComponent(column.type, column.descending, &in));
         parsed.clustering.push_back(std::move(value));
       }
       break;
@@ -198,8 +195,7 @@ common::Status ParseRowClustering(const KeyShape& shape, size_t prefix_size, std
   }
   std::string_view in = key.substr(prefix_size + 1);
   for (const ClusteringColumn& column : shape.clustering) {
-    ASSIGN_OR_RETURN(common::Bytes value,
-                     cql::ReadKeyComponent(column.type, column.descending, &in));
+    ASSIGN_OR_RETURN(common::Bytes value, ReadKeyComponent(column.type, column.descending, &in));
     clustering->push_back(std::move(value));
   }
   if (!in.empty()) return Corrupt("trailing bytes");
@@ -210,7 +206,7 @@ common::Result<size_t> PartitionPrefixSize(const KeyShape& shape, std::string_vi
   if (key.size() < kTokenSize) return Corrupt("shorter than a token");
   std::string_view in = key.substr(kTokenSize);
   for (const cql::CqlType& type : shape.partition_key) {
-    RETURN_IF_ERROR(cql::ReadKeyComponent(type, false, &in).status());
+    RETURN_IF_ERROR(ReadKeyComponent(type, false, &in).status());
   }
   return key.size() - in.size();
 }

@@ -13,7 +13,7 @@
 // "before" (a row key with that prefix extends it, so sorts after it) and the same ‖ 0xFF for
 // "after".
 //
-// Components use cql/key_encoding.h (order-preserving, prefix-free, DESC inverted), whose
+// Components use storage/key_encoding.h (order-preserving, prefix-free, DESC inverted), whose
 // first byte is never 0x00 or 0xFF, so a bound's terminator cannot be mistaken for a
 // component. Within a partition, entries sort: partition tombstone < static row < range
 // tombstones < rows, and rows in clustering order. All entries of a partition share the prefix
@@ -36,7 +36,7 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
-#include "cql/types.h"
+#include "cql/types/types.h"
 
 namespace storage {
 
@@ -77,7 +77,7 @@ struct ClusteringBound {
   bool operator==(const ClusteringBound&) const = default;
 };
 
-// The Murmur3 token of a partition key given as protocol values (cql/murmur3.h).
+// The Murmur3 token of a partition key given as protocol values (cql/types/murmur3.h).
 int64_t PartitionToken(std::span<const common::Bytes> partition_key);
 
 // `EncodeToken(token) ‖ pk-components`: the prefix shared by every entry of the partition.

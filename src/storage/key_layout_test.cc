@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "cql/key_encoding.h"
+#include "storage/key_encoding.h"
 
 namespace storage {
 namespace {
@@ -27,7 +27,7 @@ TEST(KeyLayoutTest, PrefixIsTokenThenComponents) {
   KeyShape shape = Shape();
   std::vector<common::Bytes> pk = {"hotel1"};
   common::Bytes prefix = PartitionPrefix(shape, pk);
-  EXPECT_EQ(prefix.substr(0, 8), cql::EncodeToken(PartitionToken(pk)));
+  EXPECT_EQ(prefix.substr(0, 8), EncodeToken(PartitionToken(pk)));
   // Known vector: Murmur3 token of a single text key equals the driver's (cql/murmur3 tests
   // cover the hash); here only the layout: 8 token bytes, 0x03, "hotel1", 0x00 0x00.
   EXPECT_EQ(common::ToHex(prefix.substr(8)), "03" + common::ToHex("hotel1") + "0000");
@@ -77,7 +77,7 @@ TEST(KeyLayoutTest, PartitionsSortByTokenAndDoNotInterleave) {
     EXPECT_EQ(sorted[i].substr(0, sorted[i].size() - 1),
               sorted[i + 1].substr(0, sorted[i + 1].size() - 1));
     if (i + 2 < sorted.size()) {
-      EXPECT_LE(cql::DecodeToken(sorted[i]).value(), cql::DecodeToken(sorted[i + 2]).value());
+      EXPECT_LE(DecodeToken(sorted[i]).value(), DecodeToken(sorted[i + 2]).value());
     }
   }
 }

@@ -3,7 +3,7 @@
 #include <string>
 #include <utility>
 
-#include "cql/type_codec.h"
+#include "cql/types/type_codec.h"
 
 namespace storage {
 namespace {

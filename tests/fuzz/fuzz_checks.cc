@@ -2,12 +2,12 @@
 
 #include <vector>
 
-#include "cql/key_encoding.h"
-#include "cql/parser.h"
-#include "cql/statement.h"
-#include "cql/value_codec.h"
-#include "cql/value_compare.h"
-#include "cql/value_format.h"
+#include "cql/parser/parser.h"
+#include "cql/parser/statement.h"
+#include "cql/types/value_codec.h"
+#include "cql/types/value_compare.h"
+#include "cql/types/value_format.h"
+#include "storage/key_encoding.h"
 
 namespace fuzz {
 namespace {
@@ -79,9 +79,9 @@ std::string CheckValueInput(std::string_view input) {
   if (!key_capable) return "";
   for (bool descending : {false, true}) {
     common::Bytes key;
-    cql::AppendKeyComponent(type, value, descending, &key);
+    storage::AppendKeyComponent(type, value, descending, &key);
     std::string_view in(key);
-    auto decoded = cql::ReadKeyComponent(type, descending, &in);
+    auto decoded = storage::ReadKeyComponent(type, descending, &in);
     if (!decoded.ok() || !in.empty() || cql::CompareValues(type, *decoded, value) != 0) {
       return "the key encoding of a valid " + type.ToCql() + " value does not round-trip (" +
              (descending ? "descending" : "ascending") + ")";

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "cql/literal.h"
-#include "cql/parser.h"
+#include "cql/parser/literal.h"
+#include "cql/parser/parser.h"
 #include "schema/catalog_codec.h"
 #include "schema/ddl.h"
 #include "storage/row_fragment.h"

@@ -3,9 +3,9 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "cql/literal.h"
-#include "cql/parser.h"
-#include "cql/value_format.h"
+#include "cql/parser/literal.h"
+#include "cql/parser/parser.h"
+#include "cql/types/value_format.h"
 
 namespace logic_test {
 

@@ -2,10 +2,10 @@
 
 #include <variant>
 
-#include "cql/literal.h"
-#include "cql/parser.h"
-#include "cql/statement.h"
-#include "cql/value_format.h"
+#include "cql/parser/literal.h"
+#include "cql/parser/parser.h"
+#include "cql/parser/statement.h"
+#include "cql/types/value_format.h"
 
 namespace logic_test {
 

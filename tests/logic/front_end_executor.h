@@ -1,8 +1,8 @@
 // FrontEndExecutor: runs logic tests against the CQL front end alone (no database).
 //
 // Statements are parsed; `CREATE TYPE` statements are remembered so that `value` records can
-// use the user-defined types a file created. Literals are evaluated by `cql/literal.h` and
-// printed by `cql/value_format.h`. Queries need an engine: this executor does not support the
+// use the user-defined types a file created. Literals are evaluated by `cql/parser/literal.h` and
+// printed by `cql/types/value_format.h`. Queries need an engine: this executor does not support the
 // "engine" feature, so files that `require engine` are skipped.
 //
 // Thread-safety: not thread-safe.
@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "cql/types.h"
+#include "cql/types/types.h"
 #include "tests/logic/logic_test_runner.h"
 
 namespace logic_test {

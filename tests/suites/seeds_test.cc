@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cql/parser.h"
+#include "cql/parser/parser.h"
 
 namespace {
 
