@@ -10,11 +10,11 @@
 // Opens (or creates) the data directory with the embedded engine and serves the CQL native
 // protocol (v4, v5) on ADDR:N (server/server.h). Once listening it prints exactly one line to
 // standard output, `cqld listening on ADDR:PORT (data DIR, durability MODE, authenticator
-// NAME, authorizer NAME)`, with the real port (`--port 0` picks a free one). While the data directory's disk has less free space than
-// the floor (`--min-free-space-mb`), writes fail with WriteFailure and reads go on; on such a
-// disk it starts read-only; both end by themselves once space is freed (docs/reliability.md).
-// SIGINT or SIGTERM stop it gracefully: requests in flight are answered, connections closed,
-// the database closed (its write-ahead log synced); exit 0.
+// NAME, authorizer NAME)`, with the real port (`--port 0` picks a free one). While the data
+// directory's disk has less free space than the floor (`--min-free-space-mb`), writes fail with
+// WriteFailure and reads go on; on such a disk it starts read-only; both end by themselves once
+// space is freed (docs/reliability.md). SIGINT or SIGTERM stop it gracefully: requests in flight
+// are answered, connections closed, the database closed (its write-ahead log synced); exit 0.
 //
 // `--config FILE` reads `key: value` lines whose keys are the long flags without dashes
 // (`port: 9042`); `#` starts a comment. Flags given on the command line override the file.
@@ -221,8 +221,8 @@ int CheckData(const std::string& data) {
 
 // Reads the command line into `values` (flag -> value) and `check`. Returns an exit status to
 // leave with (help, a usage error), or nullopt to go on.
-std::optional<int> ParseCommandLine(int argc, char** argv, std::map<std::string, std::string>* values,
-                                    bool* check) {
+std::optional<int> ParseCommandLine(int argc, char** argv,
+                                    std::map<std::string, std::string>* values, bool* check) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
@@ -276,8 +276,7 @@ int main(int argc, char** argv) {
   }
   const std::string authenticator = get("authenticator", "AllowAllAuthenticator");
   const std::string authorizer = get("authorizer", "AllowAllAuthorizer");
-  if (std::string error = ParseAuth(authenticator, authorizer, &database_options);
-      !error.empty()) {
+  if (std::string error = ParseAuth(authenticator, authorizer, &database_options); !error.empty()) {
     return UsageError(error);
   }
   server_options.address = get("address", "127.0.0.1");
@@ -337,16 +336,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cqld: %s\n", server.status().ToString().c_str());
     return kStartFailed;
   }
-  const bool login = database_options.authenticator ==
-                     engine::DatabaseOptions::Authenticator::kPassword;
+  const bool login =
+      database_options.authenticator == engine::DatabaseOptions::Authenticator::kPassword;
   const bool authorize =
       database_options.authorizer == engine::DatabaseOptions::Authorizer::kCassandra;
-  std::printf(
-      "cqld listening on %s:%u (data %s, durability %s, authenticator %s, authorizer %s)\n",
-      (*server)->endpoint().address().to_string().c_str(),
-      static_cast<unsigned>((*server)->port()), data.c_str(), durability.c_str(),
-      login ? "PasswordAuthenticator" : "AllowAllAuthenticator",
-      authorize ? "CassandraAuthorizer" : "AllowAllAuthorizer");
+  std::printf("cqld listening on %s:%u (data %s, durability %s, authenticator %s, authorizer %s)\n",
+              (*server)->endpoint().address().to_string().c_str(),
+              static_cast<unsigned>((*server)->port()), data.c_str(), durability.c_str(),
+              login ? "PasswordAuthenticator" : "AllowAllAuthenticator",
+              authorize ? "CassandraAuthorizer" : "AllowAllAuthorizer");
   std::fflush(stdout);
 
   signals_io.run();  // returns once a signal arrived

@@ -47,12 +47,8 @@ class Collector {
     Need(Permission::kSelect, Table(s.table, keyspace_));
   }
   void Visit(const cql::Insert& s) { Modification(s.table, s.if_not_exists); }
-  void Visit(const cql::Update& s) {
-    Modification(s.table, !s.conditions.empty() || s.if_exists);
-  }
-  void Visit(const cql::Delete& s) {
-    Modification(s.table, !s.conditions.empty() || s.if_exists);
-  }
+  void Visit(const cql::Update& s) { Modification(s.table, !s.conditions.empty() || s.if_exists); }
+  void Visit(const cql::Delete& s) { Modification(s.table, !s.conditions.empty() || s.if_exists); }
   void Visit(const cql::Batch& s) {
     for (const auto& entry : s.statements) std::visit([&](const auto& e) { Visit(e); }, entry);
   }
@@ -132,12 +128,11 @@ class Collector {
     common::Result<std::string> name = ResourceOf(resource, keyspace_);
     if (!name.ok()) return;  // refused by the statement itself
     Need(Permission::kAuthorize, *name);
-    const auth::PermissionBits bits =
-        permissions.all ? auth::ApplicablePermissions(*name) : [&] {
-          auth::PermissionBits b = 0;
-          for (Permission p : permissions.permissions) b |= auth::Bit(p);
-          return b;
-        }();
+    const auth::PermissionBits bits = permissions.all ? auth::ApplicablePermissions(*name) : [&] {
+      auth::PermissionBits b = 0;
+      for (Permission p : permissions.permissions) b |= auth::Bit(p);
+      return b;
+    }();
     for (Permission p : auth::PermissionsOf(bits)) Need(p, *name);
   }
 

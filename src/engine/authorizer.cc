@@ -100,9 +100,9 @@ Status Authorizer::Check(std::string_view user, cql::Permission permission,
       if ((table->Granted(role, r) & auth::Bit(permission)) != 0) return Status::Ok();
     }
   }
-  return Status::Unauthorized(fmt::format("User {} has no {} permission on {} or any of its parents",
-                                          user, auth::PermissionName(permission),
-                                          auth::ResourceDisplay(resource)));
+  return Status::Unauthorized(
+      fmt::format("User {} has no {} permission on {} or any of its parents", user,
+                  auth::PermissionName(permission), auth::ResourceDisplay(resource)));
 }
 
 Status Authorizer::CheckAccess(const cql::Statement& statement, std::string_view keyspace,
@@ -122,8 +122,7 @@ bool Authorizer::IsPermissionStatement(const cql::Statement& statement) {
 
 Result<cql::ResultSet> Authorizer::Execute(const cql::Statement& statement,
                                            std::string_view keyspace,
-                                           const schema::Catalog& catalog,
-                                           std::string_view user) {
+                                           const schema::Catalog& catalog, std::string_view user) {
   if (user.empty()) return NotLoggedIn();
   const auto* grant = std::get_if<cql::Grant>(&statement);
   const auto* revoke = std::get_if<cql::Revoke>(&statement);
@@ -136,8 +135,7 @@ Result<cql::ResultSet> Authorizer::Execute(const cql::Statement& statement,
     return Change(true, grant->permissions, grant->resource, grant->grantee, keyspace, catalog);
   }
   if (revoke) {
-    return Change(false, revoke->permissions, revoke->resource, revoke->revokee, keyspace,
-                  catalog);
+    return Change(false, revoke->permissions, revoke->resource, revoke->revokee, keyspace, catalog);
   }
   return List(std::get<cql::ListPermissions>(statement), keyspace, user);
 }
@@ -157,18 +155,18 @@ Result<cql::ResultSet> Authorizer::Change(bool grant, const cql::PermissionSet& 
   }
   const auth::PermissionBits bits = RequestedBits(permissions, name);
   if ((bits & ~auth::ApplicablePermissions(name)) != 0) {
-    return Status::Invalid(fmt::format(
-        "Resource type {} does not support any of the requested permissions",
-        auth::ResourceKind(name)));
+    return Status::Invalid(
+        fmt::format("Resource type {} does not support any of the requested permissions",
+                    auth::ResourceKind(name)));
   }
   std::shared_ptr<const auth::PermissionTable> table = this->permissions();
-  RETURN_IF_ERROR(Commit(grant ? table->WithGrant(role, name, bits)
-                               : table->WithRevoke(role, name, bits)));
+  RETURN_IF_ERROR(
+      Commit(grant ? table->WithGrant(role, name, bits) : table->WithRevoke(role, name, bits)));
   return cql::ResultSet::Void();
 }
 
-Result<cql::ResultSet> Authorizer::List(const cql::ListPermissions& list,
-                                        std::string_view keyspace, std::string_view user) const {
+Result<cql::ResultSet> Authorizer::List(const cql::ListPermissions& list, std::string_view keyspace,
+                                        std::string_view user) const {
   std::shared_ptr<const auth::RoleTable> roles = roles_->roles();
   const bool may_see_all = Check(user, cql::Permission::kDescribe, auth::AllRolesResource()).ok();
   std::set<std::string> in_scope;
@@ -180,8 +178,8 @@ Result<cql::ResultSet> Authorizer::List(const cql::ListPermissions& list,
       return Status::Unauthorized(
           fmt::format("You are not authorized to view {}'s permissions", *list.of_role));
     }
-    in_scope = list.recursive ? roles->RolesOf(*list.of_role)
-                              : std::set<std::string>{*list.of_role};
+    in_scope =
+        list.recursive ? roles->RolesOf(*list.of_role) : std::set<std::string>{*list.of_role};
   } else if (!may_see_all) {
     return Status::Unauthorized("You are not authorized to view everyone's permissions");
   }
@@ -201,8 +199,8 @@ Result<cql::ResultSet> Authorizer::List(const cql::ListPermissions& list,
     if (list.of_role && !in_scope.contains(role)) continue;
     for (const auto& [resource, bits] : granted) {
       if (list.resource && !resources.contains(resource)) continue;
-      const auth::PermissionBits shown = list.permissions.all ? bits
-                                         : bits & RequestedBits(list.permissions, resource);
+      const auth::PermissionBits shown =
+          list.permissions.all ? bits : bits & RequestedBits(list.permissions, resource);
       for (cql::Permission p : auth::PermissionsOf(shown)) {
         result.AddRow({common::Bytes(role), common::Bytes(role),
                        common::Bytes(auth::ResourceDisplay(resource)),
@@ -226,8 +224,8 @@ Status Authorizer::AfterChange(const cql::Statement& statement, std::string_view
     return Commit(std::move(next));
   }
   if (!enabled_ || user.empty()) return Status::Ok();
-  return Commit(table->WithGrant(user, changed->resource,
-                                 auth::ApplicablePermissions(changed->resource)));
+  return Commit(
+      table->WithGrant(user, changed->resource, auth::ApplicablePermissions(changed->resource)));
 }
 
 }  // namespace engine

@@ -21,8 +21,8 @@
 #include "auth/permissions.h"
 #include "auth/stored_table.h"
 #include "common/result.h"
-#include "cql/session.h"
 #include "cql/parser/statement.h"
+#include "cql/session.h"
 #include "engine/role_manager.h"
 #include "schema/catalog.h"
 #include "storage/store.h"
@@ -49,8 +49,7 @@ class Authorizer {
   // Whether `statement` is GRANT/REVOKE of permissions or LIST PERMISSIONS.
   static bool IsPermissionStatement(const cql::Statement& statement);
   // Runs one. REQUIRES: IsPermissionStatement(statement); access already checked.
-  common::Result<cql::ResultSet> Execute(const cql::Statement& statement,
-                                         std::string_view keyspace,
+  common::Result<cql::ResultSet> Execute(const cql::Statement& statement, std::string_view keyspace,
                                          const schema::Catalog& catalog, std::string_view user);
 
   // After `statement` succeeded: the creator's grants, or forgetting what was dropped.
@@ -62,8 +61,7 @@ class Authorizer {
   common::Status Commit(auth::PermissionTable next);
   common::Result<cql::ResultSet> Change(bool grant, const cql::PermissionSet& permissions,
                                         const cql::Resource& resource, const std::string& role,
-                                        std::string_view keyspace,
-                                        const schema::Catalog& catalog);
+                                        std::string_view keyspace, const schema::Catalog& catalog);
   common::Result<cql::ResultSet> List(const cql::ListPermissions& list, std::string_view keyspace,
                                       std::string_view user) const;
 

@@ -53,7 +53,7 @@ Status CheckBatchType(cql::BatchType type,
 
 // The checks of BEGIN BATCH's own USING clause, in Cassandra's order.
 Status CheckBatchUsing(const cql::Batch& batch,
-                            const std::vector<std::unique_ptr<ModificationStatement>>& statements) {
+                       const std::vector<std::unique_ptr<ModificationStatement>>& statements) {
   if (batch.using_attributes.ttl) {
     return Status::Invalid("Global TTL on the BATCH statement is not supported.");
   }
@@ -219,10 +219,11 @@ class BatchSize {
     if (partitions_.size() <= 1) return Status::Ok();
     const std::string tables = fmt::format("[{}]", fmt::join(tables_, ", "));
     if (size_ > kBatchSizeFailThreshold) {
-      LOG_ERROR("Batch for {} is of size {}, exceeding specified threshold of {} by {}. (see "
-                "batch_size_fail_threshold)",
-                tables, PrettyMemory(size_), PrettyMemory(kBatchSizeFailThreshold),
-                PrettyMemory(size_ - kBatchSizeFailThreshold));
+      LOG_ERROR(
+          "Batch for {} is of size {}, exceeding specified threshold of {} by {}. (see "
+          "batch_size_fail_threshold)",
+          tables, PrettyMemory(size_), PrettyMemory(kBatchSizeFailThreshold),
+          PrettyMemory(size_ - kBatchSizeFailThreshold));
       return Status::Invalid("Batch too large");
     }
     if (size_ > kBatchSizeWarnThreshold) {
@@ -386,8 +387,7 @@ Result<cql::ResultSet> ExecuteBatch(const ExecutionContext& context, cql::BatchT
   CounterTotals counter_totals;
   params.counter_totals = &counter_totals;
   std::vector<std::string> warnings;
-  RETURN_IF_ERROR(
-      WriteBatchMutations(context, type, statements, values, plans, params, &warnings));
+  RETURN_IF_ERROR(WriteBatchMutations(context, type, statements, values, plans, params, &warnings));
   if (conditional) {
     const ModificationStatement* first = statements.front();
     cql::ResultSet result = cql::ResultSet::Rows(

@@ -51,9 +51,9 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
       &db->context_, &db->write_gate_, db->options_.local_node.data_center, options.backfill_fault);
   RETURN_IF_ERROR(db->schema_->Load());
   RETURN_IF_ERROR(db->OpenRoles());
-  db->processor_ = std::make_unique<QueryProcessor>(&db->context_, db->schema_.get(),
-                                                    db->roles_.get(), db->authorizer_.get(),
-                                                    &db->options_.local_node);
+  db->processor_ =
+      std::make_unique<QueryProcessor>(&db->context_, db->schema_.get(), db->roles_.get(),
+                                       db->authorizer_.get(), &db->options_.local_node);
   if (options.purge_interval.count() > 0) {
     db->purge_scheduler_ =
         std::make_unique<PurgeScheduler>(db->store_.get(), options.purge_interval);
@@ -80,9 +80,10 @@ Status Database::OpenRoles() {
   if (created) {
     LOG_INFO("Created the default superuser role '{}'", RoleManager::kDefaultSuperuser);
     if (!options_.superuser_password) {
-      LOG_WARNING("The superuser '{}' has the default password: change it (ALTER ROLE {} WITH "
-                  "PASSWORD = '...') or start with CQLD_SUPERUSER_PASSWORD set",
-                  RoleManager::kDefaultSuperuser, RoleManager::kDefaultSuperuser);
+      LOG_WARNING(
+          "The superuser '{}' has the default password: change it (ALTER ROLE {} WITH "
+          "PASSWORD = '...') or start with CQLD_SUPERUSER_PASSWORD set",
+          RoleManager::kDefaultSuperuser, RoleManager::kDefaultSuperuser);
     }
   }
   return Status::Ok();

@@ -111,8 +111,7 @@ class QueryProcessor {
   // The statement's kind-specific execution, once values are resolved.
   common::Result<cql::ResultSet> Run(const PreparedStatement& prepared,
                                      const cql::QueryOptions& options,
-                                     std::span<const cql::BoundValue> values,
-                                     SessionState* state);
+                                     std::span<const cql::BoundValue> values, SessionState* state);
   common::Result<cql::ResultSet> ExecuteUse(const cql::Use& use, SessionState* state);
   common::Result<cql::ResultSet> ExecuteTruncate(const cql::Truncate& truncate,
                                                  std::string_view keyspace);

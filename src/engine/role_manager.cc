@@ -16,8 +16,7 @@ using common::Result;
 using common::Status;
 
 Status NotLoggedIn() {
-  return Status::Unauthorized(
-      "You have to be logged in and not anonymous to perform this request");
+  return Status::Unauthorized("You have to be logged in and not anonymous to perform this request");
 }
 
 namespace {
@@ -85,9 +84,9 @@ Result<std::string> RoleManager::Authenticate(std::string_view username,
                                               std::string_view password) const {
   std::shared_ptr<const auth::RoleTable> table = roles();
   const auth::Role* role = table->Find(username);
-  const Status incorrect = Status(common::StatusCode::kAuthenticationError,
-                                  fmt::format("Provided username {} and/or password are incorrect",
-                                              username));
+  const Status incorrect =
+      Status(common::StatusCode::kAuthenticationError,
+             fmt::format("Provided username {} and/or password are incorrect", username));
   if (role == nullptr || !role->salted_hash) {
     // The same work as a real check, so the answer's timing does not say whether the role
     // exists.
@@ -147,8 +146,7 @@ Result<cql::ResultSet> RoleManager::Execute(const cql::Statement& statement,
 }
 
 Result<cql::ResultSet> RoleManager::Create(std::string_view name, bool if_not_exists,
-                                           const cql::RoleOptions& options,
-                                           std::string_view user) {
+                                           const cql::RoleOptions& options, std::string_view user) {
   if (name.empty()) return Status::Invalid("Role name can't be an empty string");
   std::lock_guard<std::mutex> lock(mutex_);
   std::shared_ptr<const auth::RoleTable> table = roles();
@@ -169,8 +167,7 @@ Result<cql::ResultSet> RoleManager::Create(std::string_view name, bool if_not_ex
 }
 
 Result<cql::ResultSet> RoleManager::Alter(std::string_view name, bool if_exists,
-                                          const cql::RoleOptions& options,
-                                          std::string_view user) {
+                                          const cql::RoleOptions& options, std::string_view user) {
   if (IsEmpty(options)) return Status::Invalid("ALTER [ROLE|USER] can't be empty");
   std::lock_guard<std::mutex> lock(mutex_);
   std::shared_ptr<const auth::RoleTable> table = roles();
@@ -284,9 +281,10 @@ Result<cql::ResultSet> RoleManager::ListRoles(const cql::ListRoles& list) const 
 
 Result<cql::ResultSet> RoleManager::ListUsers() const {
   std::shared_ptr<const auth::RoleTable> table = roles();
-  cql::ResultSet result = cql::ResultSet::Rows({Column("users", "name", cql::CqlType::Text()),
-                                                Column("users", "super", cql::CqlType::Boolean()),
-                                                Column("users", "datacenters", cql::CqlType::Text())});
+  cql::ResultSet result =
+      cql::ResultSet::Rows({Column("users", "name", cql::CqlType::Text()),
+                            Column("users", "super", cql::CqlType::Boolean()),
+                            Column("users", "datacenters", cql::CqlType::Text())});
   for (const auto& [name, role] : table->roles()) {
     if (!role.can_login) continue;
     result.AddRow({common::Bytes(name), cql::SerializeBoolean(table->IsSuperuser(name)),

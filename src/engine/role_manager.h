@@ -25,8 +25,8 @@
 #include "auth/roles.h"
 #include "auth/stored_table.h"
 #include "common/result.h"
-#include "cql/session.h"
 #include "cql/parser/statement.h"
+#include "cql/session.h"
 #include "storage/store.h"
 
 namespace engine {
@@ -68,8 +68,7 @@ class RoleManager {
                                         const cql::RoleOptions& options, std::string_view user);
   common::Result<cql::ResultSet> Alter(std::string_view role, bool if_exists,
                                        const cql::RoleOptions& options, std::string_view user);
-  common::Result<cql::ResultSet> Drop(std::string_view role, bool if_exists,
-                                      std::string_view user);
+  common::Result<cql::ResultSet> Drop(std::string_view role, bool if_exists, std::string_view user);
   common::Result<cql::ResultSet> GrantRole(std::string_view role, std::string_view grantee);
   common::Result<cql::ResultSet> RevokeRole(std::string_view role, std::string_view revokee);
   common::Result<cql::ResultSet> ListRoles(const cql::ListRoles& list) const;

@@ -107,8 +107,8 @@ void ParseFunctionFailure(std::string_view message, ErrorResponse* error) {
     if (close == std::string_view::npos) return;
     const std::string_view operation = rest.substr(0, close);
     static constexpr std::pair<std::string_view, std::string_view> kOperators[] = {
-        {" + ", "_add"},      {" - ", "_substract"}, {" * ", "_multiply"},
-        {" / ", "_divide"},   {" % ", "_modulo"},
+        {" + ", "_add"},    {" - ", "_substract"}, {" * ", "_multiply"},
+        {" / ", "_divide"}, {" % ", "_modulo"},
     };
     for (const auto& [op, name] : kOperators) {
       const size_t at = operation.find(op);

@@ -27,8 +27,8 @@ std::string RawTypeName(const CqlType& raw, std::string_view keyspace) {
       out = "set<" + RawTypeName(raw.element(), keyspace) + ">";
       break;
     case TypeKind::kMap:
-      out = "map<" + RawTypeName(raw.key(), keyspace) + ", " +
-            RawTypeName(raw.value(), keyspace) + ">";
+      out = "map<" + RawTypeName(raw.key(), keyspace) + ", " + RawTypeName(raw.value(), keyspace) +
+            ">";
       break;
     case TypeKind::kTuple: {
       out = "tuple<";
@@ -79,8 +79,7 @@ common::Status CheckCollection(const CqlType& collection, std::string_view keysp
         fmt::format("Counters are not allowed inside collections: {}", name));
   }
   if (values.kind() == TypeKind::kDuration && collection.kind() == TypeKind::kSet) {
-    return common::Status::Invalid(
-        fmt::format("Durations are not allowed inside sets: {}", name));
+    return common::Status::Invalid(fmt::format("Durations are not allowed inside sets: {}", name));
   }
   if (collection.kind() == TypeKind::kMap) {
     const CqlType& keys = collection.key();

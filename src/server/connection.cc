@@ -475,12 +475,13 @@ void Connection::CompleteAuthentication(int16_t stream, common::Result<std::stri
   LOG_INFO("connection {}: login refused: {}", peer_, role.status().message());
   auto timer = std::make_shared<asio::steady_timer>(strand_, kFailedLoginDelay);
   auto self = shared_from_this();
-  timer->async_wait([self, timer, stream, status = role.status()](const boost::system::error_code&) {
-    self->auth_in_flight_ = false;
-    if (self->closing_ || self->write_failed_) return;
-    self->QueueError(stream, status);
-    self->WakeReader();
-  });
+  timer->async_wait(
+      [self, timer, stream, status = role.status()](const boost::system::error_code&) {
+        self->auth_in_flight_ = false;
+        if (self->closing_ || self->write_failed_) return;
+        self->QueueError(stream, status);
+        self->WakeReader();
+      });
 }
 
 void Connection::Dispatch(int16_t stream, protocol::Request request, size_t request_size) {

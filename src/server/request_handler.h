@@ -29,8 +29,8 @@
 
 namespace server {
 
-// The keyspace a connection's USE set, and the role it logged in as. Requests of one connection run concurrently: each copies
-// the keyspace in and writes it back only when its statement was a USE.
+// The keyspace a connection's USE set, and the role it logged in as. Requests of one connection run
+// concurrently: each copies the keyspace in and writes it back only when its statement was a USE.
 class SessionKeyspace {
  public:
   std::string Get() const {

@@ -445,10 +445,10 @@ TEST(KeyEncodingTest, OnlyTheCanonicalNaNDecodes) {
 // class are not an encoding (they would give one value a second key).
 TEST(KeyEncodingTest, MarkerMustMatchTheDecodedValuesClass) {
   const std::vector<std::pair<CqlType, Bytes>> forged = {
-      {CqlType::Text(), Hex("030000")},        // "value" marker, empty escaped payload
+      {CqlType::Text(), Hex("030000")},  // "value" marker, empty escaped payload
       {CqlType::Blob(), Hex("030000")},
-      {CqlType::Text(), Hex("04610000")},      // "malformed" marker on well-formed text "a"
-      {CqlType::Int(), Hex("040000")},         // "malformed" marker, empty payload
+      {CqlType::Text(), Hex("04610000")},       // "malformed" marker on well-formed text "a"
+      {CqlType::Int(), Hex("040000")},          // "malformed" marker, empty payload
       {CqlType::Int(), Hex("04010203040000")},  // "malformed" marker on a 4-byte int
   };
   for (bool descending : {false, true}) {
@@ -458,12 +458,14 @@ TEST(KeyEncodingTest, MarkerMustMatchTheDecodedValuesClass) {
         for (char& c : in_bytes) c = static_cast<char>(~c);
       }
       std::string_view in = in_bytes;
-      EXPECT_FALSE(ReadKeyComponent(type, descending, &in).ok()) << type.ToCql() << " " << descending;
+      EXPECT_FALSE(ReadKeyComponent(type, descending, &in).ok())
+          << type.ToCql() << " " << descending;
     }
   }
   // What the encoder writes for these classes still decodes.
   EXPECT_EQ(DecodeAll(CqlType::Text(), Encode(CqlType::Text(), "", false), false), "");
-  EXPECT_EQ(DecodeAll(CqlType::Int(), Encode(CqlType::Int(), Hex("0001"), false), false), Hex("0001"));
+  EXPECT_EQ(DecodeAll(CqlType::Int(), Encode(CqlType::Int(), Hex("0001"), false), false),
+            Hex("0001"));
 }
 
 }  // namespace

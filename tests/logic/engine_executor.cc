@@ -47,8 +47,8 @@ common::Status EngineExecutor::Require(std::string_view feature) {
 namespace {
 
 bool IsLogin(std::string_view statement) {
-  return statement.size() >= 6 && (statement.substr(0, 6) == "LOGIN " ||
-                                   statement.substr(0, 6) == "login ");
+  return statement.size() >= 6 &&
+         (statement.substr(0, 6) == "LOGIN " || statement.substr(0, 6) == "login ");
 }
 
 }  // namespace
@@ -62,9 +62,9 @@ common::Status EngineExecutor::Login(std::string_view statement) {
   if (space == std::string_view::npos || open == std::string_view::npos || close <= open) {
     return common::Status::SyntaxError("LOGIN needs a role name and a quoted password");
   }
-  ASSIGN_OR_RETURN(std::string role,
-                   database_->Authenticate(rest.substr(0, space),
-                                           rest.substr(open + 1, close - open - 1)));
+  ASSIGN_OR_RETURN(
+      std::string role,
+      database_->Authenticate(rest.substr(0, space), rest.substr(open + 1, close - open - 1)));
   session_ = database_->NewSession(std::move(role));
   return common::Status::Ok();
 }

@@ -15,7 +15,8 @@ bool FrontEndExecutor::Supports(std::string_view feature) const {
 
 common::Status FrontEndExecutor::Execute(std::string_view statement, const RunOptions& options) {
   if (!options.is_default()) {
-    return common::Status::Invalid("bind and paged need the engine: mark the file 'require engine'");
+    return common::Status::Invalid(
+        "bind and paged need the engine: mark the file 'require engine'");
   }
   auto parsed = cql::ParseStatement(statement);
   if (!parsed.ok()) return parsed.status();

@@ -267,9 +267,7 @@ class NamedAggregate final : public Aggregate {
       : name_(function.name()), arg_types_(function.arg_types()), inner_(std::move(inner)) {}
 
   void Reset() override { inner_->Reset(); }
-  Status Add(std::optional<std::string_view> value) override {
-    return Named(inner_->Add(value));
-  }
+  Status Add(std::optional<std::string_view> value) override { return Named(inner_->Add(value)); }
   Result<std::optional<Bytes>> Compute() const override {
     Result<std::optional<Bytes>> result = inner_->Compute();
     if (result.ok()) return result;

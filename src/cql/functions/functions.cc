@@ -331,9 +331,9 @@ Status NameFunctionFailure(std::string_view name, std::span<const CqlType> arg_t
   }
   std::vector<std::string> types;
   for (const CqlType& type : arg_types) types.push_back(type.ToCql());
-  return Status(common::StatusCode::kFunctionFailure,
-                fmt::format("execution of 'system.{}[{}]' failed: {}", name,
-                            fmt::join(types, ", "), detail));
+  return Status(
+      common::StatusCode::kFunctionFailure,
+      fmt::format("execution of 'system.{}[{}]' failed: {}", name, fmt::join(types, ", "), detail));
 }
 
 Result<std::optional<Bytes>> ExecuteFunction(const ScalarFunction& function,

@@ -441,9 +441,10 @@ TEST(LiteralTest, Tuples) {
             "ffffffff"
             "00000001"
             "61");
-  EXPECT_EQ(EvalError(tuple, TupleOf({Int("1"), Str("a"), Str("b")}), "t"),
-            "Invalid tuple literal for t: too many elements. Type frozen<tuple<int, text>> expects 2 but "
-            "got 3");
+  EXPECT_EQ(
+      EvalError(tuple, TupleOf({Int("1"), Str("a"), Str("b")}), "t"),
+      "Invalid tuple literal for t: too many elements. Type frozen<tuple<int, text>> expects 2 but "
+      "got 3");
   EXPECT_EQ(EvalError(tuple, TupleOf({Str("a"), Str("b")}), "t"),
             "Invalid tuple literal for t: component 0 is not of type int");
   EXPECT_EQ(EvalError(CqlType::Int(), TupleOf({Int("1"), Int("2")}), "age"),
