@@ -56,7 +56,12 @@ HotelService::HotelService(Repository* repository, HotelServiceOptions options)
   }
 }
 
-HotelService::~HotelService() { repair_.reset(); }
+HotelService::~HotelService() { StopRepair(); }
+
+void HotelService::StopRepair() {
+  repair_stopped_.store(true);
+  if (repair_) repair_->Stop();
+}
 
 Status HotelService::ValidateStay(Day check_in, Day check_out) const {
   if (check_out <= check_in) return Status::Invalid("check_out must be after check_in");
@@ -390,12 +395,14 @@ Result<RepairReport> HotelService::RepairAll(int64_t now_millis) {
   RepairReport report;
   ASSIGN_OR_RETURN(std::vector<std::string> hotels, repository_->ListHotelIds());
   for (const std::string& hotel_id : hotels) {
+    if (repair_stopped_.load()) return report;
     ASSIGN_OR_RETURN(int freed, RepairHolds(hotel_id, now_millis));
     report.nights_freed += freed;
     ++report.hotels;
   }
   // Pending rows left without holds (a booking that died before or while claiming, or whose
   // cleanup failed). Their numbers' holds, if any, were handled above.
+  if (repair_stopped_.load()) return report;
   ASSIGN_OR_RETURN(std::vector<Repository::PendingConfirmation> pending,
                    repository_->PendingConfirmations());
   for (const Repository::PendingConfirmation& row : pending) {

@@ -37,6 +37,7 @@
 
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -111,7 +112,7 @@ class HotelService {
   // the background repair pass when `options.repair_interval_millis` > 0.
   // REQUIRES: `repository` outlives the service and is not in use by other threads yet.
   HotelService(Repository* repository, HotelServiceOptions options);
-  // Stops the background repair pass (waiting for a running pass).
+  // Stops the background repair pass (StopRepair).
   ~HotelService();
   HotelService(const HotelService&) = delete;
   HotelService& operator=(const HotelService&) = delete;
@@ -159,7 +160,12 @@ class HotelService {
   // The whole repair pass: RepairHolds for every hotel, then deletes every "pending"
   // confirmation row older than the hold timeout (a booking that died before claiming, or
   // whose compensation failed). Full-table reads: meant for the background, not requests.
+  // After StopRepair it stops before the next hotel and returns what it did so far.
   common::Result<RepairReport> RepairAll(int64_t now_millis);
+  // Stops the background repair pass: a running pass ends at its next hotel (a whole pass over
+  // a cluster can take a minute; a shutdown waits for one hotel at most), and RepairAll does no
+  // more work. Idempotent; the destructor calls it.
+  void StopRepair();
 
   // --- Guests and inventory ---------------------------------------------------------------
   // Creates a guest with a new id. kInvalid without first and last name.
@@ -193,6 +199,7 @@ class HotelService {
   HotelServiceOptions options_;
   std::mutex random_mutex_;
   std::mt19937_64 random_;                   // GUARDED_BY(random_mutex_)
+  std::atomic<bool> repair_stopped_{false};
   std::unique_ptr<RepairScheduler> repair_;  // last: stopped first
 };
 
