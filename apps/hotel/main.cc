@@ -20,7 +20,13 @@
 //       operation and the double-booking check. --rate R: open loop at R ops/s; --rate half:
 //       closed loop, then open loop at half the throughput it reached.
 //
-// Both take `--cassandra host:port[,host:port...]` instead of `--data`: the same service on any
+//   hotel users add|passwd|remove NAME [--data DIR | --cassandra ...] [--keyspace-prefix P]
+//   hotel users list [--data DIR | --cassandra ...] [--keyspace-prefix P]
+//       Manages the staff accounts of the web UI and the API (docs/security.md). The password
+//       comes from the environment variable HOTEL_USER_PASSWORD or, at a terminal, from a
+//       prompt that does not echo (asked twice); never from the command line.
+//
+// All take `--cassandra host:port[,host:port...]` instead of `--data`: the same service on any
 // Cassandra-compatible cluster (cqld, Apache Cassandra, ScyllaDB) through the C++ driver
 // (src/client), with `--replication '{...}'` for the keyspaces it creates (default
 // SimpleStrategy, replication_factor 1).
@@ -29,14 +35,18 @@
 // hotel, or the seeds' month-bucketed table (docs/data-model.md). `hotel serve` runs the repair
 // pass (orphan holds, stale pending confirmations) in the background every minute.
 
+#include <fcntl.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "client/remote_session.h"
@@ -49,6 +59,7 @@
 #include "hotel/progress_bar.h"
 #include "hotel/repository.h"
 #include "hotel/service_schema.h"
+#include "hotel/staff_accounts.h"
 
 namespace {
 
@@ -64,7 +75,9 @@ constexpr const char* kUsage =
     "availability]\n"
     "                   [--concurrency N] [--duration SECONDS] [--rate R|half] [--seed N]\n"
     "                   [--scale S] [--days N] [--first-day YYYY-MM-DD]\n"
-    "       (either command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP] instead "
+    "       hotel users add|passwd|remove NAME [--data DIR] [--keyspace-prefix P]\n"
+    "       hotel users list [--data DIR] [--keyspace-prefix P]\n"
+    "       (any command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP] instead "
     "of --data)\n"
     "       (any command: --bucketing none|month selects the availability table)\n"
     "  serve: --threads N           io threads (default 4)\n"
@@ -74,7 +87,9 @@ constexpr const char* kUsage =
     "                               else 408 (default 10)\n"
     "         --body-timeout S      the body within S more seconds, else 408 (default 30)\n"
     "         --idle-timeout S      an idle keep-alive connection closes after S seconds\n"
-    "                               (default 30)\n";
+    "                               (default 30)\n"
+    "  users: the password comes from HOTEL_USER_PASSWORD or a prompt without echo, never\n"
+    "         from the command line\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "hotel: %s\n", message.c_str());
@@ -249,6 +264,142 @@ int LoadSample(hotel::Repository& repository, hotel::HotelService& service,
   return 0;
 }
 
+// --- Passwords ---------------------------------------------------------------------------
+//
+// A password is read from an environment variable or typed at the terminal without echo; it
+// is never a command-line argument (visible in `ps`) and never printed or logged.
+
+termios saved_terminal;
+volatile sig_atomic_t terminal_fd = -1;  // set while echo is off
+
+// SIGINT/SIGTERM at the prompt: give the terminal its echo back before dying.
+void RestoreTerminalAndExit(int signal) {
+  if (terminal_fd >= 0) tcsetattr(terminal_fd, TCSAFLUSH, &saved_terminal);
+  _exit(128 + signal);
+}
+
+// Asks `prompt` on the controlling terminal with echo off; nullopt when there is no terminal.
+std::optional<std::string> Prompt(const char* prompt) {
+  int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  if (tcgetattr(fd, &saved_terminal) != 0) {
+    close(fd);
+    return std::nullopt;
+  }
+  termios quiet = saved_terminal;
+  quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+  quiet.c_lflag |= ECHONL;
+  terminal_fd = fd;
+  std::signal(SIGINT, RestoreTerminalAndExit);
+  std::signal(SIGTERM, RestoreTerminalAndExit);
+  tcsetattr(fd, TCSAFLUSH, &quiet);
+  if (write(fd, prompt, std::strlen(prompt)) < 0) {
+    // The prompt is a courtesy: the read below still works.
+  }
+  std::string line;
+  char c = 0;
+  while (read(fd, &c, 1) == 1 && c != '\n') line.push_back(c);
+  tcsetattr(fd, TCSAFLUSH, &saved_terminal);
+  terminal_fd = -1;
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  close(fd);
+  return line;
+}
+
+// The password from HOTEL_USER_PASSWORD, else typed at the terminal (twice with `confirm`).
+common::Result<std::string> ReadPassword(const char* prompt, bool confirm) {
+  if (const char* value = std::getenv("HOTEL_USER_PASSWORD"); value != nullptr && *value) {
+    return std::string(value);
+  }
+  std::optional<std::string> typed = Prompt(prompt);
+  if (!typed) {
+    return common::Status::Invalid(
+        "no password: set HOTEL_USER_PASSWORD or run at a terminal (passwords are never "
+        "command-line arguments)");
+  }
+  if (confirm && Prompt("Repeat the password: ") != typed) {
+    return common::Status::Invalid("the two passwords differ");
+  }
+  return *typed;
+}
+
+// `hotel users ACTION [NAME]`: manages the staff accounts. Returns the exit status.
+int Users(const std::string& action, const std::string& name, hotel::Repository& repository) {
+  auto accounts = hotel::StaffAccounts::Create(&repository);
+  if (!accounts.ok()) return Fail(accounts.status().ToString());
+  if (action == "list") {
+    auto names = (*accounts)->List();
+    if (!names.ok()) return Fail(names.status().ToString());
+    for (const std::string& username : *names) std::printf("%s\n", username.c_str());
+    return 0;
+  }
+  auto normalized = hotel::NormalizeUsername(name);
+  if (!normalized.ok()) return Fail(normalized.status().message());
+  common::Status done;
+  if (action == "remove") {
+    done = (*accounts)->Remove(*normalized);
+  } else {
+    auto password = ReadPassword("New password: ", true);
+    if (!password.ok()) return Fail(password.status().message());
+    done = action == "add" ? (*accounts)->Add(*normalized, *password)
+                           : (*accounts)->SetPassword(*normalized, *password);
+  }
+  if (!done.ok()) return Fail(done.message());
+  const char* what = action == "add"      ? "added"
+                     : action == "remove" ? "removed"
+                                          : "changed the password of";
+  std::printf("hotel users: %s %s\n", what, normalized->c_str());
+  return 0;
+}
+
+// `hotel serve`: serves the HTTP API and the UI until SIGINT/SIGTERM.
+int Serve(hotel::HotelService& service, std::map<std::string, std::string>& flags, hotel::HttpServerOptions server_options,
+          const sigset_t& signals, const std::string& mode, const std::string& where) {
+  std::string web = flags["--web"];
+  if (!std::filesystem::exists(web + "/index.html")) {
+    std::fprintf(stderr, "hotel: no %s/index.html; / answers 404\n", web.c_str());
+  }
+  hotel::ApiRouter router(&service, web, mode);
+  hotel::HttpServer server(&router, server_options);
+  if (auto started = server.Start(); !started.ok()) return Fail(started.message());
+  std::printf("hotel serving http://%s:%u (%s %s)\n", server_options.address.c_str(),
+              server.port(), mode.c_str(), where.c_str());
+  std::fflush(stdout);
+  int signal = 0;
+  sigwait(&signals, &signal);
+  std::fprintf(stderr, "hotel: signal %d, shutting down\n", signal);
+  server.Stop();
+  return 0;
+}
+
+// Reads argv into `flags` (every flag takes a value) from `first`; false on an unknown flag.
+bool ParseFlags(int argc, char** argv, int first, std::map<std::string, std::string>& flags) {
+  for (int i = first; i < argc; ++i) {
+    std::string flag = argv[i];
+    if (flags.count(flag) == 0 || i + 1 >= argc) return false;
+    flags[flag] = argv[++i];
+  }
+  return true;
+}
+
+// `hotel users`' action and name (argv[2], argv[3]); false when they are missing or unknown.
+bool UsersArguments(int argc, char** argv, std::string* action, std::string* name, int* first) {
+  if (argc < 3) return false;
+  *action = argv[2];
+  if (*action == "list") {
+    *first = 3;
+    return true;
+  }
+  if ((*action != "add" && *action != "passwd" && *action != "remove") || argc < 4 ||
+      argv[3][0] == '-') {
+    return false;
+  }
+  *name = argv[3];
+  *first = 4;
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -257,18 +408,19 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   std::string command = argv[1];
-  if (command != "serve" && command != "load" && command != "bench") {
+  std::string users_action;
+  std::string users_name;
+  int first_flag = 2;
+  if ((command != "serve" && command != "load" && command != "bench" && command != "users") ||
+      (command == "users" &&
+       !UsersArguments(argc, argv, &users_action, &users_name, &first_flag))) {
     std::fputs(kUsage, stderr);
     return 2;
   }
   std::map<std::string, std::string> flags = DefaultFlags();
-  for (int i = 2; i < argc; ++i) {
-    std::string flag = argv[i];
-    if (flags.count(flag) == 0 || i + 1 >= argc) {
-      std::fputs(kUsage, stderr);
-      return 2;
-    }
-    flags[flag] = argv[++i];
+  if (!ParseFlags(argc, argv, first_flag, flags)) {
+    std::fputs(kUsage, stderr);
+    return 2;
   }
   char* end = nullptr;
   long port = std::strtol(flags["--port"].c_str(), &end, 10);
@@ -281,6 +433,9 @@ int main(int argc, char** argv) {
   if (std::string bad = ServerOptionsFromFlags(flags, &server_options); !bad.empty()) {
     return Fail(bad);
   }
+  server_options.address = flags["--address"];
+  server_options.port = static_cast<uint16_t>(port);
+  server_options.threads = static_cast<int>(threads);
 
   // Signals are blocked before any thread starts, and waited for below.
   sigset_t signals;
@@ -315,6 +470,7 @@ int main(int argc, char** argv) {
   }
   auto repository = hotel::Repository::Create(session->get(), *keyspaces);
   if (!repository.ok()) return Fail(repository.status().ToString());
+  if (command == "users") return Users(users_action, users_name, **repository);
   hotel::HotelServiceOptions service_options;
   auto bucketing = hotel::ParseBucketing(flags["--bucketing"]);
   if (!bucketing.ok()) return Fail(bucketing.status().message());
@@ -342,22 +498,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hotel: empty database, loading the small sample\n");
     if (int status = load(false); status != 0) return status;
   }
-  std::string web = flags["--web"];
-  if (!std::filesystem::exists(web + "/index.html")) {
-    std::fprintf(stderr, "hotel: no %s/index.html; / answers 404\n", web.c_str());
-  }
-  hotel::ApiRouter router(&service, web, mode);
-  server_options.address = flags["--address"];
-  server_options.port = static_cast<uint16_t>(port);
-  server_options.threads = static_cast<int>(threads);
-  hotel::HttpServer server(&router, server_options);
-  if (auto started = server.Start(); !started.ok()) return Fail(started.message());
-  std::printf("hotel serving http://%s:%u (%s %s)\n", server_options.address.c_str(), server.port(),
-              mode.c_str(), where.c_str());
-  std::fflush(stdout);
-  int signal = 0;
-  sigwait(&signals, &signal);
-  std::fprintf(stderr, "hotel: signal %d, shutting down\n", signal);
-  server.Stop();
-  return 0;
+  return Serve(service, flags, server_options, signals, mode, where);
 }
