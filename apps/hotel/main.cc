@@ -60,6 +60,7 @@
 #include "hotel/repository.h"
 #include "hotel/service_schema.h"
 #include "hotel/staff_accounts.h"
+#include "hotel/staff_auth.h"
 
 namespace {
 
@@ -75,6 +76,7 @@ constexpr const char* kUsage =
     "availability]\n"
     "                   [--concurrency N] [--duration SECONDS] [--rate R|half] [--seed N]\n"
     "                   [--scale S] [--days N] [--first-day YYYY-MM-DD]\n"
+    "                   [--staff-user NAME] (with --url: the staff login the workflow needs)\n"
     "       hotel users add|passwd|remove NAME [--data DIR] [--keyspace-prefix P]\n"
     "       hotel users list [--data DIR] [--keyspace-prefix P]\n"
     "       (any command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP] instead "
@@ -88,8 +90,8 @@ constexpr const char* kUsage =
     "         --body-timeout S      the body within S more seconds, else 408 (default 30)\n"
     "         --idle-timeout S      an idle keep-alive connection closes after S seconds\n"
     "                               (default 30)\n"
-    "  users: the password comes from HOTEL_USER_PASSWORD or a prompt without echo, never\n"
-    "         from the command line\n";
+    "  users, bench --staff-user: the password comes from HOTEL_USER_PASSWORD or a prompt\n"
+    "                               without echo, never from the command line\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "hotel: %s\n", message.c_str());
@@ -176,7 +178,8 @@ std::map<std::string, std::string> DefaultFlags() {
                                               {"--writers", "2"},     {"--first-day", ""},
                                               {"--url", ""},          {"--mix", "workflow"},
                                               {"--concurrency", "8"}, {"--duration", "10"},
-                                              {"--rate", "0"},        {"--bucketing", "none"}};
+                                              {"--rate", "0"},        {"--bucketing", "none"},
+                                              {"--staff-user", ""}};
   // `hotel serve`'s HTTP server flags ("": HttpServerOptions' default).
   for (const char* flag :
        {"--max-connections", "--header-timeout", "--body-timeout", "--idle-timeout"}) {
@@ -353,14 +356,34 @@ int Users(const std::string& action, const std::string& name, hotel::Repository&
   return 0;
 }
 
+// `hotel bench --url`'s staff session: logs in as --staff-user. Returns the bearer token.
+common::Result<std::string> BenchLogin(const std::string& url, const std::string& user) {
+  if (user.empty()) {
+    return common::Status::Invalid(
+        "hotel bench --url needs --staff-user NAME: the workflow reads arrivals and guests, "
+        "which need a staff login (password from HOTEL_USER_PASSWORD or a prompt)");
+  }
+  ASSIGN_OR_RETURN(std::string password, ReadPassword("Password: ", false));
+  return hotel::HttpStaffLogin(url, user, password);
+}
+
 // `hotel serve`: serves the HTTP API and the UI until SIGINT/SIGTERM.
-int Serve(hotel::HotelService& service, std::map<std::string, std::string>& flags, hotel::HttpServerOptions server_options,
+int Serve(hotel::HotelService& service, hotel::Repository& repository,
+          std::map<std::string, std::string>& flags, hotel::HttpServerOptions server_options,
           const sigset_t& signals, const std::string& mode, const std::string& where) {
+  auto accounts = hotel::StaffAccounts::Create(&repository);
+  if (!accounts.ok()) return Fail(accounts.status().ToString());
+  if (auto names = (*accounts)->List(); names.ok() && names->empty()) {
+    std::fprintf(stderr,
+                 "hotel: no staff account yet; the staff pages need one: hotel users add NAME "
+                 "(with the same --data or --cassandra)\n");
+  }
+  hotel::StaffAuth auth(accounts->get());
   std::string web = flags["--web"];
   if (!std::filesystem::exists(web + "/index.html")) {
     std::fprintf(stderr, "hotel: no %s/index.html; / answers 404\n", web.c_str());
   }
-  hotel::ApiRouter router(&service, web, mode);
+  hotel::ApiRouter router(&service, &auth, web, mode);
   hotel::HttpServer server(&router, server_options);
   if (auto started = server.Start(); !started.ok()) return Fail(started.message());
   std::printf("hotel serving http://%s:%u (%s %s)\n", server_options.address.c_str(),
@@ -447,7 +470,10 @@ int main(int argc, char** argv) {
 
   if (command == "bench" && !flags["--url"].empty()) {
     std::string url = flags["--url"];
-    return Bench([url] { return hotel::ConnectHttpBenchClient(url); }, flags, seed);
+    auto token = BenchLogin(url, flags["--staff-user"]);
+    if (!token.ok()) return Fail(token.status().message());
+    return Bench([url, token = *token] { return hotel::ConnectHttpBenchClient(url, token); },
+                 flags, seed);
   }
 
   const std::string& data = flags["--data"];
@@ -498,5 +524,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hotel: empty database, loading the small sample\n");
     if (int status = load(false); status != 0) return status;
   }
-  return Serve(service, flags, server_options, signals, mode, where);
+  return Serve(service, **repository, flags, server_options, signals, mode, where);
 }

@@ -27,7 +27,7 @@
 // re-claimed), then rewrites the reservation rows, then frees the old nights the new stay does not
 // use.
 //
-// Errors (mapped to HTTP in one function, `http_server.cc`):
+// Errors (mapped to HTTP in one function, `http_router.cc`):
 //   kInvalid -> 400, kNotFound -> 404, kAlreadyExists -> 409 "conflict",
 //   kWriteFailure -> 409 "room_unavailable" (see RoomUnavailable), kUnavailable -> 503,
 //   anything else -> 500.
@@ -132,8 +132,12 @@ class HotelService {
   // Q5: the room's type, amenities and rate on `date` (default today). kNotFound when unknown.
   common::Result<RoomDetails> GetRoom(const std::string& hotel_id, int16_t room_number,
                                       std::optional<Day> date);
-  // Q6. kNotFound when unknown (or still pending).
-  common::Result<Reservation> GetReservation(const std::string& confirmation);
+  // Q6. kNotFound when unknown (or still pending). With `guest_last_name`, also kNotFound —
+  // the same status, message included — unless the reservation's guest has that last name
+  // (any case, surrounding blanks ignored), so a number cannot be probed without the name.
+  common::Result<Reservation> GetReservation(
+      const std::string& confirmation,
+      const std::optional<std::string>& guest_last_name = std::nullopt);
   // Q7: stays starting on `date`, of guests with that last name when given (any case).
   common::Result<std::vector<Reservation>> ReservationsByHotelDate(
       const std::string& hotel_id, Day date, const std::optional<std::string>& last_name);
@@ -147,10 +151,16 @@ class HotelService {
   // Books a stay (header comment). kNotFound for an unknown hotel, room or guest; kInvalid for
   // a bad stay or guest; RoomUnavailable when a night is taken or not open.
   common::Result<Reservation> Book(const BookingRequest& request);
-  // Cancels: returns the reservation with status "cancelled". kNotFound when unknown.
-  common::Result<Reservation> Cancel(const std::string& confirmation);
+  // Cancels: returns the reservation with status "cancelled". kNotFound when unknown, or when
+  // `guest_last_name` is given and is not the guest's (as GetReservation).
+  common::Result<Reservation> Cancel(
+      const std::string& confirmation,
+      const std::optional<std::string>& guest_last_name = std::nullopt);
   // Moves a reservation to new dates (and room). RoomUnavailable leaves the old stay intact.
-  common::Result<Reservation> Change(const std::string& confirmation, const ChangeRequest& request);
+  // kNotFound as Cancel.
+  common::Result<Reservation> Change(
+      const std::string& confirmation, const ChangeRequest& request,
+      const std::optional<std::string>& guest_last_name = std::nullopt);
   // Frees the orphan holds (invariant I3) of a hotel older than the hold timeout, as of
   // `now_millis`, on nights from the day before `now_millis` on (older nights are past
   // selling), deleting the pending confirmation rows of the numbers holding them. Reads the

@@ -68,7 +68,8 @@ struct ServerContext {
 HttpResponse ErrorAnswer(int status, std::string_view code, std::string_view message) {
   return {status, "application/json",
           fmt::format(R"({{"error":{{"status":{},"code":"{}","message":"{}"}}}})", status, code,
-                      message)};
+                      message),
+          {}};
 }
 
 http::response<http::string_body> ToBeast(const HttpResponse& answer, unsigned version,
@@ -77,6 +78,7 @@ http::response<http::string_body> ToBeast(const HttpResponse& answer, unsigned v
   response.set(http::field::server, "hotel");
   response.set(http::field::content_type, answer.content_type);
   if (answer.status == 503) response.set(http::field::retry_after, "1");
+  for (const auto& [name, value] : answer.headers) response.insert(name, value);
   response.keep_alive(keep_alive);
   response.body() = answer.body;
   response.prepare_payload();
@@ -107,7 +109,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         context_(context),
         id_(id),
         rejecting_(rejecting),
-        buffer_(kBufferLimit) {}
+        buffer_(kBufferLimit) {
+    beast::error_code error;
+    auto peer = socket_.remote_endpoint(error);
+    if (!error) client_address_ = peer.address().to_string();
+  }
   ~HttpConnection() {
     (rejecting_ ? context_->rejecting : context_->active).fetch_sub(1);
     std::lock_guard lock(context_->mutex);
@@ -156,6 +162,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   ServerContext* context_;
   const uint64_t id_;
   const bool rejecting_;
+  std::string client_address_;  // the peer's IP address ("" when unknown)
   beast::flat_buffer buffer_;
   uint64_t phase_ = 0;  // which Arm() the timer belongs to (a fired handler may be queued)
   bool timed_out_ = false;
@@ -257,8 +264,16 @@ asio::awaitable<bool> HttpConnection::Respond(Parser& parser) {
   auto started = std::chrono::steady_clock::now();
   http::request<http::string_body>& request = parser.get();
   busy_ = true;
-  HttpRequest call{std::string(request.method_string()), std::string(request.target()),
-                   std::string(request[http::field::content_type]), std::move(request.body())};
+  HttpRequest call;
+  call.method = std::string(request.method_string());
+  call.target = std::string(request.target());
+  call.content_type = std::string(request[http::field::content_type]);
+  call.body = std::move(request.body());
+  call.authorization = std::string(request[http::field::authorization]);
+  call.cookie = std::string(request[http::field::cookie]);
+  call.origin = std::string(request[http::field::origin]);
+  call.host = std::string(request[http::field::host]);
+  call.client_address = client_address_;
   HttpResponse answer = context_->router->Handle(call);
   if (call.method == "HEAD") answer.body.clear();
   if (context_->options.access_log) LogAccess(call.method, call.target, answer.status, started);

@@ -161,7 +161,7 @@ bool WaitFor(Predicate predicate) {
 
 class HttpServerTest : public ::testing::Test {
  protected:
-  HttpServerTest() : router_(nullptr, "/nonexistent-web-dir", "embedded") {
+  HttpServerTest() : router_(nullptr, nullptr, "/nonexistent-web-dir", "embedded") {
     options_.port = 0;
     options_.threads = 2;
     options_.access_log = false;
