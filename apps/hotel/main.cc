@@ -2,11 +2,12 @@
 //
 //   hotel serve [--data DIR] [--address 127.0.0.1] [--port 8080] [--keyspace-prefix P]
 //               [--web DIR] [--threads N] [--max-connections N] [--header-timeout S]
-//               [--body-timeout S] [--idle-timeout S]
+//               [--body-timeout S] [--idle-timeout S] [--tls-cert FILE --tls-key FILE]
 //       Opens the embedded database in DIR (default ./data), creates the schema if missing,
 //       loads the small sample when the hotel keyspace is empty, and serves the HTTP API and
 //       the web UI until SIGINT/SIGTERM. The connection limit and the deadlines (seconds) are
-//       HttpServerOptions' (src/hotel/http_server.h; docs/reliability.md section 4).
+//       HttpServerOptions' (src/hotel/http_server.h; docs/reliability.md section 4). With
+//       --tls-cert and --tls-key (PEM), it serves HTTPS instead of HTTP (docs/security.md).
 //   hotel load [--data DIR] [--scale small|seed] [--seed N] [--keyspace-prefix P]
 //              [--hotels N] [--rooms N] [--days N] [--pois N] [--guests N] [--reservations N]
 //              [--writers N] [--first-day YYYY-MM-DD]
@@ -90,6 +91,9 @@ constexpr const char* kUsage =
     "         --body-timeout S      the body within S more seconds, else 408 (default 30)\n"
     "         --idle-timeout S      an idle keep-alive connection closes after S seconds\n"
     "                               (default 30)\n"
+    "         --tls-cert FILE --tls-key FILE\n"
+    "                               serve HTTPS (TLS 1.2+) with this PEM certificate (chain)\n"
+    "                               and PEM private key\n"
     "  users, bench --staff-user: the password comes from HOTEL_USER_PASSWORD or a prompt\n"
     "                               without echo, never from the command line\n";
 
@@ -130,6 +134,11 @@ std::string ServerOptionsFromFlags(std::map<std::string, std::string>& flags,
   }
   if (!SecondsFlag(flags["--body-timeout"], &options->body_timeout)) return "bad --body-timeout";
   if (!SecondsFlag(flags["--idle-timeout"], &options->idle_timeout)) return "bad --idle-timeout";
+  options->tls_certificate_file = flags["--tls-cert"];
+  options->tls_key_file = flags["--tls-key"];
+  if (options->tls_certificate_file.empty() != options->tls_key_file.empty()) {
+    return "--tls-cert and --tls-key go together";
+  }
   return "";
 }
 
@@ -182,7 +191,8 @@ std::map<std::string, std::string> DefaultFlags() {
                                               {"--staff-user", ""}};
   // `hotel serve`'s HTTP server flags ("": HttpServerOptions' default).
   for (const char* flag :
-       {"--max-connections", "--header-timeout", "--body-timeout", "--idle-timeout"}) {
+       {"--max-connections", "--header-timeout", "--body-timeout", "--idle-timeout", "--tls-cert",
+        "--tls-key"}) {
     flags[flag] = "";
   }
   return flags;
@@ -386,7 +396,8 @@ int Serve(hotel::HotelService& service, hotel::Repository& repository,
   hotel::ApiRouter router(&service, &auth, web, mode);
   hotel::HttpServer server(&router, server_options);
   if (auto started = server.Start(); !started.ok()) return Fail(started.message());
-  std::printf("hotel serving http://%s:%u (%s %s)\n", server_options.address.c_str(),
+  const char* scheme = server_options.tls_certificate_file.empty() ? "http" : "https";
+  std::printf("hotel serving %s://%s:%u (%s %s)\n", scheme, server_options.address.c_str(),
               server.port(), mode.c_str(), where.c_str());
   std::fflush(stdout);
   int signal = 0;
