@@ -6,14 +6,19 @@
 #   2. `hotel serve --tls-cert --tls-key` with a self-signed certificate made by `openssl`: HTTPS
 #      answers with `curl --cacert`, the session cookie is Secure, TLS 1.1 and plain HTTP are
 #      refused; the password is in no output or log of the service; SIGTERM stops it.
-# Everything lives in a temporary directory; the service listens on 127.0.0.1 on a free port
-# and is stopped (by its pid) even when a check fails.
+#   3. With CQLD_BINARY: `--cassandra` against a cqld that asks for a login
+#      (--authenticator PasswordAuthenticator): refused without credentials, served with
+#      --username and HOTEL_CASSANDRA_PASSWORD; --password works with a warning, is blanked in
+#      `ps`, and a wrong one is refused.
+# Everything lives in a temporary directory; the servers listen on 127.0.0.1 on free ports and
+# are stopped (by their pids) even when a check fails.
 #
-# Usage: apps/hotel/cli_test.sh HOTEL_BINARY
+# Usage: apps/hotel/cli_test.sh HOTEL_BINARY [CQLD_BINARY]
 # Exits 77 (skipped) when openssl, curl or setsid is missing.
 set -uo pipefail
 
-hotel=${1:?usage: cli_test.sh HOTEL_BINARY}
+hotel=${1:?usage: cli_test.sh HOTEL_BINARY [CQLD_BINARY]}
+cqld=${2:-}
 for tool in openssl curl setsid; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "hotel cli: skipped, $tool is missing"
@@ -23,16 +28,34 @@ done
 
 work=$(mktemp -d)
 pid=""
+cqld_pid=""
 failures=0
-stop() {
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid"
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+end() {  # end PID: SIGTERM, then SIGKILL after 10 s
+  if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
+    kill -TERM "$1"
+    for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$1" 2>/dev/null && kill -KILL "$1"
   fi
+}
+stop() {
+  end "$pid"
+  end "$cqld_pid"
   rm -rf "$work"
 }
 trap stop EXIT
+
+# wait_for REGEX FILE PID: prints the first match of REGEX in FILE once it shows (within 120 s);
+# nothing when PID exits first.
+wait_for() {
+  local found=""
+  for _ in $(seq 1200); do
+    found=$(grep -oE "$1" "$2" 2>/dev/null | head -1 || true)
+    [ -n "$found" ] && break
+    kill -0 "$3" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "$found"
+}
 
 check() {  # check DESCRIPTION COMMAND...: runs the command, counts a failure when it fails
   local what=$1
@@ -80,13 +103,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 
   --hotels 2 --days 8 --tls-cert "$work/cert.pem" --tls-key "$work/key.pem" \
   >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
-url=""
-for _ in $(seq 1200); do
-  url=$(grep -o 'https://127\.0\.0\.1:[0-9]*' "$work/serve.out" 2>/dev/null | head -1 || true)
-  [ -n "$url" ] && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
-done
+url=$(wait_for 'https://127\.0\.0\.1:[0-9]+' "$work/serve.out" "$pid")
 if [ -z "$url" ]; then
   echo "hotel cli: hotel serve --tls-cert did not start:" >&2
   cat "$work/serve.out" "$work/serve.err" >&2
@@ -128,6 +145,44 @@ check "SIGTERM stops the service cleanly" test "$status" -eq 0
 check "the password is in no output or log" \
   bash -c "! grep -rq -- '$password' '$work/serve.out' '$work/serve.err' '$work'/*.out"
 check "no token in the logs" bash -c "! grep -q -- '$token' '$work/serve.err'"
+
+# --- 3. A cluster that asks for a login -----------------------------------------------------------
+if [ -n "$cqld" ]; then
+  super="super-$(head -c 9 /dev/urandom | base64 | tr '+/' '-_')"
+  CQLD_SUPERUSER_PASSWORD=$super "$cqld" --data "$work/cqld" --address 127.0.0.1 --port 0 \
+    --authenticator PasswordAuthenticator >"$work/cqld.out" 2>"$work/cqld.err" &
+  cqld_pid=$!
+  port=$(wait_for '127\.0\.0\.1:[0-9]+' "$work/cqld.out" "$cqld_pid" | cut -d: -f2)
+  if [ -z "$port" ]; then
+    echo "hotel cli: cqld did not start:" >&2
+    cat "$work/cqld.out" "$work/cqld.err" >&2
+    exit 1
+  fi
+  cluster=(--cassandra "127.0.0.1:$port")
+  "$hotel" users list "${cluster[@]}" >"$work/anonymous.out" 2>&1
+  check "a cluster that asks for a login refuses no credentials" \
+    grep -q "requires authentication" "$work/anonymous.out"
+  HOTEL_CASSANDRA_PASSWORD=$super HOTEL_USER_PASSWORD=$password \
+    "$hotel" users add clerk "${cluster[@]}" --username cassandra >"$work/cluster-add.out" 2>&1
+  check "--username with HOTEL_CASSANDRA_PASSWORD" grep -q "added clerk" "$work/cluster-add.out"
+  "$hotel" users list "${cluster[@]}" --username cassandra >"$work/half.out" 2>&1
+  check "--username without a password is refused" grep -q "needs a password" "$work/half.out"
+  "$hotel" users list "${cluster[@]}" --username cassandra --password "wrong-$super" \
+    >"$work/wrong.out" 2>&1
+  check "a wrong password is refused" grep -q "incorrect" "$work/wrong.out"
+  # --password works, warns, and is blanked in the process's arguments once read.
+  "$hotel" serve "${cluster[@]}" --username cassandra --password "$super" --address 127.0.0.1 \
+    --port 0 --hotels 1 --days 8 --web "$work/no-web" >"$work/cluster.out" 2>"$work/cluster.err" &
+  pid=$!
+  check "serve --password logs in" \
+    test -n "$(wait_for 'hotel serving http://' "$work/cluster.out" "$pid")"
+  check "with a warning about ps" grep -q "shows in \`ps\`" "$work/cluster.err"
+  check "and ps no longer shows it" bash -c "! tr '\0' ' ' </proc/$pid/cmdline | grep -q -- '$super'"
+  end "$pid"
+  pid=""
+  check "the cluster password is in no output" \
+    bash -c "! grep -rq -- '$super' '$work'/*.out '$work/cluster.err'"
+fi
 
 if [ "$failures" -gt 0 ]; then
   echo "hotel cli: $failures check(s) failed; the service's stderr:" >&2

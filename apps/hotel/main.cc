@@ -30,7 +30,9 @@
 // All take `--cassandra host:port[,host:port...]` instead of `--data`: the same service on any
 // Cassandra-compatible cluster (cqld, Apache Cassandra, ScyllaDB) through the C++ driver
 // (src/client), with `--replication '{...}'` for the keyspaces it creates (default
-// SimpleStrategy, replication_factor 1).
+// SimpleStrategy, replication_factor 1), and `--username NAME` with the password in
+// HOTEL_CASSANDRA_PASSWORD (or `--password`, which other users see in `ps` until it is read)
+// for a cluster that asks for a login (PasswordAuthenticator).
 //
 // `--bucketing none|month` (default none) selects the availability table: one partition per
 // hotel, or the seeds' month-bucketed table (docs/data-model.md). `hotel serve` runs the repair
@@ -80,8 +82,9 @@ constexpr const char* kUsage =
     "                   [--staff-user NAME] (with --url: the staff login the workflow needs)\n"
     "       hotel users add|passwd|remove NAME [--data DIR] [--keyspace-prefix P]\n"
     "       hotel users list [--data DIR] [--keyspace-prefix P]\n"
-    "       (any command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP] instead "
-    "of --data)\n"
+    "       (any command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP]\n"
+    "        [--username NAME] instead of --data; the password from HOTEL_CASSANDRA_PASSWORD,\n"
+    "        or --password PASSWORD, which `ps` shows: prefer the variable)\n"
     "       (any command: --bucketing none|month selects the availability table)\n"
     "  serve: --threads N           io threads (default 4)\n"
     "         --max-connections N   connections served at once; more are answered 503\n"
@@ -188,7 +191,8 @@ std::map<std::string, std::string> DefaultFlags() {
                                               {"--url", ""},          {"--mix", "workflow"},
                                               {"--concurrency", "8"}, {"--duration", "10"},
                                               {"--rate", "0"},        {"--bucketing", "none"},
-                                              {"--staff-user", ""}};
+                                              {"--staff-user", ""},   {"--username", ""},
+                                              {"--password", ""}};
   // `hotel serve`'s HTTP server flags ("": HttpServerOptions' default).
   for (const char* flag :
        {"--max-connections", "--header-timeout", "--body-timeout", "--idle-timeout", "--tls-cert",
@@ -198,10 +202,41 @@ std::map<std::string, std::string> DefaultFlags() {
   return flags;
 }
 
+// A cluster login: --username, and the password from --password or else
+// HOTEL_CASSANDRA_PASSWORD. Both empty: no login. Errors: kInvalid for half a login, or a login
+// without --cassandra. Warns (without the password) when it came from the command line.
+struct ClusterLogin {
+  std::string username;
+  std::string password;
+};
+common::Result<ClusterLogin> ClusterLoginFromFlags(std::map<std::string, std::string>& flags) {
+  ClusterLogin login{flags["--username"], flags["--password"]};
+  if (!login.password.empty()) {
+    std::fprintf(stderr,
+                 "hotel: warning: --password shows in `ps` and in shell history; prefer the "
+                 "environment variable HOTEL_CASSANDRA_PASSWORD\n");
+  } else if (const char* value = std::getenv("HOTEL_CASSANDRA_PASSWORD");
+             value != nullptr && !login.username.empty()) {
+    login.password = value;
+  }
+  if (!login.password.empty() && login.username.empty()) {
+    return common::Status::Invalid("--password needs --username");
+  }
+  if (!login.username.empty() && login.password.empty()) {
+    return common::Status::Invalid(
+        "--username needs a password: HOTEL_CASSANDRA_PASSWORD (preferred) or --password");
+  }
+  if (!login.username.empty() && flags["--cassandra"].empty()) {
+    return common::Status::Invalid("--username and --password go with --cassandra");
+  }
+  return login;
+}
+
 // Opens the embedded database in `data` (kept in `*database`) or connects to the `cassandra`
-// contact points (comma-separated) when given; returns the session the service runs on.
+// contact points (comma-separated) when given, logging in as `login` when it has a username;
+// returns the session the service runs on.
 common::Result<std::unique_ptr<cql::Session>> OpenSession(
-    const std::string& data, const std::string& cassandra,
+    const std::string& data, const std::string& cassandra, const ClusterLogin& login,
     std::unique_ptr<engine::Database>* database) {
   if (cassandra.empty()) {
     std::error_code ignored;
@@ -214,6 +249,8 @@ common::Result<std::unique_ptr<cql::Session>> OpenSession(
     return (*database)->NewSession();
   }
   client::ClientOptions options;
+  options.username = login.username;
+  options.password = login.password;
   options.contact_points.clear();
   for (size_t start = 0; start <= cassandra.size();) {
     size_t comma = cassandra.find(',', start);
@@ -408,11 +445,13 @@ int Serve(hotel::HotelService& service, hotel::Repository& repository,
 }
 
 // Reads argv into `flags` (every flag takes a value) from `first`; false on an unknown flag.
+// The value of --password is blanked in argv once read, so `ps` shows it no longer.
 bool ParseFlags(int argc, char** argv, int first, std::map<std::string, std::string>& flags) {
   for (int i = first; i < argc; ++i) {
     std::string flag = argv[i];
     if (flags.count(flag) == 0 || i + 1 >= argc) return false;
     flags[flag] = argv[++i];
+    if (flag == "--password") std::memset(argv[i], 'x', std::strlen(argv[i]));
   }
   return true;
 }
@@ -492,8 +531,10 @@ int main(int argc, char** argv) {
   // Where the data lives, for messages: the embedded directory or the cluster.
   std::string mode = cassandra.empty() ? "embedded" : "cassandra";
   std::string where = cassandra.empty() ? "data " + data : cassandra;
+  auto login = ClusterLoginFromFlags(flags);
+  if (!login.ok()) return Fail(login.status().message());
   std::unique_ptr<engine::Database> database;
-  auto session = OpenSession(data, cassandra, &database);
+  auto session = OpenSession(data, cassandra, *login, &database);
   if (!session.ok()) return Fail(session.status().message());
   const std::string& prefix = flags["--keyspace-prefix"];
   auto keyspaces = hotel::KeyspacesForPrefix(prefix);
