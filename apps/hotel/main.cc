@@ -2,11 +2,12 @@
 //
 //   hotel serve [--data DIR] [--address 127.0.0.1] [--port 8080] [--keyspace-prefix P]
 //               [--web DIR] [--threads N] [--max-connections N] [--header-timeout S]
-//               [--body-timeout S] [--idle-timeout S]
+//               [--body-timeout S] [--idle-timeout S] [--tls-cert FILE --tls-key FILE]
 //       Opens the embedded database in DIR (default ./data), creates the schema if missing,
 //       loads the small sample when the hotel keyspace is empty, and serves the HTTP API and
 //       the web UI until SIGINT/SIGTERM. The connection limit and the deadlines (seconds) are
-//       HttpServerOptions' (src/hotel/http_server.h; docs/reliability.md section 4).
+//       HttpServerOptions' (src/hotel/http_server.h; docs/reliability.md section 4). With
+//       --tls-cert and --tls-key (PEM), it serves HTTPS instead of HTTP (docs/security.md).
 //   hotel load [--data DIR] [--scale small|seed] [--seed N] [--keyspace-prefix P]
 //              [--hotels N] [--rooms N] [--days N] [--pois N] [--guests N] [--reservations N]
 //              [--writers N] [--first-day YYYY-MM-DD]
@@ -20,23 +21,35 @@
 //       operation and the double-booking check. --rate R: open loop at R ops/s; --rate half:
 //       closed loop, then open loop at half the throughput it reached.
 //
-// Both take `--cassandra host:port[,host:port...]` instead of `--data`: the same service on any
+//   hotel users add|passwd|remove NAME [--data DIR | --cassandra ...] [--keyspace-prefix P]
+//   hotel users list [--data DIR | --cassandra ...] [--keyspace-prefix P]
+//       Manages the staff accounts of the web UI and the API (docs/security.md). The password
+//       comes from the environment variable HOTEL_USER_PASSWORD or, at a terminal, from a
+//       prompt that does not echo (asked twice); never from the command line.
+//
+// All take `--cassandra host:port[,host:port...]` instead of `--data`: the same service on any
 // Cassandra-compatible cluster (cqld, Apache Cassandra, ScyllaDB) through the C++ driver
 // (src/client), with `--replication '{...}'` for the keyspaces it creates (default
-// SimpleStrategy, replication_factor 1).
+// SimpleStrategy, replication_factor 1), and `--username NAME` with the password in
+// HOTEL_CASSANDRA_PASSWORD (or `--password`, which other users see in `ps` until it is read)
+// for a cluster that asks for a login (PasswordAuthenticator).
 //
 // `--bucketing none|month` (default none) selects the availability table: one partition per
 // hotel, or the seeds' month-bucketed table (docs/data-model.md). `hotel serve` runs the repair
 // pass (orphan holds, stale pending confirmations) in the background every minute.
 
+#include <fcntl.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "client/remote_session.h"
@@ -49,6 +62,8 @@
 #include "hotel/progress_bar.h"
 #include "hotel/repository.h"
 #include "hotel/service_schema.h"
+#include "hotel/staff_accounts.h"
+#include "hotel/staff_auth.h"
 
 namespace {
 
@@ -64,8 +79,12 @@ constexpr const char* kUsage =
     "availability]\n"
     "                   [--concurrency N] [--duration SECONDS] [--rate R|half] [--seed N]\n"
     "                   [--scale S] [--days N] [--first-day YYYY-MM-DD]\n"
-    "       (either command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP] instead "
-    "of --data)\n"
+    "                   [--staff-user NAME] (with --url: the staff login the workflow needs)\n"
+    "       hotel users add|passwd|remove NAME [--data DIR] [--keyspace-prefix P]\n"
+    "       hotel users list [--data DIR] [--keyspace-prefix P]\n"
+    "       (any command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP]\n"
+    "        [--username NAME] instead of --data; the password from HOTEL_CASSANDRA_PASSWORD,\n"
+    "        or --password PASSWORD, which `ps` shows: prefer the variable)\n"
     "       (any command: --bucketing none|month selects the availability table)\n"
     "  serve: --threads N           io threads (default 4)\n"
     "         --max-connections N   connections served at once; more are answered 503\n"
@@ -74,7 +93,12 @@ constexpr const char* kUsage =
     "                               else 408 (default 10)\n"
     "         --body-timeout S      the body within S more seconds, else 408 (default 30)\n"
     "         --idle-timeout S      an idle keep-alive connection closes after S seconds\n"
-    "                               (default 30)\n";
+    "                               (default 30)\n"
+    "         --tls-cert FILE --tls-key FILE\n"
+    "                               serve HTTPS (TLS 1.2+) with this PEM certificate (chain)\n"
+    "                               and PEM private key\n"
+    "  users, bench --staff-user: the password comes from HOTEL_USER_PASSWORD or a prompt\n"
+    "                               without echo, never from the command line\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "hotel: %s\n", message.c_str());
@@ -113,6 +137,11 @@ std::string ServerOptionsFromFlags(std::map<std::string, std::string>& flags,
   }
   if (!SecondsFlag(flags["--body-timeout"], &options->body_timeout)) return "bad --body-timeout";
   if (!SecondsFlag(flags["--idle-timeout"], &options->idle_timeout)) return "bad --idle-timeout";
+  options->tls_certificate_file = flags["--tls-cert"];
+  options->tls_key_file = flags["--tls-key"];
+  if (options->tls_certificate_file.empty() != options->tls_key_file.empty()) {
+    return "--tls-cert and --tls-key go together";
+  }
   return "";
 }
 
@@ -161,19 +190,53 @@ std::map<std::string, std::string> DefaultFlags() {
                                               {"--writers", "2"},     {"--first-day", ""},
                                               {"--url", ""},          {"--mix", "workflow"},
                                               {"--concurrency", "8"}, {"--duration", "10"},
-                                              {"--rate", "0"},        {"--bucketing", "none"}};
+                                              {"--rate", "0"},        {"--bucketing", "none"},
+                                              {"--staff-user", ""},   {"--username", ""},
+                                              {"--password", ""}};
   // `hotel serve`'s HTTP server flags ("": HttpServerOptions' default).
   for (const char* flag :
-       {"--max-connections", "--header-timeout", "--body-timeout", "--idle-timeout"}) {
+       {"--max-connections", "--header-timeout", "--body-timeout", "--idle-timeout", "--tls-cert",
+        "--tls-key"}) {
     flags[flag] = "";
   }
   return flags;
 }
 
+// A cluster login: --username, and the password from --password or else
+// HOTEL_CASSANDRA_PASSWORD. Both empty: no login. Errors: kInvalid for half a login, or a login
+// without --cassandra. Warns (without the password) when it came from the command line.
+struct ClusterLogin {
+  std::string username;
+  std::string password;
+};
+common::Result<ClusterLogin> ClusterLoginFromFlags(std::map<std::string, std::string>& flags) {
+  ClusterLogin login{flags["--username"], flags["--password"]};
+  if (!login.password.empty()) {
+    std::fprintf(stderr,
+                 "hotel: warning: --password shows in `ps` and in shell history; prefer the "
+                 "environment variable HOTEL_CASSANDRA_PASSWORD\n");
+  } else if (const char* value = std::getenv("HOTEL_CASSANDRA_PASSWORD");
+             value != nullptr && !login.username.empty()) {
+    login.password = value;
+  }
+  if (!login.password.empty() && login.username.empty()) {
+    return common::Status::Invalid("--password needs --username");
+  }
+  if (!login.username.empty() && login.password.empty()) {
+    return common::Status::Invalid(
+        "--username needs a password: HOTEL_CASSANDRA_PASSWORD (preferred) or --password");
+  }
+  if (!login.username.empty() && flags["--cassandra"].empty()) {
+    return common::Status::Invalid("--username and --password go with --cassandra");
+  }
+  return login;
+}
+
 // Opens the embedded database in `data` (kept in `*database`) or connects to the `cassandra`
-// contact points (comma-separated) when given; returns the session the service runs on.
+// contact points (comma-separated) when given, logging in as `login` when it has a username;
+// returns the session the service runs on.
 common::Result<std::unique_ptr<cql::Session>> OpenSession(
-    const std::string& data, const std::string& cassandra,
+    const std::string& data, const std::string& cassandra, const ClusterLogin& login,
     std::unique_ptr<engine::Database>* database) {
   if (cassandra.empty()) {
     std::error_code ignored;
@@ -186,6 +249,8 @@ common::Result<std::unique_ptr<cql::Session>> OpenSession(
     return (*database)->NewSession();
   }
   client::ClientOptions options;
+  options.username = login.username;
+  options.password = login.password;
   options.contact_points.clear();
   for (size_t start = 0; start <= cassandra.size();) {
     size_t comma = cassandra.find(',', start);
@@ -249,6 +314,165 @@ int LoadSample(hotel::Repository& repository, hotel::HotelService& service,
   return 0;
 }
 
+// --- Passwords ---------------------------------------------------------------------------
+//
+// A password is read from an environment variable or typed at the terminal without echo; it
+// is never a command-line argument (visible in `ps`) and never printed or logged.
+
+termios saved_terminal;
+volatile sig_atomic_t terminal_fd = -1;  // set while echo is off
+
+// SIGINT/SIGTERM at the prompt: give the terminal its echo back before dying.
+void RestoreTerminalAndExit(int signal) {
+  if (terminal_fd >= 0) tcsetattr(terminal_fd, TCSAFLUSH, &saved_terminal);
+  _exit(128 + signal);
+}
+
+// Asks `prompt` on the controlling terminal with echo off; nullopt when there is no terminal.
+std::optional<std::string> Prompt(const char* prompt) {
+  int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  if (tcgetattr(fd, &saved_terminal) != 0) {
+    close(fd);
+    return std::nullopt;
+  }
+  termios quiet = saved_terminal;
+  quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+  quiet.c_lflag |= ECHONL;
+  terminal_fd = fd;
+  std::signal(SIGINT, RestoreTerminalAndExit);
+  std::signal(SIGTERM, RestoreTerminalAndExit);
+  tcsetattr(fd, TCSAFLUSH, &quiet);
+  if (write(fd, prompt, std::strlen(prompt)) < 0) {
+    // The prompt is a courtesy: the read below still works.
+  }
+  std::string line;
+  char c = 0;
+  while (read(fd, &c, 1) == 1 && c != '\n') line.push_back(c);
+  tcsetattr(fd, TCSAFLUSH, &saved_terminal);
+  terminal_fd = -1;
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  close(fd);
+  return line;
+}
+
+// The password from HOTEL_USER_PASSWORD, else typed at the terminal (twice with `confirm`).
+common::Result<std::string> ReadPassword(const char* prompt, bool confirm) {
+  if (const char* value = std::getenv("HOTEL_USER_PASSWORD"); value != nullptr && *value) {
+    return std::string(value);
+  }
+  std::optional<std::string> typed = Prompt(prompt);
+  if (!typed) {
+    return common::Status::Invalid(
+        "no password: set HOTEL_USER_PASSWORD or run at a terminal (passwords are never "
+        "command-line arguments)");
+  }
+  if (confirm && Prompt("Repeat the password: ") != typed) {
+    return common::Status::Invalid("the two passwords differ");
+  }
+  return *typed;
+}
+
+// `hotel users ACTION [NAME]`: manages the staff accounts. Returns the exit status.
+int Users(const std::string& action, const std::string& name, hotel::Repository& repository) {
+  auto accounts = hotel::StaffAccounts::Create(&repository);
+  if (!accounts.ok()) return Fail(accounts.status().ToString());
+  if (action == "list") {
+    auto names = (*accounts)->List();
+    if (!names.ok()) return Fail(names.status().ToString());
+    for (const std::string& username : *names) std::printf("%s\n", username.c_str());
+    return 0;
+  }
+  auto normalized = hotel::NormalizeUsername(name);
+  if (!normalized.ok()) return Fail(normalized.status().message());
+  common::Status done;
+  if (action == "remove") {
+    done = (*accounts)->Remove(*normalized);
+  } else {
+    auto password = ReadPassword("New password: ", true);
+    if (!password.ok()) return Fail(password.status().message());
+    done = action == "add" ? (*accounts)->Add(*normalized, *password)
+                           : (*accounts)->SetPassword(*normalized, *password);
+  }
+  if (!done.ok()) return Fail(done.message());
+  const char* what = action == "add"      ? "added"
+                     : action == "remove" ? "removed"
+                                          : "changed the password of";
+  std::printf("hotel users: %s %s\n", what, normalized->c_str());
+  return 0;
+}
+
+// `hotel bench --url`'s staff session: logs in as --staff-user. Returns the bearer token.
+common::Result<std::string> BenchLogin(const std::string& url, const std::string& user) {
+  if (user.empty()) {
+    return common::Status::Invalid(
+        "hotel bench --url needs --staff-user NAME: the workflow reads arrivals and guests, "
+        "which need a staff login (password from HOTEL_USER_PASSWORD or a prompt)");
+  }
+  ASSIGN_OR_RETURN(std::string password, ReadPassword("Password: ", false));
+  return hotel::HttpStaffLogin(url, user, password);
+}
+
+// `hotel serve`: serves the HTTP API and the UI until SIGINT/SIGTERM.
+int Serve(hotel::HotelService& service, hotel::Repository& repository,
+          std::map<std::string, std::string>& flags, hotel::HttpServerOptions server_options,
+          const sigset_t& signals, const std::string& mode, const std::string& where) {
+  auto accounts = hotel::StaffAccounts::Create(&repository);
+  if (!accounts.ok()) return Fail(accounts.status().ToString());
+  if (auto names = (*accounts)->List(); names.ok() && names->empty()) {
+    std::fprintf(stderr,
+                 "hotel: no staff account yet; the staff pages need one: hotel users add NAME "
+                 "(with the same --data or --cassandra)\n");
+  }
+  hotel::StaffAuth auth(accounts->get());
+  std::string web = flags["--web"];
+  if (!std::filesystem::exists(web + "/index.html")) {
+    std::fprintf(stderr, "hotel: no %s/index.html; / answers 404\n", web.c_str());
+  }
+  hotel::ApiRouter router(&service, &auth, web, mode);
+  hotel::HttpServer server(&router, server_options);
+  if (auto started = server.Start(); !started.ok()) return Fail(started.message());
+  const char* scheme = server_options.tls_certificate_file.empty() ? "http" : "https";
+  std::printf("hotel serving %s://%s:%u (%s %s)\n", scheme, server_options.address.c_str(),
+              server.port(), mode.c_str(), where.c_str());
+  std::fflush(stdout);
+  int signal = 0;
+  sigwait(&signals, &signal);
+  std::fprintf(stderr, "hotel: signal %d, shutting down\n", signal);
+  server.Stop();
+  return 0;
+}
+
+// Reads argv into `flags` (every flag takes a value) from `first`; false on an unknown flag.
+// The value of --password is blanked in argv once read, so `ps` shows it no longer.
+bool ParseFlags(int argc, char** argv, int first, std::map<std::string, std::string>& flags) {
+  for (int i = first; i < argc; ++i) {
+    std::string flag = argv[i];
+    if (flags.count(flag) == 0 || i + 1 >= argc) return false;
+    flags[flag] = argv[++i];
+    if (flag == "--password") std::memset(argv[i], 'x', std::strlen(argv[i]));
+  }
+  return true;
+}
+
+// `hotel users`' action and name (argv[2], argv[3]); false when they are missing or unknown.
+bool UsersArguments(int argc, char** argv, std::string* action, std::string* name, int* first) {
+  if (argc < 3) return false;
+  *action = argv[2];
+  if (*action == "list") {
+    *first = 3;
+    return true;
+  }
+  if ((*action != "add" && *action != "passwd" && *action != "remove") || argc < 4 ||
+      argv[3][0] == '-') {
+    return false;
+  }
+  *name = argv[3];
+  *first = 4;
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -257,18 +481,19 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   std::string command = argv[1];
-  if (command != "serve" && command != "load" && command != "bench") {
+  std::string users_action;
+  std::string users_name;
+  int first_flag = 2;
+  if ((command != "serve" && command != "load" && command != "bench" && command != "users") ||
+      (command == "users" &&
+       !UsersArguments(argc, argv, &users_action, &users_name, &first_flag))) {
     std::fputs(kUsage, stderr);
     return 2;
   }
   std::map<std::string, std::string> flags = DefaultFlags();
-  for (int i = 2; i < argc; ++i) {
-    std::string flag = argv[i];
-    if (flags.count(flag) == 0 || i + 1 >= argc) {
-      std::fputs(kUsage, stderr);
-      return 2;
-    }
-    flags[flag] = argv[++i];
+  if (!ParseFlags(argc, argv, first_flag, flags)) {
+    std::fputs(kUsage, stderr);
+    return 2;
   }
   char* end = nullptr;
   long port = std::strtol(flags["--port"].c_str(), &end, 10);
@@ -281,6 +506,9 @@ int main(int argc, char** argv) {
   if (std::string bad = ServerOptionsFromFlags(flags, &server_options); !bad.empty()) {
     return Fail(bad);
   }
+  server_options.address = flags["--address"];
+  server_options.port = static_cast<uint16_t>(port);
+  server_options.threads = static_cast<int>(threads);
 
   // Signals are blocked before any thread starts, and waited for below.
   sigset_t signals;
@@ -292,7 +520,10 @@ int main(int argc, char** argv) {
 
   if (command == "bench" && !flags["--url"].empty()) {
     std::string url = flags["--url"];
-    return Bench([url] { return hotel::ConnectHttpBenchClient(url); }, flags, seed);
+    auto token = BenchLogin(url, flags["--staff-user"]);
+    if (!token.ok()) return Fail(token.status().message());
+    return Bench([url, token = *token] { return hotel::ConnectHttpBenchClient(url, token); },
+                 flags, seed);
   }
 
   const std::string& data = flags["--data"];
@@ -300,8 +531,10 @@ int main(int argc, char** argv) {
   // Where the data lives, for messages: the embedded directory or the cluster.
   std::string mode = cassandra.empty() ? "embedded" : "cassandra";
   std::string where = cassandra.empty() ? "data " + data : cassandra;
+  auto login = ClusterLoginFromFlags(flags);
+  if (!login.ok()) return Fail(login.status().message());
   std::unique_ptr<engine::Database> database;
-  auto session = OpenSession(data, cassandra, &database);
+  auto session = OpenSession(data, cassandra, *login, &database);
   if (!session.ok()) return Fail(session.status().message());
   const std::string& prefix = flags["--keyspace-prefix"];
   auto keyspaces = hotel::KeyspacesForPrefix(prefix);
@@ -315,6 +548,7 @@ int main(int argc, char** argv) {
   }
   auto repository = hotel::Repository::Create(session->get(), *keyspaces);
   if (!repository.ok()) return Fail(repository.status().ToString());
+  if (command == "users") return Users(users_action, users_name, **repository);
   hotel::HotelServiceOptions service_options;
   auto bucketing = hotel::ParseBucketing(flags["--bucketing"]);
   if (!bucketing.ok()) return Fail(bucketing.status().message());
@@ -342,22 +576,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hotel: empty database, loading the small sample\n");
     if (int status = load(false); status != 0) return status;
   }
-  std::string web = flags["--web"];
-  if (!std::filesystem::exists(web + "/index.html")) {
-    std::fprintf(stderr, "hotel: no %s/index.html; / answers 404\n", web.c_str());
-  }
-  hotel::ApiRouter router(&service, web, mode);
-  server_options.address = flags["--address"];
-  server_options.port = static_cast<uint16_t>(port);
-  server_options.threads = static_cast<int>(threads);
-  hotel::HttpServer server(&router, server_options);
-  if (auto started = server.Start(); !started.ok()) return Fail(started.message());
-  std::printf("hotel serving http://%s:%u (%s %s)\n", server_options.address.c_str(), server.port(),
-              mode.c_str(), where.c_str());
-  std::fflush(stdout);
-  int signal = 0;
-  sigwait(&signals, &signal);
-  std::fprintf(stderr, "hotel: signal %d, shutting down\n", signal);
-  server.Stop();
-  return 0;
+  return Serve(service, **repository, flags, server_options, signals, mode, where);
 }

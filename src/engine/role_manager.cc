@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "auth/password_hash.h"
+#include "common/password_hash.h"
 #include "cql/types/value_codec.h"
 
 namespace engine {
@@ -48,7 +48,7 @@ Status ApplyOptions(const cql::RoleOptions& options, auth::Role* role) {
   if (options.superuser) role->is_superuser = *options.superuser;
   if (options.login) role->can_login = *options.login;
   if (options.password) {
-    ASSIGN_OR_RETURN(std::string hash, auth::HashPassword(*options.password));
+    ASSIGN_OR_RETURN(std::string hash, common::HashPassword(*options.password));
     role->salted_hash = std::move(hash);
   }
   return Status::Ok();
@@ -73,7 +73,7 @@ Result<bool> RoleManager::Bootstrap(std::string_view password) {
   role.name = std::string(kDefaultSuperuser);
   role.is_superuser = true;
   role.can_login = true;
-  ASSIGN_OR_RETURN(role.salted_hash, auth::HashPassword(password));
+  ASSIGN_OR_RETURN(role.salted_hash, common::HashPassword(password));
   std::map<std::string, auth::Role> table;
   table.emplace(role.name, std::move(role));
   RETURN_IF_ERROR(Commit(auth::RoleTable(std::move(table))));
@@ -90,10 +90,11 @@ Result<std::string> RoleManager::Authenticate(std::string_view username,
   if (role == nullptr || !role->salted_hash) {
     // The same work as a real check, so the answer's timing does not say whether the role
     // exists.
-    auth::VerifyPassword(password, "$2a$10$abcdefghijklmnopqrstuuMT6jIrRxvLkY0bnTb4h0A3gqPHd5H6e");
+    common::VerifyPassword(password,
+                           "$2a$10$abcdefghijklmnopqrstuuMT6jIrRxvLkY0bnTb4h0A3gqPHd5H6e");
     return incorrect;
   }
-  if (!auth::VerifyPassword(password, *role->salted_hash)) return incorrect;
+  if (!common::VerifyPassword(password, *role->salted_hash)) return incorrect;
   if (!role->can_login) {
     return Status(common::StatusCode::kAuthenticationError,
                   fmt::format("{} is not permitted to log in", username));

@@ -56,7 +56,12 @@ HotelService::HotelService(Repository* repository, HotelServiceOptions options)
   }
 }
 
-HotelService::~HotelService() { repair_.reset(); }
+HotelService::~HotelService() { StopRepair(); }
+
+void HotelService::StopRepair() {
+  repair_stopped_.store(true);
+  if (repair_) repair_->Stop();
+}
 
 Status HotelService::ValidateStay(Day check_in, Day check_out) const {
   if (check_out <= check_in) return Status::Invalid("check_out must be after check_in");
@@ -132,9 +137,12 @@ Result<RoomDetails> HotelService::GetRoom(const std::string& hotel_id, int16_t r
   return details;
 }
 
-Result<Reservation> HotelService::GetReservation(const std::string& confirmation) {
+Result<Reservation> HotelService::GetReservation(
+    const std::string& confirmation, const std::optional<std::string>& guest_last_name) {
   ASSIGN_OR_RETURN(auto reservation, repository_->FindReservation(confirmation));
-  if (!reservation || reservation->status != "confirmed") {
+  bool same_guest = !guest_last_name || (reservation && FoldName(*guest_last_name) ==
+                                                            FoldName(reservation->guest_last_name));
+  if (!reservation || reservation->status != "confirmed" || !same_guest) {
     return Status::NotFound("Reservation '" + confirmation + "' not found");
   }
   return std::move(*reservation);
@@ -283,8 +291,9 @@ Result<Reservation> HotelService::Book(const BookingRequest& request) {
   return reservation;
 }
 
-Result<Reservation> HotelService::Cancel(const std::string& confirmation) {
-  ASSIGN_OR_RETURN(Reservation reservation, GetReservation(confirmation));
+Result<Reservation> HotelService::Cancel(const std::string& confirmation,
+                                         const std::optional<std::string>& guest_last_name) {
+  ASSIGN_OR_RETURN(Reservation reservation, GetReservation(confirmation, guest_last_name));
   // Rows first, nights second: a crash in between leaves orphan holds for RepairHolds, never a
   // reservation whose nights could be sold again.
   RETURN_IF_ERROR(repository_->DeleteReservation(reservation));
@@ -296,9 +305,10 @@ Result<Reservation> HotelService::Cancel(const std::string& confirmation) {
 }
 
 Result<Reservation> HotelService::Change(const std::string& confirmation,
-                                         const ChangeRequest& request) {
+                                         const ChangeRequest& request,
+                                         const std::optional<std::string>& guest_last_name) {
   RETURN_IF_ERROR(ValidateStay(request.check_in, request.check_out));
-  ASSIGN_OR_RETURN(Reservation old, GetReservation(confirmation));
+  ASSIGN_OR_RETURN(Reservation old, GetReservation(confirmation, guest_last_name));
   Reservation updated = old;
   updated.room_number = request.room_number.value_or(old.room_number);
   updated.check_in = request.check_in;
@@ -390,12 +400,14 @@ Result<RepairReport> HotelService::RepairAll(int64_t now_millis) {
   RepairReport report;
   ASSIGN_OR_RETURN(std::vector<std::string> hotels, repository_->ListHotelIds());
   for (const std::string& hotel_id : hotels) {
+    if (repair_stopped_.load()) return report;
     ASSIGN_OR_RETURN(int freed, RepairHolds(hotel_id, now_millis));
     report.nights_freed += freed;
     ++report.hotels;
   }
   // Pending rows left without holds (a booking that died before or while claiming, or whose
   // cleanup failed). Their numbers' holds, if any, were handled above.
+  if (repair_stopped_.load()) return report;
   ASSIGN_OR_RETURN(std::vector<Repository::PendingConfirmation> pending,
                    repository_->PendingConfirmations());
   for (const Repository::PendingConfirmation& row : pending) {

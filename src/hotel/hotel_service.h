@@ -27,7 +27,7 @@
 // re-claimed), then rewrites the reservation rows, then frees the old nights the new stay does not
 // use.
 //
-// Errors (mapped to HTTP in one function, `http_server.cc`):
+// Errors (mapped to HTTP in one function, `http_router.cc`):
 //   kInvalid -> 400, kNotFound -> 404, kAlreadyExists -> 409 "conflict",
 //   kWriteFailure -> 409 "room_unavailable" (see RoomUnavailable), kUnavailable -> 503,
 //   anything else -> 500.
@@ -37,6 +37,7 @@
 
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -111,7 +112,7 @@ class HotelService {
   // the background repair pass when `options.repair_interval_millis` > 0.
   // REQUIRES: `repository` outlives the service and is not in use by other threads yet.
   HotelService(Repository* repository, HotelServiceOptions options);
-  // Stops the background repair pass (waiting for a running pass).
+  // Stops the background repair pass (StopRepair).
   ~HotelService();
   HotelService(const HotelService&) = delete;
   HotelService& operator=(const HotelService&) = delete;
@@ -131,8 +132,12 @@ class HotelService {
   // Q5: the room's type, amenities and rate on `date` (default today). kNotFound when unknown.
   common::Result<RoomDetails> GetRoom(const std::string& hotel_id, int16_t room_number,
                                       std::optional<Day> date);
-  // Q6. kNotFound when unknown (or still pending).
-  common::Result<Reservation> GetReservation(const std::string& confirmation);
+  // Q6. kNotFound when unknown (or still pending). With `guest_last_name`, also kNotFound —
+  // the same status, message included — unless the reservation's guest has that last name
+  // (any case, surrounding blanks ignored), so a number cannot be probed without the name.
+  common::Result<Reservation> GetReservation(
+      const std::string& confirmation,
+      const std::optional<std::string>& guest_last_name = std::nullopt);
   // Q7: stays starting on `date`, of guests with that last name when given (any case).
   common::Result<std::vector<Reservation>> ReservationsByHotelDate(
       const std::string& hotel_id, Day date, const std::optional<std::string>& last_name);
@@ -146,10 +151,16 @@ class HotelService {
   // Books a stay (header comment). kNotFound for an unknown hotel, room or guest; kInvalid for
   // a bad stay or guest; RoomUnavailable when a night is taken or not open.
   common::Result<Reservation> Book(const BookingRequest& request);
-  // Cancels: returns the reservation with status "cancelled". kNotFound when unknown.
-  common::Result<Reservation> Cancel(const std::string& confirmation);
+  // Cancels: returns the reservation with status "cancelled". kNotFound when unknown, or when
+  // `guest_last_name` is given and is not the guest's (as GetReservation).
+  common::Result<Reservation> Cancel(
+      const std::string& confirmation,
+      const std::optional<std::string>& guest_last_name = std::nullopt);
   // Moves a reservation to new dates (and room). RoomUnavailable leaves the old stay intact.
-  common::Result<Reservation> Change(const std::string& confirmation, const ChangeRequest& request);
+  // kNotFound as Cancel.
+  common::Result<Reservation> Change(
+      const std::string& confirmation, const ChangeRequest& request,
+      const std::optional<std::string>& guest_last_name = std::nullopt);
   // Frees the orphan holds (invariant I3) of a hotel older than the hold timeout, as of
   // `now_millis`, on nights from the day before `now_millis` on (older nights are past
   // selling), deleting the pending confirmation rows of the numbers holding them. Reads the
@@ -159,7 +170,12 @@ class HotelService {
   // The whole repair pass: RepairHolds for every hotel, then deletes every "pending"
   // confirmation row older than the hold timeout (a booking that died before claiming, or
   // whose compensation failed). Full-table reads: meant for the background, not requests.
+  // After StopRepair it stops before the next hotel and returns what it did so far.
   common::Result<RepairReport> RepairAll(int64_t now_millis);
+  // Stops the background repair pass: a running pass ends at its next hotel (a whole pass over
+  // a cluster can take a minute; a shutdown waits for one hotel at most), and RepairAll does no
+  // more work. Idempotent; the destructor calls it.
+  void StopRepair();
 
   // --- Guests and inventory ---------------------------------------------------------------
   // Creates a guest with a new id. kInvalid without first and last name.
@@ -193,6 +209,7 @@ class HotelService {
   HotelServiceOptions options_;
   std::mutex random_mutex_;
   std::mt19937_64 random_;                   // GUARDED_BY(random_mutex_)
+  std::atomic<bool> repair_stopped_{false};
   std::unique_ptr<RepairScheduler> repair_;  // last: stopped first
 };
 

@@ -260,6 +260,19 @@ TEST_F(HotelTest, RepairPassFreesOrphanHolds) {
   ASSERT_TRUE(service_->GetReservation(healthy->confirmation_number).ok());
 }
 
+// A shutdown does not wait for a whole repair pass (minutes over a big cluster): once
+// StopRepair is called, a pass stops before its next hotel.
+TEST_F(HotelTest, AStoppedRepairPassStopsBeforeTheNextHotel) {
+  LoadInventory();
+  auto full = service_->RepairAll(0);
+  ASSERT_TRUE(full.ok()) << full.status().ToString();
+  EXPECT_EQ(full->hotels, 1);
+  service_->StopRepair();
+  auto stopped = service_->RepairAll(0);
+  ASSERT_TRUE(stopped.ok());
+  EXPECT_EQ(stopped->hotels, 0);
+}
+
 // 16 threads book overlapping stays in one hotel: no room-night is sold twice, and every
 // accepted booking is visible in every reservation table.
 TEST_F(HotelTest, ConcurrentBookingsNeverSellARoomNightTwice) {

@@ -4,7 +4,8 @@
 // nights 2030-01-01 .. 2030-01-10 open at 100.00 / 150.00). A subclass may set `bucketing_`
 // before calling HotelTest::SetUp to run on the month-bucketed availability table, or
 // `session_kind_` = kRemote to run the service through the C++ driver (client::RemoteSession)
-// against an in-process cqld server (server::Server) over the same database.
+// against an in-process cqld server (server::Server) over the same database. SetUpStaff adds a
+// staff account and the StaffAuth of the HTTP API's tests (bcrypt cost 4, for speed).
 //
 // Only *_test.cc files include this header (it uses the engine, the server and the driver;
 // scripts/check-layers allows that for tests only).
@@ -25,6 +26,8 @@
 #include "hotel/hotel_service.h"
 #include "hotel/repository.h"
 #include "hotel/service_schema.h"
+#include "hotel/staff_accounts.h"
+#include "hotel/staff_auth.h"
 #include "server/server.h"
 
 namespace hotel {
@@ -70,6 +73,8 @@ class HotelTest : public ::testing::Test {
   }
 
   void TearDown() override {
+    auth_.reset();
+    accounts_.reset();
     service_.reset();
     repository_.reset();
     session_.reset();
@@ -119,6 +124,29 @@ class HotelTest : public ::testing::Test {
     return guest;
   }
 
+  static constexpr const char* kStaffUser = "frontdesk";
+  static constexpr const char* kStaffPassword = "correct horse battery";
+
+  // Builds `accounts_` and `auth_` over `repository_` (again after rebuilding it), adding the
+  // account kStaffUser / kStaffPassword unless `add_account` is false.
+  void SetUpStaff(bool add_account = true, StaffAuthOptions options = {}) {
+    auth_.reset();
+    auto accounts = StaffAccounts::Create(repository_.get(), {.bcrypt_cost = 4});
+    ASSERT_TRUE(accounts.ok()) << accounts.status().ToString();
+    accounts_ = std::move(*accounts);
+    if (add_account) {
+      ASSERT_TRUE(accounts_->Add(kStaffUser, kStaffPassword).ok());
+    }
+    auth_ = std::make_unique<StaffAuth>(accounts_.get(), std::move(options));
+  }
+
+  // The token of a new staff session. REQUIRES: SetUpStaff.
+  std::string StaffToken() {
+    auto grant = auth_->Login("192.0.2.1", kStaffUser, kStaffPassword);
+    EXPECT_TRUE(grant.ok()) << grant.status().ToString();
+    return grant.ok() ? grant->token : "";
+  }
+
   AvailabilityBucketing bucketing_ = AvailabilityBucketing::kNone;
   SessionKind session_kind_ = SessionKind::kEmbedded;
   std::string directory_;
@@ -127,6 +155,8 @@ class HotelTest : public ::testing::Test {
   std::unique_ptr<cql::Session> session_;
   std::unique_ptr<Repository> repository_;
   std::unique_ptr<HotelService> service_;
+  std::unique_ptr<StaffAccounts> accounts_;  // SetUpStaff
+  std::unique_ptr<StaffAuth> auth_;          // SetUpStaff
 };
 
 }  // namespace hotel

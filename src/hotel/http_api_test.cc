@@ -1,11 +1,14 @@
 // The HTTP API suite, run twice: on the embedded engine, and through the C++ driver against an
-// in-process cqld server (the service's `--cassandra` mode).
+// in-process cqld server (the service's `--cassandra` mode). Staff calls log in first
+// (docs/security.md); the tests at the end check who may call what.
 
 #include <gtest/gtest.h>
 
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <boost/json.hpp>
+#include <chrono>
+#include <map>
 
 #include "hotel/hotel_testing.h"
 #include "hotel/http_router.h"
@@ -21,7 +24,11 @@ namespace json = boost::json;
 struct Reply {
   int status = 0;
   json::value body;
+  std::string raw;  // the body as received
+  http::fields headers;
 };
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
 
 class HttpApiTest : public HotelTest, public ::testing::WithParamInterface<SessionKind> {
  protected:
@@ -29,7 +36,9 @@ class HttpApiTest : public HotelTest, public ::testing::WithParamInterface<Sessi
     session_kind_ = GetParam();
     HotelTest::SetUp();
     LoadInventory();
-    router_ = std::make_unique<ApiRouter>(service_.get(), "/nonexistent-web-dir", Mode());
+    SetUpStaff(true, AuthOptions());
+    router_ =
+        std::make_unique<ApiRouter>(service_.get(), auth_.get(), "/nonexistent-web-dir", Mode());
     HttpServerOptions options;
     options.port = 0;
     options.threads = 2;
@@ -43,17 +52,27 @@ class HttpApiTest : public HotelTest, public ::testing::WithParamInterface<Sessi
     HotelTest::TearDown();
   }
 
+  // The staff auth options of the fixture: a clock the tests move (`now_`).
+  StaffAuthOptions AuthOptions() {
+    StaffAuthOptions options;
+    options.now = [this] { return now_; };
+    return options;
+  }
+
+  // One request on a fresh connection; `headers` go after Host (a Content-Type among them
+  // replaces application/json).
   Reply Call(http::verb verb, const std::string& target, const std::string& body = "",
-             const std::string& content_type = "application/json") {
+             const Headers& headers = {}) {
     boost::asio::io_context io;
     beast::tcp_stream stream(io);
     stream.connect({boost::asio::ip::make_address("127.0.0.1"), server_->port()});
     http::request<http::string_body> request{verb, target, 11};
     request.set(http::field::host, "localhost");
     if (!body.empty()) {
-      request.set(http::field::content_type, content_type);
+      request.set(http::field::content_type, "application/json");
       request.body() = body;
     }
+    for (const auto& [name, value] : headers) request.set(name, value);
     request.prepare_payload();
     http::write(stream, request);
     beast::flat_buffer buffer;
@@ -61,10 +80,25 @@ class HttpApiTest : public HotelTest, public ::testing::WithParamInterface<Sessi
     http::read(stream, buffer, response);
     Reply reply;
     reply.status = response.result_int();
+    reply.raw = response.body();
     boost::system::error_code ec;
     reply.body = json::parse(response.body(), ec);
     EXPECT_FALSE(ec) << target << ": " << response.body();
+    reply.headers = response.base();
     return reply;
+  }
+
+  // A call with a staff session's bearer token (one login per fixture).
+  Reply Staff(http::verb verb, const std::string& target, const std::string& body = "") {
+    if (token_.empty()) token_ = StaffToken();
+    return Call(verb, target, body, {{"Authorization", "Bearer " + token_}});
+  }
+
+  // POST /api/v1/login.
+  Reply Login(const std::string& username, const std::string& password,
+              const Headers& headers = {}) {
+    json::object body{{"username", username}, {"password", password}};
+    return Call(http::verb::post, "/api/v1/login", json::serialize(body), headers);
   }
 
   std::string Mode() const {
@@ -77,6 +111,14 @@ class HttpApiTest : public HotelTest, public ::testing::WithParamInterface<Sessi
     return code != nullptr && code->is_string() ? std::string(code->as_string()) : "";
   }
 
+  static std::string Message(const Reply& reply) {
+    boost::system::error_code ec;
+    const json::value* message = reply.body.find_pointer("/error/message", ec);
+    return message != nullptr && message->is_string() ? std::string(message->as_string()) : "";
+  }
+
+  std::chrono::steady_clock::time_point now_ = std::chrono::steady_clock::now();
+  std::string token_;
   std::unique_ptr<ApiRouter> router_;
   std::unique_ptr<HttpServer> server_;
 };
@@ -129,7 +171,12 @@ TEST_P(HttpApiTest, ReadEndpointsQ1ToQ5) {
   const json::object& paths = openapi.body.at("paths").as_object();
   EXPECT_TRUE(paths.contains("/reservations/{confirmation_number}"));
   EXPECT_TRUE(paths.at("/reservations/{confirmation_number}").as_object().contains("delete"));
-  EXPECT_EQ(paths.size(), 15u);
+  EXPECT_EQ(paths.size(), 18u);
+  EXPECT_TRUE(paths.contains("/login"));
+  const json::object& schemes =
+      openapi.body.at("components").at("securitySchemes").as_object();
+  EXPECT_EQ(schemes.at("cookieAuth").at("name"), "hotel_session");
+  EXPECT_EQ(schemes.at("bearerAuth").at("scheme"), "bearer");
 }
 
 TEST_P(HttpApiTest, BookLookUpChangeAndCancel) {
@@ -145,62 +192,65 @@ TEST_P(HttpApiTest, BookLookUpChangeAndCancel) {
   EXPECT_EQ(taken.status, 409);
   EXPECT_EQ(Code(taken), "room_unavailable");
 
-  auto q6 = Call(http::verb::get, "/api/v1/reservations/" + number);
+  // The guest's calls give the last name; the staff's need none.
+  std::string mine = "/api/v1/reservations/" + number + "?last_name=Nguyen";
+  auto q6 = Call(http::verb::get, mine);
   ASSERT_EQ(q6.status, 200);
   EXPECT_EQ(q6.body.at("check_in"), "2030-01-02");
   auto q7 =
-      Call(http::verb::get, "/api/v1/hotels/AZ123/reservations?date=2030-01-02&last_name=nguyen");
+      Staff(http::verb::get, "/api/v1/hotels/AZ123/reservations?date=2030-01-02&last_name=nguyen");
   ASSERT_EQ(q7.status, 200);
   EXPECT_EQ(q7.body.at("reservations").as_array().size(), 1u);
-  auto q8 = Call(http::verb::get, "/api/v1/reservations?last_name=Nguyen&first_name=Mai");
+  auto q8 = Staff(http::verb::get, "/api/v1/reservations?last_name=Nguyen&first_name=Mai");
   ASSERT_EQ(q8.status, 200);
   EXPECT_EQ(q8.body.at("reservations").at(0).at("confirmation_number").as_string(), number);
-  auto q9 = Call(http::verb::get, "/api/v1/guests/" + guest_id);
+  auto q9 = Staff(http::verb::get, "/api/v1/guests/" + guest_id);
   ASSERT_EQ(q9.status, 200);
   EXPECT_EQ(q9.body.at("addresses").at("home").at("city"), "Springfield");
 
   auto changed =
-      Call(http::verb::put, "/api/v1/reservations/" + number,
+      Call(http::verb::put, mine,
            R"({"check_in": "2030-01-06", "check_out": "2030-01-08", "room_number": 102})");
   ASSERT_EQ(changed.status, 200) << json::serialize(changed.body);
   EXPECT_EQ(changed.body.at("total"), "300.00");
   EXPECT_EQ(changed.body.at("room_number"), 102);
+  EXPECT_EQ(Staff(http::verb::get, "/api/v1/reservations/" + number).status, 200);
 
-  auto cancelled = Call(http::verb::delete_, "/api/v1/reservations/" + number);
+  auto cancelled = Call(http::verb::delete_, mine);
   ASSERT_EQ(cancelled.status, 200);
   EXPECT_EQ(cancelled.body.at("status"), "cancelled");
-  EXPECT_EQ(Call(http::verb::delete_, "/api/v1/reservations/" + number).status, 404);
-  EXPECT_EQ(Call(http::verb::get, "/api/v1/reservations/" + number).status, 404);
+  EXPECT_EQ(Call(http::verb::delete_, mine).status, 404);
+  EXPECT_EQ(Call(http::verb::get, mine).status, 404);
 }
 
 TEST_P(HttpApiTest, InventoryAndGuestWrites) {
-  EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", R"({"name": "Orsay", "description": "Museum"})")
+  EXPECT_EQ(Staff(http::verb::post, "/api/v1/pois", R"({"name": "Orsay", "description": "Museum"})")
                 .status,
             201);
-  auto hotel = Call(http::verb::post, "/api/v1/hotels",
+  auto hotel = Staff(http::verb::post, "/api/v1/hotels",
                     R"({"hotel_id": "NY229", "name": "Hotel NY", "phone": "1",
                         "address": {"city": "New York"}, "pois": ["Orsay"]})");
   ASSERT_EQ(hotel.status, 201) << json::serialize(hotel.body);
-  EXPECT_EQ(Code(Call(http::verb::post, "/api/v1/hotels", R"({"hotel_id": "NY229", "name": "X"})")),
+  EXPECT_EQ(Code(Staff(http::verb::post, "/api/v1/hotels", R"({"hotel_id": "NY229", "name": "X"})")),
             "conflict");
-  auto room = Call(http::verb::post, "/api/v1/hotels/NY229/rooms",
+  auto room = Staff(http::verb::post, "/api/v1/hotels/NY229/rooms",
                    R"({"room_number": 7, "room_type": "single", "rate": "80.50",
                        "amenities": [{"name": "wifi", "description": "Free"}]})");
   ASSERT_EQ(room.status, 201) << json::serialize(room.body);
-  auto opened = Call(http::verb::post, "/api/v1/hotels/NY229/availability",
+  auto opened = Staff(http::verb::post, "/api/v1/hotels/NY229/availability",
                      R"({"start": "2030-02-01", "end": "2030-02-04"})");
   ASSERT_EQ(opened.status, 200);
   EXPECT_EQ(opened.body.at("nights_opened"), 3);
   auto guest =
-      Call(http::verb::post, "/api/v1/guests", R"({"first_name": "Lucas", "last_name": "Silva"})");
+      Staff(http::verb::post, "/api/v1/guests", R"({"first_name": "Lucas", "last_name": "Silva"})");
   ASSERT_EQ(guest.status, 201);
   std::string id(guest.body.at("guest_id").as_string());
   auto updated =
-      Call(http::verb::put, "/api/v1/guests/" + id,
+      Staff(http::verb::put, "/api/v1/guests/" + id,
            R"({"first_name": "Lucas", "last_name": "Silva", "emails": ["l@example.com"]})");
   ASSERT_EQ(updated.status, 200);
   EXPECT_EQ(updated.body.at("emails").at(0), "l@example.com");
-  auto booked = Call(http::verb::post, "/api/v1/reservations",
+  auto booked = Staff(http::verb::post, "/api/v1/reservations",
                      R"({"hotel_id": "NY229", "room_number": 7, "check_in": "2030-02-01",
                          "check_out": "2030-02-03", "guest": {"guest_id": ")" +
                          id + R"("}})");
@@ -231,14 +281,18 @@ TEST_P(HttpApiTest, BadRequestsGetJsonErrors) {
                 .status,
             400);
   EXPECT_EQ(Call(http::verb::get, "/api/v1/hotels/AZ123/rooms/abc").status, 400);
-  EXPECT_EQ(Call(http::verb::get, "/api/v1/reservations").status, 400);
-  EXPECT_EQ(Call(http::verb::get, "/api/v1/guests/not-a-uuid").status, 404);
+  EXPECT_EQ(Staff(http::verb::get, "/api/v1/reservations").status, 400);
+  EXPECT_EQ(Staff(http::verb::get, "/api/v1/guests/not-a-uuid").status, 404);
   EXPECT_EQ(Call(http::verb::get, "/api/v1/nothing").status, 404);
   EXPECT_EQ(Call(http::verb::get, "/").status, 404);  // no web directory
-  EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", "{}", "text/plain").status, 415);
-  EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", "[1]").status, 400);
+  std::string bearer = "Bearer " + StaffToken();
+  EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", "{}",
+                 {{"Authorization", bearer}, {"Content-Type", "text/plain"}})
+                .status,
+            415);
+  EXPECT_EQ(Staff(http::verb::post, "/api/v1/pois", "[1]").status, 400);
   std::string huge = R"({"name": ")" + std::string(100000, 'x') + R"("})";
-  EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", huge).status, 413);
+  EXPECT_EQ(Staff(http::verb::post, "/api/v1/pois", huge).status, 413);
   EXPECT_EQ(Call(http::verb::patch, "/api/v1/pois", "{}").status, 405);
 }
 
@@ -251,6 +305,188 @@ TEST_P(HttpApiTest, UnreachableDatabaseIs503) {
   EXPECT_EQ(Code(hotel), "database_unavailable");
   auto booked = Call(http::verb::post, "/api/v1/reservations", kBooking);
   EXPECT_EQ(booked.status, 503);
+}
+
+// --- Who may call what (docs/security.md) ---------------------------------------------------
+
+// A reservation is shown, changed or cancelled only with its number and its guest's last name;
+// a wrong name is the same 404, word for word, as an unknown number.
+TEST_P(HttpApiTest, AReservationNeedsItsGuestsLastName) {
+  auto booked = Call(http::verb::post, "/api/v1/reservations", kBooking);
+  ASSERT_EQ(booked.status, 201) << booked.raw;
+  std::string number(booked.body.at("confirmation_number").as_string());
+  std::string path = "/api/v1/reservations/" + number;
+
+  auto nameless = Call(http::verb::get, path);
+  EXPECT_EQ(nameless.status, 400);
+  EXPECT_EQ(nameless.body.at("error").at("field"), "last_name");
+  auto wrong = Call(http::verb::get, path + "?last_name=Smith");
+  auto unknown = Call(http::verb::get, "/api/v1/reservations/ZZZZZZ?last_name=Smith");
+  EXPECT_EQ(wrong.status, 404);
+  EXPECT_EQ(unknown.status, 404);
+  std::string template_of_wrong = wrong.raw;
+  template_of_wrong.replace(template_of_wrong.find(number), number.size(), "ZZZZZZ");
+  EXPECT_EQ(template_of_wrong, unknown.raw);
+
+  // Any case, blanks around: the right guest.
+  EXPECT_EQ(Call(http::verb::get, path + "?last_name=%20nGUYEN%20").status, 200);
+  // A wrong name changes and cancels nothing.
+  EXPECT_EQ(Call(http::verb::put, path + "?last_name=Smith",
+                 R"({"check_in": "2030-01-06", "check_out": "2030-01-08"})")
+                .status,
+            404);
+  EXPECT_EQ(Call(http::verb::delete_, path + "?last_name=Smith").status, 404);
+  EXPECT_EQ(Call(http::verb::delete_, path).status, 400);
+  auto still = Call(http::verb::get, path + "?last_name=Nguyen");
+  ASSERT_EQ(still.status, 200);
+  EXPECT_EQ(still.body.at("check_in"), "2030-01-02");
+  // Staff may leave the name out, but a name given is checked.
+  EXPECT_EQ(Staff(http::verb::get, path).status, 200);
+  EXPECT_EQ(Staff(http::verb::get, path + "?last_name=Smith").status, 404);
+}
+
+// Every operation the OpenAPI document marks staff-only answers 401 (JSON, WWW-Authenticate)
+// without a session, and no other does: the document and the router agree.
+TEST_P(HttpApiTest, OpenApiSaysWhichCallsNeedAStaffLogin) {
+  auto openapi = Call(http::verb::get, "/api/v1/openapi.json");
+  ASSERT_EQ(openapi.status, 200);
+  std::map<std::string, std::string> examples = {
+      {"{poi_name}", "Louvre"},
+      {"{hotel_id}", "AZ123"},
+      {"{room_number}", "101"},
+      {"{confirmation_number}", "ZZZZZZ"},
+      {"{guest_id}", "6ab09bec-e68e-48d9-a5f8-97e6fb4c9b47"}};
+  int staff_only = 0;
+  for (const auto& [path_template, operations] : openapi.body.at("paths").as_object()) {
+    std::string path(path_template);
+    for (const auto& [placeholder, value] : examples) {
+      if (size_t at = path.find(placeholder); at != std::string::npos) {
+        path.replace(at, placeholder.size(), value);
+      }
+    }
+    for (const auto& [method, operation] : operations.as_object()) {
+      const json::array& security = operation.at("security").as_array();
+      bool needs_staff = !security.empty() &&
+                         std::none_of(security.begin(), security.end(),
+                                      [](const json::value& v) { return v.as_object().empty(); });
+      http::verb verb = http::string_to_verb(
+          method == "get" ? "GET" : method == "post" ? "POST" : method == "put" ? "PUT" : "DELETE");
+      std::string body = verb == http::verb::post || verb == http::verb::put ? "{}" : "";
+      Reply reply = Call(verb, "/api/v1" + path, body);
+      SCOPED_TRACE(std::string(method) + " " + path + ": " + reply.raw);
+      if (needs_staff) {
+        ++staff_only;
+        EXPECT_EQ(reply.status, 401);
+        EXPECT_EQ(Code(reply), "unauthorized");
+        EXPECT_EQ(reply.headers[http::field::www_authenticate], R"(Bearer realm="hotel")");
+      } else {
+        EXPECT_NE(reply.status, 401);
+      }
+    }
+  }
+  EXPECT_EQ(staff_only, 10);
+}
+
+TEST_P(HttpApiTest, LoginGivesACookieAndABearerToken) {
+  auto wrong = Login(kStaffUser, "not the password");
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_EQ(Message(wrong), "Wrong username or password");
+  EXPECT_EQ(Message(Login("nobody", "not the password")), "Wrong username or password");
+  EXPECT_TRUE(wrong.headers[http::field::set_cookie].empty());
+
+  auto login = Login("FrontDesk", kStaffPassword);  // usernames ignore case
+  ASSERT_EQ(login.status, 200) << login.raw;
+  std::string token(login.body.at("token").as_string());
+  EXPECT_EQ(token.size(), 64u);
+  EXPECT_EQ(token.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(login.body.at("token_type"), "Bearer");
+  EXPECT_EQ(login.body.at("username"), "frontdesk");
+  EXPECT_EQ(login.body.at("expires_in"), 12 * 3600);
+  EXPECT_EQ(login.headers[http::field::cache_control], "no-store");
+  std::string cookie(login.headers[http::field::set_cookie]);
+  EXPECT_EQ(cookie.rfind("hotel_session=" + token + ";", 0), 0u) << cookie;
+  for (const char* attribute : {"; Path=/", "; HttpOnly", "; SameSite=Strict", "; Max-Age=43200"}) {
+    EXPECT_NE(cookie.find(attribute), std::string::npos) << attribute;
+  }
+  EXPECT_EQ(cookie.find("Secure"), std::string::npos) << "not over plain HTTP";
+
+  auto by_cookie =
+      Call(http::verb::get, "/api/v1/session", "", {{"Cookie", "theme=dark; hotel_session=" + token}});
+  ASSERT_EQ(by_cookie.status, 200) << by_cookie.raw;
+  EXPECT_EQ(by_cookie.body.at("username"), "frontdesk");
+  auto by_bearer = Call(http::verb::get, "/api/v1/session", "", {{"Authorization", "Bearer " + token}});
+  EXPECT_EQ(by_bearer.status, 200);
+  EXPECT_EQ(Message(Call(http::verb::get, "/api/v1/session", "", {{"Authorization", "Basic eDp5"}})),
+            "The Authorization header must be 'Bearer <token>'");
+
+  auto logout = Call(http::verb::post, "/api/v1/logout", "", {{"Authorization", "Bearer " + token}});
+  EXPECT_EQ(logout.status, 200);
+  EXPECT_NE(std::string(logout.headers[http::field::set_cookie]).find("hotel_session=; Path=/; Max-Age=0"),
+            std::string::npos);
+  auto ended = Call(http::verb::get, "/api/v1/session", "", {{"Authorization", "Bearer " + token}});
+  EXPECT_EQ(ended.status, 401);
+  EXPECT_EQ(Message(ended), "The session has expired or was ended; log in again");
+  // A stale cookie does not get in the way of public pages.
+  EXPECT_EQ(Call(http::verb::get, "/api/v1/pois", "", {{"Cookie", "hotel_session=" + token}}).status,
+            200);
+}
+
+// Five failures, then each attempt must wait (429 with Retry-After), twice as long each time;
+// waiting what the server says lets the right password in, and a success clears the count.
+TEST_P(HttpApiTest, RepeatedFailedLoginsAnswer429) {
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(Login(kStaffUser, "guess " + std::to_string(i)).status, 401);
+  auto limited = Login(kStaffUser, kStaffPassword);
+  EXPECT_EQ(limited.status, 429);
+  EXPECT_EQ(Code(limited), "too_many_requests");
+  EXPECT_EQ(limited.headers[http::field::retry_after], "1");
+  // Another username from the same address waits too (the address is counted).
+  EXPECT_EQ(Login("someone", "guess").status, 429);
+  now_ += std::chrono::seconds(1);
+  EXPECT_EQ(Login(kStaffUser, "guess 5").status, 401);
+  auto longer = Login(kStaffUser, kStaffPassword);
+  EXPECT_EQ(longer.status, 429);
+  EXPECT_EQ(longer.headers[http::field::retry_after], "2");
+  now_ += std::chrono::seconds(2);
+  EXPECT_EQ(Login(kStaffUser, kStaffPassword).status, 200);
+  EXPECT_EQ(Login(kStaffUser, "guess 6").status, 401) << "the success cleared the count";
+}
+
+// A request that rides on the session cookie and changes something must come from this
+// server's own pages (Origin = Host); a bearer token is not sent by browsers on their own.
+TEST_P(HttpApiTest, CookieWritesFromAnotherOriginAre403) {
+  auto login = Login(kStaffUser, kStaffPassword);
+  ASSERT_EQ(login.status, 200);
+  std::string cookie = "hotel_session=" + std::string(login.body.at("token").as_string());
+  const char* poi = R"({"name": "Orsay", "description": "Museum"})";
+  auto foreign = Call(http::verb::post, "/api/v1/pois", poi,
+                      {{"Cookie", cookie}, {"Origin", "http://localhost:9999"}});
+  EXPECT_EQ(foreign.status, 403);
+  EXPECT_EQ(Code(foreign), "forbidden");
+  EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", poi, {{"Cookie", cookie}, {"Origin", "null"}})
+                .status,
+            403);
+  EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", poi,
+                 {{"Cookie", cookie}, {"Origin", "http://localhost"}})
+                .status,
+            201);
+  EXPECT_EQ(Call(http::verb::get, "/api/v1/session", "",
+                 {{"Cookie", cookie}, {"Origin", "http://evil.example"}})
+                .status,
+            200)
+      << "reads are not refused (SameSite=Strict keeps the cookie off other sites' requests)";
+  EXPECT_EQ(Login(kStaffUser, kStaffPassword, {{"Origin", "http://evil.example"}}).status, 403);
+}
+
+TEST_P(HttpApiTest, BookingForAnExistingGuestNeedsStaff) {
+  auto guest = Staff(http::verb::post, "/api/v1/guests",
+                     R"({"first_name": "Lucas", "last_name": "Silva"})");
+  ASSERT_EQ(guest.status, 201);
+  std::string booking = R"({"hotel_id": "AZ123", "room_number": 101, "check_in": "2030-01-02",
+      "check_out": "2030-01-04", "guest": {"guest_id": ")" +
+                        std::string(guest.body.at("guest_id").as_string()) + R"("}})";
+  auto anonymous = Call(http::verb::post, "/api/v1/reservations", booking);
+  EXPECT_EQ(anonymous.status, 401);
+  EXPECT_EQ(Staff(http::verb::post, "/api/v1/reservations", booking).status, 201);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sessions, HttpApiTest,

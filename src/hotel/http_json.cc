@@ -343,6 +343,12 @@ FieldResult<ChangeRequest> ReadChange(const json::object& object, int max_nights
   return request;
 }
 
+FieldResult<LoginRequest> ReadLogin(const json::object& object) {
+  ASSIGN_FIELD_OR_RETURN(username, StringField(object, "username", "", true, 256));
+  ASSIGN_FIELD_OR_RETURN(password, StringField(object, "password", "", true, 1024));
+  return LoginRequest{*username, *password};
+}
+
 FieldResult<OpenRequest> ReadOpen(const json::object& object) {
   ASSIGN_FIELD_OR_RETURN(start, DayField(object, "start"));
   ASSIGN_FIELD_OR_RETURN(end, DayField(object, "end"));

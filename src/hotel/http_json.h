@@ -49,6 +49,13 @@ struct OpenRequest {
   std::optional<Cents> rate;
 };
 FieldResult<OpenRequest> ReadOpen(const boost::json::object& object);
+// POST /login's body: {"username": ..., "password": ...}, both required strings (the password
+// up to 1,024 bytes; StaffAccounts decides what may match).
+struct LoginRequest {
+  std::string username;
+  std::string password;
+};
+FieldResult<LoginRequest> ReadLogin(const boost::json::object& object);
 
 // Checks a stay given as two dates: check_out after check_in, at most `max_nights` nights.
 // The error names `check_out_field` (e.g. "check_out").

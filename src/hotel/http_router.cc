@@ -7,7 +7,9 @@
 #include <exception>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
+#include <variant>
 #include <vector>
 
 #include "cql/parser/lexer.h"
@@ -16,6 +18,8 @@
 namespace hotel {
 
 namespace json = boost::json;
+using common::Status;
+using common::StatusCode;
 
 namespace {
 
@@ -36,7 +40,7 @@ std::string ValidUtf8(std::string_view text) {
 // JSON text must be UTF-8 (RFC 8259 §8.1), so invalid bytes become U+FFFD; they can only be
 // inside strings, so the text stays valid JSON.
 HttpResponse JsonResponse(int status, const json::value& value) {
-  return {status, "application/json", ValidUtf8(json::serialize(value))};
+  return {status, "application/json", ValidUtf8(json::serialize(value)), {}};
 }
 
 HttpResponse Error(int status, std::string_view code, std::string_view message,
@@ -50,22 +54,36 @@ HttpResponse FieldErrorResponse(const FieldError& error) {
   return Error(400, "invalid_field", error.field + " " + error.message, error.field);
 }
 
-// The one place service errors become HTTP errors (hotel_service.h lists the codes).
-HttpResponse ErrorResponse(const common::Status& status) {
+// The one place service and login errors become HTTP errors (hotel_service.h and staff_auth.h
+// list the codes).
+HttpResponse ErrorResponse(const Status& status) {
   switch (status.code()) {
-    case common::StatusCode::kInvalid:
+    case StatusCode::kInvalid:
       return Error(400, "bad_request", status.message());
-    case common::StatusCode::kNotFound:
+    case StatusCode::kAuthenticationError: {
+      HttpResponse response = Error(401, "unauthorized", status.message());
+      response.headers.emplace_back("WWW-Authenticate", R"(Bearer realm="hotel")");
+      return response;
+    }
+    case StatusCode::kUnauthorized:
+      return Error(403, "forbidden", status.message());
+    case StatusCode::kNotFound:
       return Error(404, "not_found", status.message());
-    case common::StatusCode::kAlreadyExists:
+    case StatusCode::kAlreadyExists:
       return Error(409, "conflict", status.message());
-    case common::StatusCode::kWriteFailure:
+    case StatusCode::kWriteFailure:
       return Error(409, "room_unavailable", status.message());
-    case common::StatusCode::kUnavailable:
+    case StatusCode::kOverloaded:
+      return Error(429, "too_many_requests", status.message());
+    case StatusCode::kUnavailable:
       return Error(503, "database_unavailable", status.message());
     default:
       return Error(500, "internal", status.message());
   }
+}
+
+Status NeedsLogin(std::string message) {
+  return Status(StatusCode::kAuthenticationError, std::move(message));
 }
 
 template <typename T>
@@ -77,12 +95,22 @@ bool Failed(const common::Result<T>& result, HttpResponse* response) {
 
 using Query = std::map<std::string, std::string>;
 
-// A parsed request: decoded path segments after /api/v1 and query parameters.
+// A parsed request: decoded path segments after /api/v1, query parameters, the JSON body
+// (POST, PUT) and the caller's staff session, if any.
 struct Call {
   const HttpRequest& request;
   std::vector<std::string> path;
   Query query;
   json::object body;
+  std::string token;                  // the session token presented ("" when none)
+  std::optional<StaffSession> staff;  // the live staff session of `token`
+};
+
+// What handlers use of the router.
+struct Context {
+  HotelService* service;
+  StaffAuth* auth;
+  const std::string& mode;
 };
 
 std::optional<std::string> Param(const Query& query, const std::string& name) {
@@ -112,6 +140,17 @@ std::variant<int16_t, HttpResponse> RoomSegment(const std::string& text) {
   return static_cast<int16_t>(number);
 }
 
+// The guest's last name a reservation request must give (?last_name=), or the 400 to answer.
+// A staff session may leave it out (nullopt: no check); a name given is always checked.
+std::variant<std::optional<std::string>, HttpResponse> GuestLastName(const Call& call) {
+  auto last_name = Param(call.query, "last_name");
+  if (last_name && !FoldName(*last_name).empty()) return last_name;
+  if (call.staff) return std::optional<std::string>();
+  return Error(400, "invalid_field",
+               "last_name is required: the last name of the guest on the reservation",
+               "last_name");
+}
+
 json::array ReservationArray(const std::vector<Reservation>& reservations) {
   json::array array;
   for (const Reservation& reservation : reservations) {
@@ -126,12 +165,461 @@ json::array PoiArray(const std::vector<Poi>& pois) {
   return array;
 }
 
-constexpr size_t kMaxBodyBytes = 64 * 1024;
+// --- Handlers: one per endpoint (the table below says who may call each) -------------------
+
+HttpResponse GetHealth(const Context& context, Call&) {
+  return JsonResponse(200, json::object{{"status", "ok"}, {"mode", context.mode}});
+}
+
+HttpResponse GetOpenApi(const Context&, Call&) {
+  return {200, "application/json", std::string(OpenApiDocument()), {}};
+}
+
+HttpResponse ListPois(const Context& context, Call&) {
+  HttpResponse response;
+  auto pois = context.service->ListPois();
+  if (Failed(pois, &response)) return response;
+  return JsonResponse(200, json::object{{"pois", PoiArray(*pois)}});
+}
+
+HttpResponse HotelsNearPoi(const Context& context, Call& call) {
+  HttpResponse response;
+  auto answer = context.service->HotelsNearPoi(call.path[1]);
+  if (Failed(answer, &response)) return response;
+  json::array hotels;
+  for (const Hotel& hotel : answer->hotels) hotels.push_back(HotelJson(hotel, false));
+  return JsonResponse(200,
+                      json::object{{"poi", PoiJson(answer->poi)}, {"hotels", std::move(hotels)}});
+}
+
+HttpResponse GetHotel(const Context& context, Call& call) {
+  HttpResponse response;
+  auto hotel = context.service->GetHotel(call.path[1]);
+  if (Failed(hotel, &response)) return response;
+  return JsonResponse(200, HotelJson(*hotel, true));
+}
+
+HttpResponse HotelPois(const Context& context, Call& call) {
+  HttpResponse response;
+  auto pois = context.service->HotelPois(call.path[1]);
+  if (Failed(pois, &response)) return response;
+  return JsonResponse(200, json::object{{"pois", PoiArray(*pois)}});
+}
+
+HttpResponse GetAvailability(const Context& context, Call& call) {
+  auto check_in = DateParam(call.query, "check_in");
+  if (auto* error = std::get_if<HttpResponse>(&check_in)) return *error;
+  auto check_out = DateParam(call.query, "check_out");
+  if (auto* error = std::get_if<HttpResponse>(&check_out)) return *error;
+  if (auto error = CheckStay(std::get<Day>(check_in), std::get<Day>(check_out),
+                             context.service->options().max_stay_nights, "check_out")) {
+    return FieldErrorResponse(*error);
+  }
+  HttpResponse response;
+  auto availability = context.service->FindAvailability(call.path[1], std::get<Day>(check_in),
+                                                        std::get<Day>(check_out));
+  if (Failed(availability, &response)) return response;
+  return JsonResponse(200, AvailabilityJson(*availability));
+}
+
+HttpResponse GetRoom(const Context& context, Call& call) {
+  auto room = RoomSegment(call.path[3]);
+  if (auto* error = std::get_if<HttpResponse>(&room)) return *error;
+  std::optional<Day> date;
+  if (call.query.count("date") != 0) {
+    auto day = DateParam(call.query, "date");
+    if (auto* error = std::get_if<HttpResponse>(&day)) return *error;
+    date = std::get<Day>(day);
+  }
+  HttpResponse response;
+  auto details = context.service->GetRoom(call.path[1], std::get<int16_t>(room), date);
+  if (Failed(details, &response)) return response;
+  return JsonResponse(200, RoomJson(*details));
+}
+
+HttpResponse GetReservation(const Context& context, Call& call) {
+  auto last_name = GuestLastName(call);
+  if (auto* error = std::get_if<HttpResponse>(&last_name)) return *error;
+  HttpResponse response;
+  auto reservation = context.service->GetReservation(
+      call.path[1], std::get<std::optional<std::string>>(last_name));
+  if (Failed(reservation, &response)) return response;
+  return JsonResponse(200, ReservationJson(*reservation));
+}
+
+HttpResponse ArrivalsByHotelDate(const Context& context, Call& call) {
+  auto date = DateParam(call.query, "date");
+  if (auto* error = std::get_if<HttpResponse>(&date)) return *error;
+  HttpResponse response;
+  auto reservations = context.service->ReservationsByHotelDate(call.path[1], std::get<Day>(date),
+                                                               Param(call.query, "last_name"));
+  if (Failed(reservations, &response)) return response;
+  return JsonResponse(200, json::object{{"reservations", ReservationArray(*reservations)}});
+}
+
+HttpResponse ReservationsByGuest(const Context& context, Call& call) {
+  auto last_name = Param(call.query, "last_name");
+  if (!last_name || FoldName(*last_name).empty()) {
+    return Error(400, "invalid_field", "last_name is required", "last_name");
+  }
+  HttpResponse response;
+  auto reservations =
+      context.service->ReservationsByGuest(*last_name, Param(call.query, "first_name"));
+  if (Failed(reservations, &response)) return response;
+  return JsonResponse(200, json::object{{"reservations", ReservationArray(*reservations)}});
+}
+
+HttpResponse GetGuest(const Context& context, Call& call) {
+  auto id = common::Uuid::Parse(call.path[1]);
+  if (!id.ok()) return Error(404, "not_found", "Guest '" + call.path[1] + "' not found");
+  HttpResponse response;
+  auto guest = context.service->GetGuest(*id);
+  if (Failed(guest, &response)) return response;
+  return JsonResponse(200, GuestJson(*guest));
+}
+
+HttpResponse Book(const Context& context, Call& call) {
+  auto booking = ReadBooking(call.body, context.service->options().max_stay_nights);
+  if (auto* error = std::get_if<FieldError>(&booking)) return FieldErrorResponse(*error);
+  const BookingRequest& request = std::get<BookingRequest>(booking);
+  if (request.guest_id && !call.staff) {
+    return ErrorResponse(NeedsLogin(
+        "Booking for an existing guest (guest.guest_id) needs a staff login; give the guest's "
+        "name and details instead"));
+  }
+  HttpResponse response;
+  auto reservation = context.service->Book(request);
+  if (Failed(reservation, &response)) return response;
+  return JsonResponse(201, ReservationJson(*reservation));
+}
+
+HttpResponse CreateGuest(const Context& context, Call& call) {
+  auto guest = ReadGuest(call.body, "");
+  if (auto* error = std::get_if<FieldError>(&guest)) return FieldErrorResponse(*error);
+  HttpResponse response;
+  auto created = context.service->CreateGuest(std::get<Guest>(guest));
+  if (Failed(created, &response)) return response;
+  return JsonResponse(201, GuestJson(*created));
+}
+
+HttpResponse CreateHotel(const Context& context, Call& call) {
+  auto hotel = ReadHotel(call.body);
+  if (auto* error = std::get_if<FieldError>(&hotel)) return FieldErrorResponse(*error);
+  HttpResponse response;
+  auto created = context.service->CreateHotel(std::get<Hotel>(hotel));
+  if (Failed(created, &response)) return response;
+  return JsonResponse(201, HotelJson(*created, true));
+}
+
+HttpResponse CreatePoi(const Context& context, Call& call) {
+  auto poi = ReadPoi(call.body);
+  if (auto* error = std::get_if<FieldError>(&poi)) return FieldErrorResponse(*error);
+  Status created = context.service->CreatePoi(std::get<Poi>(poi));
+  if (!created.ok()) return ErrorResponse(created);
+  return JsonResponse(201, PoiJson(std::get<Poi>(poi)));
+}
+
+HttpResponse AddRoom(const Context& context, Call& call) {
+  auto room = ReadRoom(call.body);
+  if (auto* error = std::get_if<FieldError>(&room)) return FieldErrorResponse(*error);
+  Status added = context.service->AddRoom(call.path[1], std::get<Room>(room));
+  if (!added.ok()) return ErrorResponse(added);
+  const Room& value = std::get<Room>(room);
+  json::array amenities;
+  for (const Amenity& amenity : value.amenities) {
+    amenities.push_back(json::object{{"name", amenity.name}, {"description", amenity.description}});
+  }
+  return JsonResponse(201, json::object{{"hotel_id", call.path[1]},
+                                        {"room_number", value.room_number},
+                                        {"room_type", value.room_type},
+                                        {"rate", FormatMoney(value.base_rate)},
+                                        {"currency", kCurrency},
+                                        {"amenities", std::move(amenities)}});
+}
+
+HttpResponse OpenAvailability(const Context& context, Call& call) {
+  auto open = ReadOpen(call.body);
+  if (auto* error = std::get_if<FieldError>(&open)) return FieldErrorResponse(*error);
+  const OpenRequest& value = std::get<OpenRequest>(open);
+  HttpResponse response;
+  auto opened = context.service->OpenAvailability(call.path[1], value.start, value.end, value.rate);
+  if (Failed(opened, &response)) return response;
+  return JsonResponse(200, json::object{{"nights_opened", *opened}});
+}
+
+HttpResponse ChangeReservation(const Context& context, Call& call) {
+  auto last_name = GuestLastName(call);
+  if (auto* error = std::get_if<HttpResponse>(&last_name)) return *error;
+  auto change = ReadChange(call.body, context.service->options().max_stay_nights);
+  if (auto* error = std::get_if<FieldError>(&change)) return FieldErrorResponse(*error);
+  HttpResponse response;
+  auto changed = context.service->Change(call.path[1], std::get<ChangeRequest>(change),
+                                         std::get<std::optional<std::string>>(last_name));
+  if (Failed(changed, &response)) return response;
+  return JsonResponse(200, ReservationJson(*changed));
+}
+
+HttpResponse UpdateGuest(const Context& context, Call& call) {
+  auto id = common::Uuid::Parse(call.path[1]);
+  if (!id.ok()) return Error(404, "not_found", "Guest '" + call.path[1] + "' not found");
+  auto guest = ReadGuest(call.body, "");
+  if (auto* error = std::get_if<FieldError>(&guest)) return FieldErrorResponse(*error);
+  HttpResponse response;
+  auto updated = context.service->UpdateGuest(*id, std::get<Guest>(guest));
+  if (Failed(updated, &response)) return response;
+  return JsonResponse(200, GuestJson(*updated));
+}
+
+HttpResponse CancelReservation(const Context& context, Call& call) {
+  auto last_name = GuestLastName(call);
+  if (auto* error = std::get_if<HttpResponse>(&last_name)) return *error;
+  HttpResponse response;
+  auto cancelled = context.service->Cancel(call.path[1],
+                                           std::get<std::optional<std::string>>(last_name));
+  if (Failed(cancelled, &response)) return response;
+  return JsonResponse(200, ReservationJson(*cancelled));
+}
+
+// Set-Cookie for the session cookie: `token` for `max_age`, or "" with 0 to clear it.
+std::string SessionCookie(const std::string& token, std::chrono::seconds max_age, bool secure) {
+  return fmt::format("{}={}; Path=/; Max-Age={}; HttpOnly; SameSite=Strict{}", kSessionCookie,
+                     token, max_age.count(), secure ? "; Secure" : "");
+}
+
+HttpResponse TooManyAttempts(std::chrono::seconds wait, const std::string& message) {
+  HttpResponse response = ErrorResponse(Status(StatusCode::kOverloaded, message));
+  response.headers.emplace_back("Retry-After", std::to_string(wait.count()));
+  return response;
+}
+
+HttpResponse Login(const Context& context, Call& call) {
+  auto login = ReadLogin(call.body);
+  if (auto* error = std::get_if<FieldError>(&login)) return FieldErrorResponse(*error);
+  const LoginRequest& request = std::get<LoginRequest>(login);
+  if (context.auth == nullptr) {
+    return ErrorResponse(NeedsLogin("Staff login is not available on this server"));
+  }
+  const std::string& address = call.request.client_address;
+  if (auto wait = context.auth->RetryAfter(address, request.username); wait.count() > 0) {
+    return TooManyAttempts(
+        wait, fmt::format("Too many failed logins; try again in {} s", wait.count()));
+  }
+  auto grant = context.auth->Login(address, request.username, request.password);
+  if (!grant.ok()) {
+    if (grant.status().code() == StatusCode::kOverloaded) {
+      return TooManyAttempts(std::chrono::seconds(1), grant.status().message());
+    }
+    return ErrorResponse(grant.status());
+  }
+  HttpResponse response =
+      JsonResponse(200, json::object{{"username", grant->username},
+                                     {"token", grant->token},
+                                     {"token_type", "Bearer"},
+                                     {"expires_in", grant->lifetime.count()},
+                                     {"idle_timeout", grant->idle_timeout.count()}});
+  response.headers.emplace_back("Set-Cookie",
+                                SessionCookie(grant->token, grant->lifetime, call.request.secure));
+  response.headers.emplace_back("Cache-Control", "no-store");
+  return response;
+}
+
+HttpResponse Logout(const Context& context, Call& call) {
+  if (context.auth != nullptr && !call.token.empty()) context.auth->Logout(call.token);
+  HttpResponse response = JsonResponse(200, json::object{{"status", "logged_out"}});
+  response.headers.emplace_back("Set-Cookie",
+                                SessionCookie("", std::chrono::seconds(0), call.request.secure));
+  return response;
+}
+
+HttpResponse GetSession(const Context&, Call& call) {
+  HttpResponse response =
+      JsonResponse(200, json::object{{"username", call.staff->username},
+                                     {"expires_in", call.staff->remaining_lifetime.count()}});
+  response.headers.emplace_back("Cache-Control", "no-store");
+  return response;
+}
+
+// --- The endpoint table ---------------------------------------------------------------------
+
+// kPublic: anyone. kGuest: anyone, with the guest's last name unless staff (GuestLastName).
+// kStaff: a live staff session (401 otherwise).
+enum class Access { kPublic, kGuest, kStaff };
+
+using Handler = HttpResponse (*)(const Context&, Call&);
+
+struct Endpoint {
+  std::string_view method;
+  std::vector<std::string_view> path;  // segments after /api/v1; "*" matches any one
+  Access access;
+  Handler handler;
+};
+
+const std::vector<Endpoint>& Endpoints() {
+  static const std::vector<Endpoint> endpoints{
+      {"GET", {"health"}, Access::kPublic, GetHealth},
+      {"GET", {"openapi.json"}, Access::kPublic, GetOpenApi},
+      {"GET", {"pois"}, Access::kPublic, ListPois},
+      {"GET", {"pois", "*", "hotels"}, Access::kPublic, HotelsNearPoi},
+      {"GET", {"hotels", "*"}, Access::kPublic, GetHotel},
+      {"GET", {"hotels", "*", "pois"}, Access::kPublic, HotelPois},
+      {"GET", {"hotels", "*", "availability"}, Access::kPublic, GetAvailability},
+      {"GET", {"hotels", "*", "rooms", "*"}, Access::kPublic, GetRoom},
+      {"POST", {"reservations"}, Access::kPublic, Book},  // guest_id: staff (Book)
+      {"POST", {"login"}, Access::kPublic, Login},
+      {"POST", {"logout"}, Access::kPublic, Logout},
+      {"GET", {"reservations", "*"}, Access::kGuest, GetReservation},
+      {"PUT", {"reservations", "*"}, Access::kGuest, ChangeReservation},
+      {"DELETE", {"reservations", "*"}, Access::kGuest, CancelReservation},
+      {"GET", {"session"}, Access::kStaff, GetSession},
+      {"GET", {"hotels", "*", "reservations"}, Access::kStaff, ArrivalsByHotelDate},
+      {"GET", {"reservations"}, Access::kStaff, ReservationsByGuest},
+      {"GET", {"guests", "*"}, Access::kStaff, GetGuest},
+      {"POST", {"guests"}, Access::kStaff, CreateGuest},
+      {"PUT", {"guests", "*"}, Access::kStaff, UpdateGuest},
+      {"POST", {"hotels"}, Access::kStaff, CreateHotel},
+      {"POST", {"pois"}, Access::kStaff, CreatePoi},
+      {"POST", {"hotels", "*", "rooms"}, Access::kStaff, AddRoom},
+      {"POST", {"hotels", "*", "availability"}, Access::kStaff, OpenAvailability},
+  };
+  return endpoints;
+}
+
+const Endpoint* FindEndpoint(const std::string& method, const std::vector<std::string>& path) {
+  for (const Endpoint& endpoint : Endpoints()) {
+    if (endpoint.method != method || endpoint.path.size() != path.size()) continue;
+    bool matches = true;
+    for (size_t i = 0; i < path.size() && matches; ++i) {
+      matches = endpoint.path[i] == "*" || endpoint.path[i] == path[i];
+    }
+    if (matches) return &endpoint;
+  }
+  return nullptr;
+}
+
+// --- Credentials ----------------------------------------------------------------------------
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+std::string_view Trim(std::string_view text) {
+  size_t begin = text.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) return {};
+  return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
+}
+
+// The session token a request presents: `Authorization: Bearer <token>` first, else the
+// session cookie. `malformed`: an Authorization header of another form.
+struct Credentials {
+  std::string token;
+  bool from_cookie = false;
+  bool malformed = false;
+};
+
+Credentials PresentedCredentials(const HttpRequest& request) {
+  Credentials credentials;
+  if (!request.authorization.empty()) {
+    std::string_view value = Trim(request.authorization);
+    if (value.size() > 7 && Lower(value.substr(0, 7)) == "bearer ") {
+      credentials.token = std::string(Trim(value.substr(7)));
+    } else {
+      credentials.malformed = true;
+    }
+    return credentials;
+  }
+  std::string_view cookies = request.cookie;
+  while (!cookies.empty()) {
+    size_t end = cookies.find(';');
+    std::string_view pair = Trim(cookies.substr(0, end));
+    cookies = end == std::string_view::npos ? std::string_view() : cookies.substr(end + 1);
+    size_t equals = pair.find('=');
+    if (equals != std::string_view::npos && pair.substr(0, equals) == kSessionCookie) {
+      credentials.token = std::string(pair.substr(equals + 1));
+      credentials.from_cookie = true;
+    }
+  }
+  return credentials;
+}
+
+// "host:port" without the scheme's default port, lower-cased.
+std::string Authority(std::string_view authority, std::string_view scheme) {
+  std::string out = Lower(authority);
+  std::string_view default_port = scheme == "https" ? ":443" : ":80";
+  if (out.size() > default_port.size() && out.ends_with(default_port)) {
+    out.resize(out.size() - default_port.size());
+  }
+  return out;
+}
+
+// True when the request's Origin names another origin than its Host (a page of another site,
+// or another port of this host, sent it). No Origin header: not a browser's cross-origin
+// request (API clients send none).
+bool CrossOrigin(const HttpRequest& request) {
+  if (request.origin.empty()) return false;
+  size_t separator = request.origin.find("://");
+  if (separator == std::string::npos) return true;  // "null" (sandboxed, file:) or malformed
+  std::string_view scheme = std::string_view(request.origin).substr(0, separator);
+  std::string_view origin = std::string_view(request.origin).substr(separator + 3);
+  std::string_view expected_scheme = request.secure ? "https" : "http";
+  return Lower(scheme) != expected_scheme ||
+         Authority(origin, expected_scheme) != Authority(request.host, expected_scheme);
+}
+
+// Fills `call.token` and `call.staff`; returns the 401 (or 503) to answer when `endpoint`
+// needs a staff session the request does not have.
+std::optional<HttpResponse> Authenticate(StaffAuth* auth, const Endpoint& endpoint,
+                                         const Credentials& credentials, Call& call) {
+  call.token = credentials.token;
+  if (auth != nullptr && !credentials.token.empty()) {
+    auto session = auth->Authenticate(credentials.token);
+    if (session.ok()) {
+      call.staff = *session;
+    } else if (endpoint.access == Access::kStaff) {
+      return ErrorResponse(session.status());
+    }
+  }
+  if (endpoint.access != Access::kStaff || call.staff) return std::nullopt;
+  if (credentials.malformed) {
+    return ErrorResponse(NeedsLogin("The Authorization header must be 'Bearer <token>'"));
+  }
+  if (!credentials.token.empty()) {
+    return ErrorResponse(NeedsLogin("The session has expired or was ended; log in again"));
+  }
+  return ErrorResponse(
+      NeedsLogin("This needs a staff login: POST /api/v1/login, then send the session cookie "
+                 "or 'Authorization: Bearer <token>'"));
+}
+
+// Parses a POST or PUT body into `call.body`; the 413, 415 or 400 to answer otherwise.
+std::optional<HttpResponse> ReadBody(const HttpRequest& request, Call& call) {
+  constexpr size_t kMaxBodyBytes = 64 * 1024;
+  if (request.body.size() > kMaxBodyBytes) {
+    return Error(413, "bad_request", "Request body too large");
+  }
+  if (!request.content_type.empty() &&
+      request.content_type.find("application/json") == std::string::npos) {
+    return Error(415, "bad_request", "Content-Type must be application/json");
+  }
+  boost::system::error_code ec;
+  json::value body = json::parse(request.body, ec);
+  if (ec) return Error(400, "invalid_json", "Malformed JSON: " + ec.message());
+  if (!body.is_object()) return Error(400, "invalid_json", "The body must be a JSON object");
+  call.body = std::move(body.as_object());
+  return std::nullopt;
+}
 
 }  // namespace
 
-ApiRouter::ApiRouter(HotelService* service, std::string web_directory, std::string mode)
-    : service_(service), web_directory_(std::move(web_directory)), mode_(std::move(mode)) {}
+ApiRouter::ApiRouter(HotelService* service, StaffAuth* auth, std::string web_directory,
+                     std::string mode)
+    : service_(service),
+      auth_(auth),
+      web_directory_(std::move(web_directory)),
+      mode_(std::move(mode)) {}
 
 HttpResponse ApiRouter::Handle(const HttpRequest& request) const {
   try {
@@ -165,13 +653,13 @@ HttpResponse ApiRouter::ServeStatic(const std::string& path) const {
   if (ends_with(".svg")) type = "image/svg+xml";
   if (ends_with(".png")) type = "image/png";
   if (ends_with(".ico")) type = "image/x-icon";
-  return {200, type, content.str()};
+  return {200, type, content.str(), {}};
 }
 
 HttpResponse ApiRouter::Route(const HttpRequest& request) const {
   auto parsed = boost::urls::parse_origin_form(request.target);
   if (!parsed) return Error(400, "bad_request", "Malformed request target");
-  Call call{request, {}, {}, {}};
+  Call call{request, {}, {}, {}, {}, {}};
   for (auto segment : parsed->segments()) call.path.push_back(segment);
   for (auto param : parsed->params()) call.query[param.key] = param.value;
   std::string path = std::string(parsed->path());
@@ -185,202 +673,23 @@ HttpResponse ApiRouter::Route(const HttpRequest& request) const {
     return Error(404, "not_found", "No such page: " + path);
   }
   call.path.erase(call.path.begin(), call.path.begin() + 2);
-  const std::vector<std::string>& p = call.path;
-
-  if (method == "POST" || method == "PUT") {
-    if (request.body.size() > kMaxBodyBytes) {
-      return Error(413, "bad_request", "Request body too large");
-    }
-    if (!request.content_type.empty() &&
-        request.content_type.find("application/json") == std::string::npos) {
-      return Error(415, "bad_request", "Content-Type must be application/json");
-    }
-    boost::system::error_code ec;
-    json::value body = json::parse(request.body, ec);
-    if (ec) return Error(400, "invalid_json", "Malformed JSON: " + ec.message());
-    if (!body.is_object()) return Error(400, "invalid_json", "The body must be a JSON object");
-    call.body = std::move(body.as_object());
+  if (method != "GET" && method != "POST" && method != "PUT" && method != "DELETE") {
+    return Error(405, "bad_request", "Method not allowed: " + method);
   }
+  const Endpoint* endpoint = FindEndpoint(method, call.path);
+  if (endpoint == nullptr) return Error(404, "not_found", "No such endpoint: " + method + " " + path);
 
-  HttpResponse response;
-
-  if (method == "GET") {
-    if (p.size() == 1 && p[0] == "health") {
-      return JsonResponse(200, json::object{{"status", "ok"}, {"mode", mode_}});
-    }
-    if (p.size() == 1 && p[0] == "openapi.json") {
-      return {200, "application/json", std::string(OpenApiDocument())};
-    }
-    if (p.size() == 1 && p[0] == "pois") {
-      auto pois = service_->ListPois();
-      if (Failed(pois, &response)) return response;
-      return JsonResponse(200, json::object{{"pois", PoiArray(*pois)}});
-    }
-    if (p.size() == 3 && p[0] == "pois" && p[2] == "hotels") {
-      auto answer = service_->HotelsNearPoi(p[1]);
-      if (Failed(answer, &response)) return response;
-      json::array hotels;
-      for (const Hotel& hotel : answer->hotels) hotels.push_back(HotelJson(hotel, false));
-      return JsonResponse(
-          200, json::object{{"poi", PoiJson(answer->poi)}, {"hotels", std::move(hotels)}});
-    }
-    if (p.size() == 2 && p[0] == "hotels") {
-      auto hotel = service_->GetHotel(p[1]);
-      if (Failed(hotel, &response)) return response;
-      return JsonResponse(200, HotelJson(*hotel, true));
-    }
-    if (p.size() == 3 && p[0] == "hotels" && p[2] == "pois") {
-      auto pois = service_->HotelPois(p[1]);
-      if (Failed(pois, &response)) return response;
-      return JsonResponse(200, json::object{{"pois", PoiArray(*pois)}});
-    }
-    if (p.size() == 3 && p[0] == "hotels" && p[2] == "availability") {
-      auto check_in = DateParam(call.query, "check_in");
-      if (auto* error = std::get_if<HttpResponse>(&check_in)) return *error;
-      auto check_out = DateParam(call.query, "check_out");
-      if (auto* error = std::get_if<HttpResponse>(&check_out)) return *error;
-      if (auto error = CheckStay(std::get<Day>(check_in), std::get<Day>(check_out),
-                                 service_->options().max_stay_nights, "check_out")) {
-        return FieldErrorResponse(*error);
-      }
-      auto availability =
-          service_->FindAvailability(p[1], std::get<Day>(check_in), std::get<Day>(check_out));
-      if (Failed(availability, &response)) return response;
-      return JsonResponse(200, AvailabilityJson(*availability));
-    }
-    if (p.size() == 4 && p[0] == "hotels" && p[2] == "rooms") {
-      auto room = RoomSegment(p[3]);
-      if (auto* error = std::get_if<HttpResponse>(&room)) return *error;
-      std::optional<Day> date;
-      if (call.query.count("date") != 0) {
-        auto day = DateParam(call.query, "date");
-        if (auto* error = std::get_if<HttpResponse>(&day)) return *error;
-        date = std::get<Day>(day);
-      }
-      auto details = service_->GetRoom(p[1], std::get<int16_t>(room), date);
-      if (Failed(details, &response)) return response;
-      return JsonResponse(200, RoomJson(*details));
-    }
-    if (p.size() == 2 && p[0] == "reservations") {
-      auto reservation = service_->GetReservation(p[1]);
-      if (Failed(reservation, &response)) return response;
-      return JsonResponse(200, ReservationJson(*reservation));
-    }
-    if (p.size() == 3 && p[0] == "hotels" && p[2] == "reservations") {
-      auto date = DateParam(call.query, "date");
-      if (auto* error = std::get_if<HttpResponse>(&date)) return *error;
-      auto reservations = service_->ReservationsByHotelDate(p[1], std::get<Day>(date),
-                                                            Param(call.query, "last_name"));
-      if (Failed(reservations, &response)) return response;
-      return JsonResponse(200, json::object{{"reservations", ReservationArray(*reservations)}});
-    }
-    if (p.size() == 1 && p[0] == "reservations") {
-      auto last_name = Param(call.query, "last_name");
-      if (!last_name || FoldName(*last_name).empty()) {
-        return Error(400, "invalid_field", "last_name is required", "last_name");
-      }
-      auto reservations =
-          service_->ReservationsByGuest(*last_name, Param(call.query, "first_name"));
-      if (Failed(reservations, &response)) return response;
-      return JsonResponse(200, json::object{{"reservations", ReservationArray(*reservations)}});
-    }
-    if (p.size() == 2 && p[0] == "guests") {
-      auto id = common::Uuid::Parse(p[1]);
-      if (!id.ok()) return Error(404, "not_found", "Guest '" + p[1] + "' not found");
-      auto guest = service_->GetGuest(*id);
-      if (Failed(guest, &response)) return response;
-      return JsonResponse(200, GuestJson(*guest));
-    }
-    return Error(404, "not_found", "No such endpoint: GET " + path);
+  Credentials credentials = PresentedCredentials(request);
+  if (method != "GET" && (credentials.from_cookie || endpoint->handler == Login) &&
+      CrossOrigin(request)) {
+    return ErrorResponse(Status::Unauthorized(
+        "Cross-origin request refused: the Origin header does not match this server"));
   }
-
-  if (method == "POST") {
-    if (p.size() == 1 && p[0] == "reservations") {
-      auto booking = ReadBooking(call.body, service_->options().max_stay_nights);
-      if (auto* error = std::get_if<FieldError>(&booking)) return FieldErrorResponse(*error);
-      auto reservation = service_->Book(std::get<BookingRequest>(booking));
-      if (Failed(reservation, &response)) return response;
-      return JsonResponse(201, ReservationJson(*reservation));
-    }
-    if (p.size() == 1 && p[0] == "guests") {
-      auto guest = ReadGuest(call.body, "");
-      if (auto* error = std::get_if<FieldError>(&guest)) return FieldErrorResponse(*error);
-      auto created = service_->CreateGuest(std::get<Guest>(guest));
-      if (Failed(created, &response)) return response;
-      return JsonResponse(201, GuestJson(*created));
-    }
-    if (p.size() == 1 && p[0] == "hotels") {
-      auto hotel = ReadHotel(call.body);
-      if (auto* error = std::get_if<FieldError>(&hotel)) return FieldErrorResponse(*error);
-      auto created = service_->CreateHotel(std::get<Hotel>(hotel));
-      if (Failed(created, &response)) return response;
-      return JsonResponse(201, HotelJson(*created, true));
-    }
-    if (p.size() == 1 && p[0] == "pois") {
-      auto poi = ReadPoi(call.body);
-      if (auto* error = std::get_if<FieldError>(&poi)) return FieldErrorResponse(*error);
-      common::Status created = service_->CreatePoi(std::get<Poi>(poi));
-      if (!created.ok()) return ErrorResponse(created);
-      return JsonResponse(201, PoiJson(std::get<Poi>(poi)));
-    }
-    if (p.size() == 3 && p[0] == "hotels" && p[2] == "rooms") {
-      auto room = ReadRoom(call.body);
-      if (auto* error = std::get_if<FieldError>(&room)) return FieldErrorResponse(*error);
-      common::Status added = service_->AddRoom(p[1], std::get<Room>(room));
-      if (!added.ok()) return ErrorResponse(added);
-      const Room& value = std::get<Room>(room);
-      json::array amenities;
-      for (const Amenity& amenity : value.amenities) {
-        amenities.push_back(
-            json::object{{"name", amenity.name}, {"description", amenity.description}});
-      }
-      return JsonResponse(201, json::object{{"hotel_id", p[1]},
-                                            {"room_number", value.room_number},
-                                            {"room_type", value.room_type},
-                                            {"rate", FormatMoney(value.base_rate)},
-                                            {"currency", kCurrency},
-                                            {"amenities", std::move(amenities)}});
-    }
-    if (p.size() == 3 && p[0] == "hotels" && p[2] == "availability") {
-      auto open = ReadOpen(call.body);
-      if (auto* error = std::get_if<FieldError>(&open)) return FieldErrorResponse(*error);
-      const OpenRequest& value = std::get<OpenRequest>(open);
-      auto opened = service_->OpenAvailability(p[1], value.start, value.end, value.rate);
-      if (Failed(opened, &response)) return response;
-      return JsonResponse(200, json::object{{"nights_opened", *opened}});
-    }
-    return Error(404, "not_found", "No such endpoint: POST " + path);
+  if (auto refused = Authenticate(auth_, *endpoint, credentials, call)) return *refused;
+  if ((method == "POST" || method == "PUT") && endpoint->handler != Logout) {
+    if (auto refused = ReadBody(request, call)) return *refused;  // (logout reads no body)
   }
-
-  if (method == "PUT") {
-    if (p.size() == 2 && p[0] == "reservations") {
-      auto change = ReadChange(call.body, service_->options().max_stay_nights);
-      if (auto* error = std::get_if<FieldError>(&change)) return FieldErrorResponse(*error);
-      auto changed = service_->Change(p[1], std::get<ChangeRequest>(change));
-      if (Failed(changed, &response)) return response;
-      return JsonResponse(200, ReservationJson(*changed));
-    }
-    if (p.size() == 2 && p[0] == "guests") {
-      auto id = common::Uuid::Parse(p[1]);
-      if (!id.ok()) return Error(404, "not_found", "Guest '" + p[1] + "' not found");
-      auto guest = ReadGuest(call.body, "");
-      if (auto* error = std::get_if<FieldError>(&guest)) return FieldErrorResponse(*error);
-      auto updated = service_->UpdateGuest(*id, std::get<Guest>(guest));
-      if (Failed(updated, &response)) return response;
-      return JsonResponse(200, GuestJson(*updated));
-    }
-    return Error(404, "not_found", "No such endpoint: PUT " + path);
-  }
-
-  if (method == "DELETE") {
-    if (p.size() == 2 && p[0] == "reservations") {
-      auto cancelled = service_->Cancel(p[1]);
-      if (Failed(cancelled, &response)) return response;
-      return JsonResponse(200, ReservationJson(*cancelled));
-    }
-    return Error(404, "not_found", "No such endpoint: DELETE " + path);
-  }
-  return Error(405, "bad_request", "Method not allowed: " + method);
+  return endpoint->handler(Context{service_, auth_, mode_}, call);
 }
 
 }  // namespace hotel

@@ -1,20 +1,37 @@
 // ApiRouter: the hotel HTTP API's routing and handlers, independent of the transport
-// (`http_server.h` feeds it parsed requests). Implements every endpoint of the API contract
-// (/work/briefs/hotel_api.md) under /api/v1, the OpenAPI description at
-// /api/v1/openapi.json, /api/v1/health, and the static UI from the web directory at / and
-// /static/*.
+// (`http_server.h` feeds it parsed requests). Implements every endpoint of the API under
+// /api/v1 (the endpoint table in http_router.cc; docs/security.md lists who may call each),
+// the OpenAPI description at /api/v1/openapi.json, /api/v1/health, staff login and logout, and
+// the static UI from the web directory at / and /static/*.
 //
-// Every answer is a response value: handler failures become the contract's JSON errors in one
-// function (`ErrorResponse`): 400 bad_request / invalid_json / invalid_field, 404 not_found,
-// 405, 409 room_unavailable / conflict, 413, 415, 503 database_unavailable, 500 internal.
+// Who may call what (docs/security.md, "The hotel service"):
+//  - public: health, the OpenAPI document, points of interest, hotels, rooms, availability,
+//    booking a stay for a new guest, login and logout;
+//  - guest: one reservation (read, change, cancel) by its confirmation number and the guest's
+//    last name (`?last_name=`); a wrong name is the same 404 as an unknown number. A staff
+//    session may leave the name out;
+//  - staff: everything else (arrivals, reservations by name, guests, inventory writes, booking
+//    for an existing guest_id), with a session from POST /api/v1/login presented as the
+//    `hotel_session` cookie (the UI) or `Authorization: Bearer <token>` (API clients).
+// A request with a session cookie that changes something (POST, PUT, DELETE), and every login,
+// is refused with 403 when its Origin header names another origin than its Host.
 //
-// Thread-safety: thread-safe (the service is; the router holds no mutable state).
+// Every answer is a response value: handler failures become JSON errors in one function
+// (`ErrorResponse`): 400 bad_request / invalid_json / invalid_field, 401 unauthorized (with
+// `WWW-Authenticate: Bearer`), 403 forbidden, 404 not_found, 405, 409 room_unavailable /
+// conflict, 413, 415, 429 too_many_requests (with `Retry-After`), 503 database_unavailable,
+// 500 internal.
+//
+// Thread-safety: thread-safe (the service and StaffAuth are; the router holds no mutable state).
 
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "hotel/hotel_service.h"
+#include "hotel/staff_auth.h"
 
 namespace hotel {
 
@@ -23,23 +40,37 @@ struct HttpRequest {
   std::string target;  // path and query, as received
   std::string content_type;
   std::string body;
+  // Headers the router reads for authentication ("" when absent).
+  std::string authorization;
+  std::string cookie;
+  std::string origin;
+  std::string host;
+  // The TCP peer's address (the login throttle counts per address); "" when unknown.
+  std::string client_address;
+  bool secure = false;  // received over TLS: the session cookie is marked Secure
 };
 
 struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
+  // Further headers (Set-Cookie, Retry-After, WWW-Authenticate, Cache-Control).
+  std::vector<std::pair<std::string, std::string>> headers;
 };
+
+// The name of the session cookie.
+inline constexpr std::string_view kSessionCookie = "hotel_session";
 
 // The OpenAPI 3.0 description of the API (JSON text).
 std::string_view OpenApiDocument();
 
 class ApiRouter {
  public:
-  // `web_directory` holds index.html and static/ ("" or missing: / answers 404 JSON).
-  // `mode` is what /health reports ("embedded" or "cassandra").
-  // REQUIRES: `service` outlives the router.
-  ApiRouter(HotelService* service, std::string web_directory, std::string mode);
+  // `auth` checks staff logins and sessions; nullptr: no one can log in (every staff endpoint
+  // answers 401). `web_directory` holds index.html and static/ ("" or missing: / answers 404
+  // JSON). `mode` is what /health reports ("embedded" or "cassandra").
+  // REQUIRES: `service` and `auth` outlive the router.
+  ApiRouter(HotelService* service, StaffAuth* auth, std::string web_directory, std::string mode);
 
   // Answers one request. Never throws.
   HttpResponse Handle(const HttpRequest& request) const;
@@ -49,6 +80,7 @@ class ApiRouter {
   HttpResponse ServeStatic(const std::string& path) const;
 
   HotelService* service_;
+  StaffAuth* auth_;
   std::string web_directory_;
   std::string mode_;
 };

@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <openssl/ssl.h>
+
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast.hpp>
 #include <chrono>
 #include <condition_variable>
@@ -21,8 +24,10 @@ namespace hotel {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
 using std::chrono::milliseconds;
+using Clock = std::chrono::steady_clock;
 
 namespace {
 
@@ -52,6 +57,7 @@ class HttpConnection;
 struct ServerContext {
   const ApiRouter* router = nullptr;
   HttpServerOptions options;  // `max_connections` resolved
+  std::shared_ptr<ssl::context> tls;  // HTTPS when set
   std::atomic<uint64_t> accepted{0};
   std::atomic<uint64_t> active{0};
   std::atomic<uint64_t> rejecting{0};
@@ -68,7 +74,8 @@ struct ServerContext {
 HttpResponse ErrorAnswer(int status, std::string_view code, std::string_view message) {
   return {status, "application/json",
           fmt::format(R"({{"error":{{"status":{},"code":"{}","message":"{}"}}}})", status, code,
-                      message)};
+                      message),
+          {}};
 }
 
 http::response<http::string_body> ToBeast(const HttpResponse& answer, unsigned version,
@@ -77,6 +84,7 @@ http::response<http::string_body> ToBeast(const HttpResponse& answer, unsigned v
   response.set(http::field::server, "hotel");
   response.set(http::field::content_type, answer.content_type);
   if (answer.status == 503) response.set(http::field::retry_after, "1");
+  for (const auto& [name, value] : answer.headers) response.insert(name, value);
   response.keep_alive(keep_alive);
   response.body() = answer.body;
   response.prepare_payload();
@@ -93,7 +101,9 @@ void LogAccess(const std::string& method, const std::string& target, int status,
                status, static_cast<long long>(micros));
 }
 
-// One accepted connection: serves requests (Serve) or answers 503 (Reject).
+// One accepted connection: serves requests (Serve) or answers 503 (Reject), over the plain
+// socket or, with HTTPS, over a TLS stream on it (`tls_`; every read and write goes through
+// OnStream, which picks the one in use).
 //
 // Thread-safety: every member is used only on the strand that is `socket_`'s executor, except
 // the constructor, the destructor (when no handler can run: the last owner is gone) and
@@ -107,7 +117,13 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         context_(context),
         id_(id),
         rejecting_(rejecting),
-        buffer_(kBufferLimit) {}
+        first_deadline_(Clock::now() + context->options.header_timeout),
+        buffer_(kBufferLimit) {
+    beast::error_code error;
+    auto peer = socket_.remote_endpoint(error);
+    if (!error) client_address_ = peer.address().to_string();
+    if (context->tls) tls_.emplace(socket_, *context->tls);
+  }
   ~HttpConnection() {
     (rejecting_ ? context_->rejecting : context_->active).fetch_sub(1);
     std::lock_guard lock(context_->mutex);
@@ -138,6 +154,15 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   enum class Outcome { kRequest, kClosed, kTimedOut, kBodyTooLarge, kHeaderTooLarge, kMalformed };
   using Parser = http::request_parser<http::string_body>;
 
+  using Transfer = std::tuple<beast::error_code, size_t>;
+  // Runs `operation(stream)` on the TLS stream when there is one, else on the socket.
+  template <typename Operation>
+  asio::awaitable<Transfer> OnStream(Operation operation) {
+    if (tls_) co_return co_await operation(*tls_);
+    co_return co_await operation(socket_);
+  }
+  // The TLS handshake, under a deadline; false (counted as a timeout when it passed) if it fails.
+  asio::awaitable<bool> Handshake(Clock::time_point deadline);
   asio::awaitable<Outcome> ReadRequest(Parser& parser, bool first);
   Outcome Classify(const beast::error_code& error, const Parser& parser);
   asio::awaitable<bool> Respond(Parser& parser);
@@ -148,26 +173,33 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   asio::awaitable<void> Close(bool drain);
   // Starts the deadline of the next I/O phase: when it passes, the pending operation on the
   // socket is cancelled and `timed_out_` set. Disarm() ends the phase.
-  void Arm(milliseconds timeout);
+  void Arm(milliseconds timeout) { ArmUntil(Clock::now() + timeout); }
+  void ArmUntil(Clock::time_point deadline);
   void Disarm();
 
   tcp::socket socket_;
+  std::optional<ssl::stream<tcp::socket&>> tls_;  // over `socket_`, with HTTPS
   asio::steady_timer timer_;
   ServerContext* context_;
   const uint64_t id_;
   const bool rejecting_;
+  // The first request's header deadline (and the TLS handshake's): header_timeout after the
+  // accept.
+  const Clock::time_point first_deadline_;
+  std::string client_address_;  // the peer's IP address ("" when unknown)
   beast::flat_buffer buffer_;
   uint64_t phase_ = 0;  // which Arm() the timer belongs to (a fired handler may be queued)
   bool timed_out_ = false;
   bool stopping_ = false;
   bool busy_ = false;  // a complete request is being handled and answered
   bool peer_closed_ = false;
+  bool handshaken_ = false;  // the TLS handshake completed (close_notify may be sent)
 };
 
-void HttpConnection::Arm(milliseconds timeout) {
+void HttpConnection::ArmUntil(Clock::time_point deadline) {
   ++phase_;
   timed_out_ = false;
-  timer_.expires_after(timeout);
+  timer_.expires_at(deadline);
   timer_.async_wait([self = shared_from_this(), phase = phase_](beast::error_code error) {
     if (error || phase != self->phase_) return;
     self->timed_out_ = true;
@@ -198,7 +230,7 @@ HttpConnection::Outcome HttpConnection::Classify(const beast::error_code& error,
     return parser.got_some() || buffer_.size() > 0 ? Outcome::kTimedOut : Outcome::kClosed;
   }
   if (error == http::error::end_of_stream || error == http::error::partial_message ||
-      error == asio::error::eof) {
+      error == asio::error::eof || error == ssl::error::stream_truncated) {
     peer_closed_ = true;
     return Outcome::kClosed;
   }
@@ -215,26 +247,36 @@ asio::awaitable<HttpConnection::Outcome> HttpConnection::ReadRequest(Parser& par
   if (!first && buffer_.size() == 0) {
     // Keep-alive: wait for the next request's first bytes under the idle deadline.
     Arm(context_->options.idle_timeout);
-    auto [error, bytes] = co_await socket_.async_read_some(buffer_.prepare(kReadChunk), kAsTuple);
+    auto [error, bytes] = co_await OnStream([this](auto& stream) {
+      return stream.async_read_some(buffer_.prepare(kReadChunk), kAsTuple);
+    });
     Disarm();
     if (error) {
       if (timed_out_) context_->timeouts.fetch_add(1);
-      peer_closed_ = error == asio::error::eof;
+      peer_closed_ = error == asio::error::eof || error == ssl::error::stream_truncated;
       co_return Outcome::kClosed;
     }
     buffer_.commit(bytes);
   }
   // (Stop() cancels only an operation in progress: look before starting each one.)
   if (stopping_) co_return Outcome::kClosed;
-  Arm(context_->options.header_timeout);
-  auto [error, bytes] = co_await http::async_read_header(socket_, buffer_, parser, kAsTuple);
+  if (first) {
+    ArmUntil(first_deadline_);
+  } else {
+    Arm(context_->options.header_timeout);
+  }
+  auto [error, bytes] = co_await OnStream([this, &parser](auto& stream) {
+    return http::async_read_header(stream, buffer_, parser, kAsTuple);
+  });
   if (!error && !parser.is_done()) {
     if (stopping_) {
       Disarm();
       co_return Outcome::kClosed;
     }
     Arm(context_->options.body_timeout);
-    std::tie(error, bytes) = co_await http::async_read(socket_, buffer_, parser, kAsTuple);
+    std::tie(error, bytes) = co_await OnStream([this, &parser](auto& stream) {
+      return http::async_read(stream, buffer_, parser, kAsTuple);
+    });
   }
   Disarm();
   if (!error) co_return Outcome::kRequest;
@@ -245,7 +287,8 @@ asio::awaitable<bool> HttpConnection::Write(const HttpResponse& answer, unsigned
                                             bool keep_alive, milliseconds timeout) {
   auto response = ToBeast(answer, version, keep_alive);
   Arm(timeout);
-  auto [error, bytes] = co_await http::async_write(socket_, response, kAsTuple);
+  auto [error, bytes] = co_await OnStream(
+      [&response](auto& stream) { return http::async_write(stream, response, kAsTuple); });
   Disarm();
   if (error && timed_out_) context_->timeouts.fetch_add(1);
   co_return !error;
@@ -257,8 +300,17 @@ asio::awaitable<bool> HttpConnection::Respond(Parser& parser) {
   auto started = std::chrono::steady_clock::now();
   http::request<http::string_body>& request = parser.get();
   busy_ = true;
-  HttpRequest call{std::string(request.method_string()), std::string(request.target()),
-                   std::string(request[http::field::content_type]), std::move(request.body())};
+  HttpRequest call;
+  call.method = std::string(request.method_string());
+  call.target = std::string(request.target());
+  call.content_type = std::string(request[http::field::content_type]);
+  call.body = std::move(request.body());
+  call.authorization = std::string(request[http::field::authorization]);
+  call.cookie = std::string(request[http::field::cookie]);
+  call.origin = std::string(request[http::field::origin]);
+  call.host = std::string(request[http::field::host]);
+  call.client_address = client_address_;
+  call.secure = tls_.has_value();
   HttpResponse answer = context_->router->Handle(call);
   if (call.method == "HEAD") answer.body.clear();
   if (context_->options.access_log) LogAccess(call.method, call.target, answer.status, started);
@@ -273,6 +325,17 @@ asio::awaitable<bool> HttpConnection::Respond(Parser& parser) {
 
 asio::awaitable<void> HttpConnection::Close(bool drain) {
   beast::error_code ignored;
+  if (tls_) {
+    // TLS: close_notify, then the peer's close_notify or EOF, within the linger deadline (this
+    // also lets an error answer reach the client before the socket closes).
+    if (handshaken_ && !peer_closed_ && !stopping_) {
+      Arm(kLingerTimeout);
+      co_await tls_->async_shutdown(kAsTuple);
+      Disarm();
+    }
+    socket_.close(ignored);
+    co_return;
+  }
   socket_.shutdown(tcp::socket::shutdown_send, ignored);
   if (drain && !peer_closed_ && !stopping_) {
     Arm(kLingerTimeout);
@@ -287,7 +350,22 @@ asio::awaitable<void> HttpConnection::Close(bool drain) {
   socket_.close(ignored);
 }
 
+asio::awaitable<bool> HttpConnection::Handshake(Clock::time_point deadline) {
+  ArmUntil(deadline);
+  auto [error] = co_await tls_->async_handshake(ssl::stream_base::server, kAsTuple);
+  Disarm();
+  if (error && timed_out_) context_->timeouts.fetch_add(1);
+  handshaken_ = !error;
+  co_return handshaken_;
+}
+
 asio::awaitable<void> HttpConnection::Serve() {
+  // With HTTPS the handshake comes first, within the first request's header deadline; a client
+  // that fails it (or speaks plain HTTP) is closed without an answer.
+  if (tls_ && !co_await Handshake(first_deadline_)) {
+    co_await Close(false);
+    co_return;
+  }
   for (bool first = true; !stopping_; first = false) {
     Parser parser;
     parser.body_limit(kBodyLimit);
@@ -325,6 +403,11 @@ asio::awaitable<void> HttpConnection::Serve() {
 }
 
 asio::awaitable<void> HttpConnection::Reject() {
+  // Over TLS the 503 needs a handshake first, under the same short deadline.
+  if (tls_ && !co_await Handshake(Clock::now() + kRejectTimeout)) {
+    co_await Close(false);
+    co_return;
+  }
   HttpResponse answer =
       ErrorAnswer(503, "too_many_connections", "Too many connections; try again later");
   bool written = co_await Write(answer, 11, false, kRejectTimeout);
@@ -403,6 +486,38 @@ asio::awaitable<void> Accept(tcp::acceptor& acceptor, asio::io_context& io,
 
 }  // namespace
 
+common::Result<std::shared_ptr<ssl::context>> NewTlsServerContext(
+    const std::string& certificate_file, const std::string& key_file) {
+  if (certificate_file.empty() || key_file.empty()) {
+    return common::Status::Invalid("HTTPS needs both a certificate and a key (PEM files)");
+  }
+  auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
+  SSL_CTX* native = context->native_handle();
+  // TLS 1.2 and 1.3 only; for 1.2, forward secrecy and AEAD ciphers only. No compression
+  // (CRIME), no renegotiation.
+  if (SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION) != 1 ||
+      SSL_CTX_set_cipher_list(native, "ECDHE+AESGCM:ECDHE+CHACHA20") != 1) {
+    return common::Status::Internal("cannot configure TLS");
+  }
+  SSL_CTX_set_options(native, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION |
+                                  SSL_OP_CIPHER_SERVER_PREFERENCE);
+  beast::error_code error;
+  context->use_certificate_chain_file(certificate_file, error);
+  if (error) {
+    return common::Status::Invalid("cannot use the TLS certificate " + certificate_file + ": " +
+                                   error.message());
+  }
+  context->use_private_key_file(key_file, ssl::context::pem, error);
+  if (error) {
+    return common::Status::Invalid("cannot use the TLS key " + key_file + ": " + error.message());
+  }
+  if (SSL_CTX_check_private_key(native) != 1) {
+    return common::Status::Invalid("the TLS key " + key_file + " does not match the certificate " +
+                                   certificate_file);
+  }
+  return context;
+}
+
 struct HttpServer::State {
   // Declared before `io`: connections destroyed with `io`'s pending handlers still use it.
   ServerContext context;
@@ -433,6 +548,10 @@ common::Status HttpServer::Start() {
       options_.idle_timeout.count() <= 0 || options_.write_timeout.count() <= 0) {
     return common::Status::Invalid("HTTP timeouts must be positive");
   }
+  std::shared_ptr<ssl::context> tls;
+  if (!options_.tls_certificate_file.empty() || !options_.tls_key_file.empty()) {
+    ASSIGN_OR_RETURN(tls, NewTlsServerContext(options_.tls_certificate_file, options_.tls_key_file));
+  }
   beast::error_code error;
   auto address = asio::ip::make_address(options_.address, error);
   if (error) return common::Status::Invalid("Invalid address '" + options_.address + "'");
@@ -448,6 +567,7 @@ common::Status HttpServer::Start() {
   }
   port_ = acceptor.local_endpoint().port();
   ServerContext& context = state_->context;
+  context.tls = std::move(tls);
   context.router = router_;
   context.options = options_;
   context.options.max_connections = ResolveMaxConnections(options_.max_connections);

@@ -32,6 +32,11 @@
 //     whole request is in memory, and only then occupies an io thread: reads and writes are
 //     asynchronous, so a stalled client never holds a thread, and one thread serves every
 //     connection that is waiting for bytes.
+//  7. With HTTPS (`tls_certificate_file` and `tls_key_file`), the TLS handshake is part of the
+//     first request's header deadline (header_timeout from the accept), and the connection
+//     limit is applied at the accept, before it; a connection over the limit gets its 503 after
+//     a handshake within the 1 s answer deadline. The handshake runs on the connection's
+//     strand like any read. TLS 1.2 and 1.3 only (NewTlsServerContext).
 //
 // Lifecycle: Start() binds and starts the threads; Stop() closes the acceptor, lets the
 // requests being handled finish and write their answers, closes every connection (on its
@@ -53,7 +58,17 @@
 #include "common/result.h"
 #include "hotel/http_router.h"
 
+namespace boost::asio::ssl {
+class context;
+}  // namespace boost::asio::ssl
+
 namespace hotel {
+
+// The TLS context HTTPS serves with: TLS 1.2 or 1.3 only, forward-secret AEAD ciphers for 1.2,
+// no compression or renegotiation, the certificate chain and key from PEM files. Errors:
+// kInvalid naming the file that cannot be used, or a key that does not match the certificate.
+common::Result<std::shared_ptr<boost::asio::ssl::context>> NewTlsServerContext(
+    const std::string& certificate_file, const std::string& key_file);
 
 struct HttpServerOptions {
   std::string address = "127.0.0.1";
@@ -67,6 +82,9 @@ struct HttpServerOptions {
   std::chrono::milliseconds body_timeout{30'000};
   std::chrono::milliseconds idle_timeout{30'000};
   std::chrono::milliseconds write_timeout{30'000};
+  // HTTPS: a PEM certificate (chain) and its PEM private key; both or neither (plain HTTP).
+  std::string tls_certificate_file;
+  std::string tls_key_file;
 };
 
 // Counters since Start (a snapshot; each field is read atomically on its own).
@@ -86,8 +104,8 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds and starts serving. Errors: kInvalid for a bad address or option, kIOError when
-  // binding fails. Call once.
+  // Binds and starts serving. Errors: kInvalid for a bad address or option (or TLS files
+  // NewTlsServerContext refuses), kIOError when binding fails. Call once.
   common::Status Start();
   // The bound port (after Start).
   uint16_t port() const { return port_; }

@@ -1,7 +1,9 @@
 // HttpServer under slow and hostile clients (issue 12, finding 3): mass timeouts, slowloris,
-// the connection limit, size limits, accept errors. The server runs with short deadlines set
-// by each test; clients are raw sockets so a test can send half a request and stall. The
-// router has no service: /api/v1/health and the 404 for / need none.
+// the connection limit, size limits, accept errors; and HTTPS (a self-signed certificate made
+// with the `openssl` command): TLS 1.2+ only, the deadlines and the limit before and during the
+// handshake. The server runs with short deadlines set by each test; clients are raw sockets so
+// a test can send half a request and stall. The router has no service: /api/v1/health and the
+// 404 for / need none.
 
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -12,8 +14,15 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+#include <openssl/ssl.h>
 
+#include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast.hpp>
+#include <boost/beast/ssl.hpp>
 #include <cerrno>
+#include <cstdlib>
+#include <filesystem>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -159,9 +168,70 @@ bool WaitFor(Predicate predicate) {
   return true;
 }
 
+// A self-signed certificate for 127.0.0.1 and its key (PEM files in a temporary directory),
+// made with the `openssl` command; `ok` false when there is no such command.
+struct SelfSigned {
+  SelfSigned() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "hotel-tls-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) return;
+    directory = pattern;
+    certificate = directory + "/cert.pem";
+    key = directory + "/key.pem";
+    std::string command =
+        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
+        "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout " +
+        key + " -out " + certificate + " >/dev/null 2>&1";
+    ok = std::system(command.c_str()) == 0;
+  }
+  ~SelfSigned() {
+    std::error_code ignored;
+    if (!directory.empty()) std::filesystem::remove_all(directory, ignored);
+  }
+  bool ok = false;
+  std::string directory;
+  std::string certificate;
+  std::string key;
+};
+
+// GET `target` over TLS, trusting `certificate` only and checking the server's name; the
+// status, or 0 when the handshake or the request fails. `max_version` 0: any the client knows.
+int TlsGet(uint16_t port, const std::string& certificate, const std::string& target,
+           int max_version = 0) {
+  namespace asio = boost::asio;
+  namespace beast = boost::beast;
+  namespace http = beast::http;
+  asio::io_context io;
+  asio::ssl::context context(asio::ssl::context::tls_client);
+  if (max_version != 0) {
+    // Offer only old versions: whatever the system's OpenSSL policy allows the client.
+    SSL_CTX_set_security_level(context.native_handle(), 0);
+    SSL_CTX_set_min_proto_version(context.native_handle(), 0);
+    SSL_CTX_set_max_proto_version(context.native_handle(), max_version);
+    SSL_CTX_set_cipher_list(context.native_handle(), "DEFAULT@SECLEVEL=0");
+  }
+  boost::system::error_code error;
+  context.load_verify_file(certificate, error);
+  if (error) return 0;
+  context.set_verify_mode(asio::ssl::verify_peer);
+  context.set_verify_callback(asio::ssl::host_name_verification("127.0.0.1"));
+  beast::ssl_stream<beast::tcp_stream> stream(io, context);
+  beast::get_lowest_layer(stream).expires_after(kWaitBound);
+  beast::get_lowest_layer(stream).connect({asio::ip::make_address("127.0.0.1"), port}, error);
+  if (!error) stream.handshake(asio::ssl::stream_base::client, error);
+  if (error) return 0;
+  http::request<http::empty_body> request{http::verb::get, target, 11};
+  request.set(http::field::host, "127.0.0.1");
+  http::write(stream, request, error);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  if (!error) http::read(stream, buffer, response, error);
+  if (error) return 0;
+  return response.result_int();
+}
+
 class HttpServerTest : public ::testing::Test {
  protected:
-  HttpServerTest() : router_(nullptr, "/nonexistent-web-dir", "embedded") {
+  HttpServerTest() : router_(nullptr, nullptr, "/nonexistent-web-dir", "embedded") {
     options_.port = 0;
     options_.threads = 2;
     options_.access_log = false;
@@ -401,6 +471,66 @@ TEST_F(HttpServerTest, StopClosesIdleConnections) {
     EXPECT_EQ(client.ReadUntilClosed(kWaitBound, &closed), "");
     EXPECT_TRUE(closed);
   }
+}
+
+}  // namespace
+}  // namespace hotel
+
+namespace hotel {
+namespace {
+
+// HTTPS: served with the certificate to a client that trusts it; the server's context allows
+// nothing older than TLS 1.2 (whatever the system's OpenSSL policy), and a client offering
+// only TLS 1.1 is refused; a plain-HTTP client on the HTTPS port gets no answer; the
+// server goes on serving.
+TEST_F(HttpServerTest, HttpsServesTls12AndLaterOnly) {
+  SelfSigned files;
+  if (!files.ok) GTEST_SKIP() << "no openssl command to make a certificate";
+  auto context = NewTlsServerContext(files.certificate, files.key);
+  ASSERT_TRUE(context.ok()) << context.status().ToString();
+  EXPECT_EQ(SSL_CTX_get_min_proto_version((*context)->native_handle()), TLS1_2_VERSION);
+  EXPECT_EQ(NewTlsServerContext(files.certificate, "/nonexistent.pem").status().code(),
+            common::StatusCode::kInvalid);
+  EXPECT_EQ(NewTlsServerContext(files.key, files.key).status().code(),
+            common::StatusCode::kInvalid);
+
+  options_.tls_certificate_file = files.certificate;
+  options_.tls_key_file = files.key;
+  StartServer();
+  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/api/v1/health"), 200);
+  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/api/v1/health", TLS1_1_VERSION), 0);
+  RawClient plain;
+  ASSERT_TRUE(plain.Connect(server_->port()));
+  ASSERT_TRUE(plain.Send(kHealth));
+  bool closed = false;
+  std::string received = plain.ReadUntilClosed(kWaitBound, &closed);
+  EXPECT_TRUE(closed);
+  EXPECT_EQ(StatusOf(received), 0) << received;
+  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/api/v1/health"), 200);
+}
+
+// The deadlines and the connection limit hold before and during the handshake: a client that
+// stalls in the middle of its ClientHello is closed at the header deadline, and while it holds
+// the only slot, a TLS client gets the 503 (over TLS).
+TEST_F(HttpServerTest, HttpsHandshakesHaveTheHeaderDeadlineAndTheLimit) {
+  SelfSigned files;
+  if (!files.ok) GTEST_SKIP() << "no openssl command to make a certificate";
+  options_.tls_certificate_file = files.certificate;
+  options_.tls_key_file = files.key;
+  options_.header_timeout = milliseconds(1000);
+  options_.max_connections = 1;
+  StartServer();
+  RawClient stalled;
+  ASSERT_TRUE(stalled.Connect(server_->port()));
+  ASSERT_TRUE(stalled.Send(std::string("\x16\x03\x01\x02\x00\x01", 6)));  // a cut record
+  ASSERT_TRUE(WaitFor([&] { return server_->stats().active == 1; }));
+  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/api/v1/health"), 503);
+  bool closed = false;
+  std::string received = stalled.ReadUntilClosed(kWaitBound, &closed);
+  EXPECT_TRUE(closed);
+  EXPECT_GE(server_->stats().timeouts, 1u);
+  ASSERT_TRUE(WaitFor([&] { return server_->stats().active == 0; }));
+  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/api/v1/health"), 200);
 }
 
 }  // namespace

@@ -138,8 +138,14 @@ Status StatusOfHttp(int status, const std::string& body) {
   switch (status) {
     case 400:
       return Status::Invalid(message);
+    case 401:
+      return Status(common::StatusCode::kAuthenticationError, message);
+    case 403:
+      return Status::Unauthorized(message);
     case 404:
       return Status::NotFound(message);
+    case 429:
+      return Status(common::StatusCode::kOverloaded, message);
     case 409:
       return body.find("room_unavailable") != std::string::npos ? RoomUnavailable(message)
                                                                 : Status::AlreadyExists(message);
@@ -152,8 +158,8 @@ Status StatusOfHttp(int status, const std::string& body) {
 
 class HttpBenchClient : public BenchClient {
  public:
-  HttpBenchClient(std::string host, std::string port)
-      : host_(std::move(host)), port_(std::move(port)), socket_(io_) {}
+  HttpBenchClient(std::string host, std::string port, std::string token)
+      : host_(std::move(host)), port_(std::move(port)), token_(std::move(token)), socket_(io_) {}
 
   Status Connect() {
     boost::system::error_code error;
@@ -213,6 +219,13 @@ class HttpBenchClient : public BenchClient {
     return Call(http::verb::get, fmt::format("/api/v1/hotels/{}/rooms/{}?date={}", Encode(hotel_id),
                                              room_number, FormatDay(date)))
         .status();
+  }
+  // POST /api/v1/login; the session's token.
+  Result<std::string> Login(const std::string& username, const std::string& password) {
+    json::object body{{"username", username}, {"password", password}};
+    ASSIGN_OR_RETURN(json::value answer,
+                     Json(http::verb::post, "/api/v1/login", json::serialize(body)));
+    return StringOf(answer, "token");
   }
   Result<BookedStay> GetReservation(const std::string& confirmation) override {
     ASSIGN_OR_RETURN(json::value answer,
@@ -274,6 +287,7 @@ class HttpBenchClient : public BenchClient {
       try {
         http::request<http::string_body> request(verb, target, 11);
         request.set(http::field::host, host_);
+        if (!token_.empty()) request.set(http::field::authorization, "Bearer " + token_);
         request.keep_alive(true);
         if (!body.empty()) {
           request.set(http::field::content_type, "application/json");
@@ -353,6 +367,7 @@ class HttpBenchClient : public BenchClient {
 
   std::string host_;
   std::string port_;
+  std::string token_;  // a staff session's bearer token, or ""
   asio::io_context io_;
   asio::ip::tcp::socket socket_;
   beast::flat_buffer buffer_;
@@ -364,15 +379,32 @@ std::unique_ptr<BenchClient> NewServiceBenchClient(HotelService* service, Reposi
   return std::make_unique<ServiceBenchClient>(service, repository);
 }
 
-Result<std::unique_ptr<BenchClient>> ConnectHttpBenchClient(const std::string& url) {
+namespace {
+
+Result<std::unique_ptr<HttpBenchClient>> Connect(const std::string& url, std::string token) {
   auto parsed = boost::urls::parse_uri(url);
   if (!parsed || parsed->scheme() != "http" || parsed->host().empty()) {
     return Status::Invalid("--url must look like http://HOST:PORT, got '" + url + "'");
   }
   std::string port = parsed->has_port() ? std::string(parsed->port()) : "80";
-  auto client = std::make_unique<HttpBenchClient>(std::string(parsed->host()), port);
+  auto client =
+      std::make_unique<HttpBenchClient>(std::string(parsed->host()), port, std::move(token));
   RETURN_IF_ERROR(client->Connect());
+  return client;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<BenchClient>> ConnectHttpBenchClient(const std::string& url,
+                                                            std::string token) {
+  ASSIGN_OR_RETURN(std::unique_ptr<HttpBenchClient> client, Connect(url, std::move(token)));
   return std::unique_ptr<BenchClient>(std::move(client));
+}
+
+Result<std::string> HttpStaffLogin(const std::string& url, const std::string& username,
+                                   const std::string& password) {
+  ASSIGN_OR_RETURN(std::unique_ptr<HttpBenchClient> client, Connect(url, ""));
+  return client->Login(username, password);
 }
 
 }  // namespace hotel

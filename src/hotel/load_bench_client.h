@@ -6,8 +6,9 @@
 //     `hotel serve` (`--url http://HOST:PORT`): the latencies include HTTP and JSON.
 // Each call returns only what the benchmark needs to go on (ids to follow, room numbers,
 // confirmation numbers); errors are the service's status codes (over HTTP mapped back from the
-// status: 400 kInvalid, 404 kNotFound, 409 room_unavailable kWriteFailure, 503 kUnavailable,
-// other failures kInternal / kIOError).
+// status: 400 kInvalid, 401 kAuthenticationError, 403 kUnauthorized, 404 kNotFound, 409
+// room_unavailable kWriteFailure, 429 kOverloaded, 503 kUnavailable, other failures kInternal /
+// kIOError).
 //
 // Thread-safety: a client is NOT thread-safe; the benchmark gives each worker its own (the
 // in-process clients share the thread-safe service).
@@ -79,8 +80,17 @@ class BenchClient {
 // An in-process client. REQUIRES: `service` and `repository` (the service's) outlive it.
 std::unique_ptr<BenchClient> NewServiceBenchClient(HotelService* service, Repository* repository);
 
-// Connects to `url` ("http://HOST:PORT", path ignored). Errors: kInvalid for a malformed URL
-// or another scheme, kIOError when the connection fails.
-common::Result<std::unique_ptr<BenchClient>> ConnectHttpBenchClient(const std::string& url);
+// Connects to `url` ("http://HOST:PORT", path ignored); every request carries `token` as
+// `Authorization: Bearer` when it is not empty (the workflow's arrivals, guest lookups and
+// bookings for a guest_id need a staff session: docs/security.md). Errors: kInvalid for a
+// malformed URL or another scheme, kIOError when the connection fails.
+common::Result<std::unique_ptr<BenchClient>> ConnectHttpBenchClient(const std::string& url,
+                                                                    std::string token = "");
+
+// Logs in to the service at `url` (POST /api/v1/login) and returns the session's bearer token.
+// Errors: as ConnectHttpBenchClient; kAuthenticationError for a wrong username or password,
+// kOverloaded when the server asks to wait.
+common::Result<std::string> HttpStaffLogin(const std::string& url, const std::string& username,
+                                           const std::string& password);
 
 }  // namespace hotel

@@ -166,7 +166,8 @@ TEST_F(LoadBenchServiceTest, InProcessWorkflowSellsNoRoomNightTwice) {
 
 TEST_F(LoadBenchServiceTest, OverHttpOpenLoop) {
   LoadSample();
-  ApiRouter router(service_.get(), "", "embedded");
+  SetUpStaff();
+  ApiRouter router(service_.get(), auth_.get(), "", "embedded");
   HttpServerOptions server_options;
   server_options.port = 0;
   server_options.threads = 2;
@@ -174,7 +175,9 @@ TEST_F(LoadBenchServiceTest, OverHttpOpenLoop) {
   HttpServer server(&router, server_options);
   ASSERT_TRUE(server.Start().ok());
   std::string url = "http://127.0.0.1:" + std::to_string(server.port());
-  LoadBench bench([url] { return ConnectHttpBenchClient(url); }, Options());
+  auto token = HttpStaffLogin(url, kStaffUser, kStaffPassword);
+  ASSERT_TRUE(token.ok()) << token.status().ToString();
+  LoadBench bench([url, token = *token] { return ConnectHttpBenchClient(url, token); }, Options());
   ASSERT_TRUE(bench.Prepare().ok());
   auto report = bench.Run("http", 200);
   ASSERT_TRUE(report.ok());
@@ -182,8 +185,11 @@ TEST_F(LoadBenchServiceTest, OverHttpOpenLoop) {
   auto integrity = bench.CheckIntegrity();
   ASSERT_TRUE(integrity.ok()) << integrity.status().ToString();
   EXPECT_TRUE(integrity->ok());
+  EXPECT_EQ(HttpStaffLogin(url, kStaffUser, "wrong password").status().code(),
+            common::StatusCode::kAuthenticationError);
   server.Stop();
   EXPECT_EQ(ConnectHttpBenchClient("ftp://x").status().code(), common::StatusCode::kInvalid);
+
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // The OpenAPI 3.0 description served at /api/v1/openapi.json (http_router.h), generated once
-// from the endpoint table below, which lists every endpoint of the API contract.
+// from the endpoint table below, which lists every endpoint of the API contract and who may call
+// it (the router's own table in http_router.cc decides; HttpApiTest.OpenApiSaysWhichCallsNeed
+// AStaffLogin checks that the two agree).
 
 #include <boost/json.hpp>
 #include <string>
@@ -13,6 +15,10 @@ namespace {
 
 namespace json = boost::json;
 
+// Who may call an endpoint (docs/security.md): anyone; a guest with the reservation's last name
+// (or staff without it); a staff session only.
+enum class Access { kPublic, kGuest, kStaff };
+
 struct Endpoint {
   const char* method;
   const char* path;
@@ -21,85 +27,130 @@ struct Endpoint {
   const char* request_schema;      // component name or nullptr
   int status;
   const char* response_schema;
+  Access access = Access::kStaff;
 };
+
+constexpr Access kPublic = Access::kPublic;
+constexpr Access kGuest = Access::kGuest;
+constexpr Access kStaff = Access::kStaff;
 
 const std::vector<Endpoint>& Endpoints() {
   static const std::vector<Endpoint> endpoints{
-      {"get", "/pois", "All points of interest", {}, nullptr, 200, "PoiList"},
-      {"post", "/pois", "Add a point of interest", {}, "Poi", 201, "Poi"},
+      {"get", "/pois", "All points of interest", {}, nullptr, 200, "PoiList", kPublic},
+      {"post", "/pois", "Add a point of interest", {}, "Poi", 201, "Poi", kStaff},
       {"get",
        "/pois/{poi_name}/hotels",
        "Q1. Hotels near a point of interest",
        {},
        nullptr,
        200,
-       "PoiHotels"},
-      {"post", "/hotels", "Add a hotel", {}, "Hotel", 201, "Hotel"},
-      {"get", "/hotels/{hotel_id}", "Q2. A hotel", {}, nullptr, 200, "Hotel"},
+       "PoiHotels",
+       kPublic},
+      {"post", "/hotels", "Add a hotel", {}, "Hotel", 201, "Hotel", kStaff},
+      {"get", "/hotels/{hotel_id}", "Q2. A hotel", {}, nullptr, 200, "Hotel", kPublic},
       {"get",
        "/hotels/{hotel_id}/pois",
        "Q3. Points of interest near a hotel",
        {},
        nullptr,
        200,
-       "PoiList"},
+       "PoiList",
+       kPublic},
       {"get",
        "/hotels/{hotel_id}/availability",
        "Q4. Rooms free on every night of a stay",
        {"check_in", "check_out"},
        nullptr,
        200,
-       "Availability"},
+       "Availability",
+       kPublic},
       {"post",
        "/hotels/{hotel_id}/availability",
        "Open every room for a date range",
        {},
        "OpenAvailability",
        200,
-       "NightsOpened"},
-      {"post", "/hotels/{hotel_id}/rooms", "Add or replace a room", {}, "RoomInput", 201, "Room"},
+       "NightsOpened",
+       kStaff},
+      {"post",
+       "/hotels/{hotel_id}/rooms",
+       "Add or replace a room",
+       {},
+       "RoomInput",
+       201,
+       "Room",
+       kStaff},
       {"get",
        "/hotels/{hotel_id}/rooms/{room_number}",
        "Q5. A room's rate and amenities",
        {"date?"},
        nullptr,
        200,
-       "Room"},
+       "Room",
+       kPublic},
       {"get",
        "/hotels/{hotel_id}/reservations",
-       "Q7. Reservations starting on a date",
+       "Q7. Reservations starting on a date (arrivals)",
        {"date", "last_name?"},
        nullptr,
        200,
-       "ReservationList"},
+       "ReservationList",
+       kStaff},
       {"get",
        "/reservations",
        "Q8. Reservations by guest name",
        {"last_name", "first_name?"},
        nullptr,
        200,
-       "ReservationList"},
-      {"post", "/reservations", "Book a stay", {}, "Booking", 201, "Reservation"},
+       "ReservationList",
+       kStaff},
+      {"post",
+       "/reservations",
+       "Book a stay (for an existing guest_id: staff only)",
+       {},
+       "Booking",
+       201,
+       "Reservation",
+       kPublic},
       {"get",
        "/reservations/{confirmation_number}",
        "Q6. A reservation",
-       {},
+       {"last_name?"},
        nullptr,
        200,
-       "Reservation"},
+       "Reservation",
+       kGuest},
       {"put",
        "/reservations/{confirmation_number}",
        "Change dates or room",
-       {},
+       {"last_name?"},
        "Change",
        200,
-       "Reservation"},
-      {"delete", "/reservations/{confirmation_number}", "Cancel", {}, nullptr, 200, "Reservation"},
-      {"post", "/guests", "Add a guest", {}, "Guest", 201, "Guest"},
-      {"get", "/guests/{guest_id}", "Q9. A guest", {}, nullptr, 200, "Guest"},
-      {"put", "/guests/{guest_id}", "Replace a guest", {}, "Guest", 200, "Guest"},
-      {"get", "/health", "Liveness and mode", {}, nullptr, 200, "Health"},
-      {"get", "/openapi.json", "This document", {}, nullptr, 200, nullptr},
+       "Reservation",
+       kGuest},
+      {"delete",
+       "/reservations/{confirmation_number}",
+       "Cancel",
+       {"last_name?"},
+       nullptr,
+       200,
+       "Reservation",
+       kGuest},
+      {"post", "/guests", "Add a guest", {}, "Guest", 201, "Guest", kStaff},
+      {"get", "/guests/{guest_id}", "Q9. A guest", {}, nullptr, 200, "Guest", kStaff},
+      {"put", "/guests/{guest_id}", "Replace a guest", {}, "Guest", 200, "Guest", kStaff},
+      {"post",
+       "/login",
+       "Staff login: a session (cookie and bearer token)",
+       {},
+       "Login",
+       200,
+       "LoginGrant",
+       kPublic},
+      {"post", "/logout", "End the session presented", {}, nullptr, 200, "LoggedOut", kPublic},
+      {"get", "/session", "The caller's staff session", {}, nullptr, 200, "Session", kStaff},
+      {"get", "/health", "Liveness and mode", {}, nullptr, 200, "Health", kPublic},
+      {"get", "/openapi.json", "This document", {}, nullptr, 200, nullptr, kPublic},
   };
   return endpoints;
 }
@@ -185,11 +236,53 @@ json::object Schemas() {
   s["Change"] = {
       {"type", "object"}, {"required", {"check_in", "check_out"}}, {"properties", change_props}};
   s["Health"] = {{"type", "object"}, {"properties", Strings({"status", "mode"})}};
+  s["Login"] = {{"type", "object"},
+                {"required", {"username", "password"}},
+                {"properties", Strings({"username", "password"})}};
+  json::object grant_props = Strings({"username", "token", "token_type"});
+  grant_props["expires_in"] = {{"type", "integer"}, {"description", "seconds (absolute limit)"}};
+  grant_props["idle_timeout"] = {{"type", "integer"}, {"description", "seconds"}};
+  s["LoginGrant"] = {{"type", "object"}, {"properties", grant_props}};
+  s["LoggedOut"] = {{"type", "object"}, {"properties", Strings({"status"})}};
+  json::object session_props = Strings({"username"});
+  session_props["expires_in"] = {{"type", "integer"}};
+  s["Session"] = {{"type", "object"}, {"properties", session_props}};
   json::object error_props = Strings({"code", "message", "field"});
   error_props["status"] = {{"type", "integer"}};
   s["Error"] = {{"type", "object"},
                 {"properties", {{"error", {{"type", "object"}, {"properties", error_props}}}}}};
   return s;
+}
+
+// Staff operations take the session cookie or the bearer token; guest ones take either or
+// nothing (then the guest's last name).
+void AddSecurity(Access access, json::object& operation) {
+  json::array staff{json::object{{"cookieAuth", json::array{}}},
+                    json::object{{"bearerAuth", json::array{}}}};
+  if (access == Access::kStaff) {
+    operation["security"] = std::move(staff);
+    operation["description"] = "Needs a staff session (POST /login); 401 without one.";
+  } else if (access == Access::kGuest) {
+    staff.insert(staff.begin(), json::object{});
+    operation["security"] = std::move(staff);
+    operation["description"] =
+        "A guest gives last_name, the last name on the reservation; a wrong name answers 404 "
+        "as an unknown number does. A staff session may leave it out.";
+  } else {
+    operation["security"] = json::array{};
+  }
+}
+
+json::object SecuritySchemes() {
+  return {{"cookieAuth",
+           {{"type", "apiKey"},
+            {"in", "cookie"},
+            {"name", "hotel_session"},
+            {"description", "Set by POST /login (HttpOnly; SameSite=Strict; Secure over HTTPS)"}}},
+          {"bearerAuth",
+           {{"type", "http"},
+            {"scheme", "bearer"},
+            {"description", "The token POST /login answers, as 'Authorization: Bearer <token>'"}}}};
 }
 
 std::string Build() {
@@ -223,10 +316,12 @@ std::string Build() {
       ok["content"] = {{"application/json", {{"schema", Ref(endpoint.response_schema)}}}};
     }
     responses[std::to_string(endpoint.status)] = std::move(ok);
-    json::object error{{"description", "Error (400, 404, 408, 409, 413, 415, 431, 503, 500)"},
-                       {"content", {{"application/json", {{"schema", Ref("Error")}}}}}};
+    json::object error{
+        {"description", "Error (400, 401, 403, 404, 408, 409, 413, 415, 429, 431, 503, 500)"},
+        {"content", {{"application/json", {{"schema", Ref("Error")}}}}}};
     responses["default"] = std::move(error);
     operation["responses"] = std::move(responses);
+    AddSecurity(endpoint.access, operation);
     json::value& slot = paths[path];
     if (!slot.is_object()) slot.emplace_object();
     slot.as_object()[endpoint.method] = std::move(operation);
@@ -236,10 +331,12 @@ std::string Build() {
       {"info",
        {{"title", "Hotel reservation service"},
         {"version", "1.0.0"},
-        {"description", "The seeds' hotel workflow Q1-Q9, booking, cancel and change."}}},
+        {"description",
+         "The seeds' hotel workflow Q1-Q9, booking, cancel and change. Guests need no account; "
+         "staff operations need a session from POST /login (docs/security.md)."}}},
       {"servers", {json::object{{"url", "/api/v1"}}}},
       {"paths", std::move(paths)},
-      {"components", {{"schemas", Schemas()}}}};
+      {"components", {{"schemas", Schemas()}, {"securitySchemes", SecuritySchemes()}}}};
   return json::serialize(document);
 }
 

@@ -32,14 +32,26 @@ Result<std::unique_ptr<Repository>> Repository::Create(cql::Session* session, Ke
 }
 
 Status Repository::PrepareAll() {
+  std::vector<Statement> statements;
+  for (auto group : {&Repository::ReadStatements, &Repository::WriteStatements,
+                     &Repository::MonthAndRepairStatements, &Repository::StaffStatements}) {
+    for (Statement& statement : (this->*group)()) statements.push_back(std::move(statement));
+  }
+  for (Statement& statement : statements) {
+    auto prepared = session_->Prepare(statement.query);
+    if (!prepared.ok()) {
+      return DatabaseError(prepared.status()).WithPrefix(statement.query + ": ");
+    }
+    *statement.target = std::move(*prepared);
+  }
+  return Status::Ok();
+}
+
+std::vector<Repository::Statement> Repository::ReadStatements() {
   const std::string& h = keyspaces_.hotel;
   const std::string& r = keyspaces_.reservation;
-  struct Item {
-    Prepared* target;
-    std::string query;
-  };
   const std::string reservation_columns(kReservationColumns);
-  std::vector<Item> items = {
+  return {
       {&list_pois_,
        fmt::format("SELECT poi_name, description FROM {}.pois WHERE directory = 'all'", h)},
       {&hotels_by_poi_,
@@ -89,6 +101,14 @@ Status Repository::PrepareAll() {
        fmt::format("SELECT guest_id, first_name, last_name, title, emails, phone_numbers, "
                    "addresses FROM {}.guests WHERE guest_id = ?",
                    r)},
+  };
+}
+
+std::vector<Repository::Statement> Repository::WriteStatements() {
+  const std::string& h = keyspaces_.hotel;
+  const std::string& r = keyspaces_.reservation;
+  const std::string reservation_columns(kReservationColumns);
+  return {
       {&insert_poi_, fmt::format("INSERT INTO {}.pois (directory, poi_name, description) "
                                  "VALUES ('all', ?, ?)",
                                  h)},
@@ -175,6 +195,13 @@ Status Repository::PrepareAll() {
        fmt::format("INSERT INTO {}.guests (guest_id, first_name, last_name, title, emails, "
                    "phone_numbers, addresses) VALUES (?, ?, ?, ?, ?, ?, ?)",
                    r)},
+  };
+}
+
+std::vector<Repository::Statement> Repository::MonthAndRepairStatements() {
+  const std::string& h = keyspaces_.hotel;
+  const std::string& r = keyspaces_.reservation;
+  return {
       // The month-bucketed availability table (AvailabilityBucketing::kMonth).
       {&room_nights_month_,
        fmt::format("SELECT date, room_number, is_available, rate, room_type, held_by, held_at "
@@ -219,12 +246,24 @@ Status Repository::PrepareAll() {
                    "WHERE status = 'pending' ALLOW FILTERING",
                    r)},
   };
-  for (Item& item : items) {
-    auto prepared = session_->Prepare(item.query);
-    if (!prepared.ok()) return DatabaseError(prepared.status()).WithPrefix(item.query + ": ");
-    *item.target = std::move(*prepared);
-  }
-  return Status::Ok();
+}
+
+std::vector<Repository::Statement> Repository::StaffStatements() {
+  const std::string& h = keyspaces_.hotel;
+  return {
+      {&find_staff_user_,
+       fmt::format("SELECT password_hash FROM {}.staff_users WHERE username = ?", h)},
+      {&insert_staff_user_,
+       fmt::format("INSERT INTO {}.staff_users (username, password_hash, created_at) "
+                   "VALUES (?, ?, ?) IF NOT EXISTS",
+                   h)},
+      {&set_staff_password_,
+       fmt::format("UPDATE {}.staff_users SET password_hash = ? WHERE username = ? IF EXISTS",
+                   h)},
+      {&delete_staff_user_,
+       fmt::format("DELETE FROM {}.staff_users WHERE username = ? IF EXISTS", h)},
+      {&list_staff_users_, fmt::format("SELECT username FROM {}.staff_users", h)},
+  };
 }
 
 Result<cql::ResultSet> Repository::Run(const Prepared& statement, std::vector<BoundValue> values) {
@@ -390,6 +429,41 @@ Result<std::optional<Guest>> Repository::FindGuest(const common::Uuid& guest_id)
   guest.addresses = row.AddressMap(6);
   RETURN_IF_ERROR(row.status());
   return std::optional<Guest>(std::move(guest));
+}
+
+// --- Staff accounts --------------------------------------------------------------------------
+
+Result<std::optional<std::string>> Repository::FindStaffPasswordHash(const std::string& username) {
+  ASSIGN_OR_RETURN(cql::ResultSet rows, Run(find_staff_user_, {TextValue(username)}));
+  if (rows.row_count() == 0) return std::optional<std::string>();
+  RowView row(rows, 0);
+  std::string hash = row.Text(0);
+  RETURN_IF_ERROR(row.status());
+  return std::optional<std::string>(std::move(hash));
+}
+
+Result<bool> Repository::InsertStaffUser(const std::string& username,
+                                         const std::string& password_hash, int64_t now_millis) {
+  ASSIGN_OR_RETURN(cql::ResultSet result,
+                   Run(insert_staff_user_, {TextValue(username), TextValue(password_hash),
+                                            TimestampValue(now_millis)}));
+  return Applied(result);
+}
+
+Result<bool> Repository::SetStaffPassword(const std::string& username,
+                                          const std::string& password_hash) {
+  ASSIGN_OR_RETURN(cql::ResultSet result,
+                   Run(set_staff_password_, {TextValue(password_hash), TextValue(username)}));
+  return Applied(result);
+}
+
+Result<bool> Repository::DeleteStaffUser(const std::string& username) {
+  ASSIGN_OR_RETURN(cql::ResultSet result, Run(delete_staff_user_, {TextValue(username)}));
+  return Applied(result);
+}
+
+Result<std::vector<std::string>> Repository::ListStaffUsers() {
+  return AllTexts(list_staff_users_);
 }
 
 // --- Inventory writes ----------------------------------------------------------------------

@@ -14,8 +14,8 @@
 // partition per month it touches: reads issue one single-partition query per month, and
 // conditional batches — which Cassandra allows only within one partition — are issued per
 // month, in month order, with compensation (see ClaimNights). The background repair pass
-// additionally uses two full-table reads (ListHotelIds, PendingConfirmations), paged; nothing
-// on a request path does.
+// additionally uses two full-table reads (ListHotelIds, PendingConfirmations), and `hotel users
+// list` one (ListStaffUsers), paged; nothing on a request path does.
 //
 // Errors: database errors are mapped to kUnavailable (the database could not answer: timeouts,
 // unavailable replicas, overload, I/O; or could not write: WriteFailure, e.g. a full disk) or
@@ -166,6 +166,22 @@ class Repository {
   // Inserts or replaces a guest.
   common::Status UpsertGuest(const Guest& guest);
 
+  // --- Staff accounts (docs/security.md; StaffAccounts hashes, this stores) ------------------
+
+  // Partition username of `staff_users`: the account's bcrypt hash, nullopt when there is none.
+  common::Result<std::optional<std::string>> FindStaffPasswordHash(const std::string& username);
+  // INSERT ... IF NOT EXISTS. Returns false (writing nothing) when the username is taken.
+  common::Result<bool> InsertStaffUser(const std::string& username,
+                                       const std::string& password_hash, int64_t now_millis);
+  // UPDATE ... IF EXISTS. Returns false when there is no such account.
+  common::Result<bool> SetStaffPassword(const std::string& username,
+                                        const std::string& password_hash);
+  // DELETE ... IF EXISTS. Returns false when there is no such account.
+  common::Result<bool> DeleteStaffUser(const std::string& username);
+  // Every username, in token order (full-table, paged: `hotel users list` and the startup
+  // check of `hotel serve`, never a request path).
+  common::Result<std::vector<std::string>> ListStaffUsers();
+
   // Use Create(); public only for std::make_unique.
   Repository(cql::Session* session, Keyspaces keyspaces)
       : session_(session), keyspaces_(std::move(keyspaces)) {}
@@ -173,7 +189,17 @@ class Repository {
  private:
   using Prepared = std::shared_ptr<const cql::PreparedMetadata>;
 
+  // A statement to prepare and where its metadata goes.
+  struct Statement {
+    Prepared* target;
+    std::string query;
+  };
   common::Status PrepareAll();
+  // The statements PrepareAll prepares, by area.
+  std::vector<Statement> ReadStatements();
+  std::vector<Statement> WriteStatements();
+  std::vector<Statement> MonthAndRepairStatements();
+  std::vector<Statement> StaffStatements();
   common::Result<cql::ResultSet> Run(const Prepared& statement,
                                      std::vector<cql::BoundValue> values);
   common::Result<cql::ResultSet> RunBatch(cql::BatchType type,
@@ -199,6 +225,8 @@ class Repository {
                                        const std::string& confirmation);
   // Every row of a SELECT without partition restriction, fetched in pages.
   common::Result<std::vector<cql::ResultSet>> RunAllPages(const Prepared& statement);
+  // The first column of every row of such a SELECT, as text.
+  common::Result<std::vector<std::string>> AllTexts(const Prepared& statement);
 
   cql::Session* session_;
   Keyspaces keyspaces_;
@@ -219,6 +247,8 @@ class Repository {
   Prepared room_nights_month_, room_night_month_, write_night_month_, open_night_month_,
       claim_night_month_, release_night_month_, note_month_, list_months_;
   Prepared list_hotel_ids_, pending_confirmations_;
+  Prepared find_staff_user_, insert_staff_user_, set_staff_password_, delete_staff_user_,
+      list_staff_users_;
 };
 
 }  // namespace hotel

@@ -152,14 +152,16 @@ Result<std::vector<cql::ResultSet>> Repository::RunAllPages(const Prepared& stat
   return pages;
 }
 
-Result<std::vector<std::string>> Repository::ListHotelIds() {
-  ASSIGN_OR_RETURN(std::vector<cql::ResultSet> pages, RunAllPages(list_hotel_ids_));
-  std::vector<std::string> ids;
+Result<std::vector<std::string>> Repository::AllTexts(const Prepared& statement) {
+  ASSIGN_OR_RETURN(std::vector<cql::ResultSet> pages, RunAllPages(statement));
+  std::vector<std::string> texts;
   for (const cql::ResultSet& page : pages) {
-    for (size_t i = 0; i < page.row_count(); ++i) ids.push_back(RowView(page, i).Text(0));
+    for (size_t i = 0; i < page.row_count(); ++i) texts.push_back(RowView(page, i).Text(0));
   }
-  return ids;
+  return texts;
 }
+
+Result<std::vector<std::string>> Repository::ListHotelIds() { return AllTexts(list_hotel_ids_); }
 
 Result<std::vector<Repository::PendingConfirmation>> Repository::PendingConfirmations() {
   ASSIGN_OR_RETURN(std::vector<cql::ResultSet> pages, RunAllPages(pending_confirmations_));

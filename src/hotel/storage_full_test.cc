@@ -25,11 +25,14 @@ class StorageFullTest : public HotelTest {
     HotelTest::SetUp();
     if (HasFatalFailure()) return;
     LoadInventory();
+    SetUpStaff();
   }
 
   // Reopens the database with a floor no disk has free (so read-only) and rebuilds the
   // session, repository and service on it.
   void ReopenOnFullDisk() {
+    auth_.reset();
+    accounts_.reset();
     service_.reset();
     repository_.reset();
     session_.reset();
@@ -46,6 +49,7 @@ class StorageFullTest : public HotelTest {
     ASSERT_TRUE(repository.ok()) << repository.status().ToString();
     repository_ = std::move(*repository);
     service_ = std::make_unique<HotelService>(repository_.get(), HotelServiceOptions{});
+    SetUpStaff(/*add_account=*/false);  // a login only reads
   }
 
   static json::value Body(const HttpResponse& response) {
@@ -58,10 +62,12 @@ class StorageFullTest : public HotelTest {
 
 TEST_F(StorageFullTest, RefusedWritesAre503AndReadsWork) {
   ASSERT_NO_FATAL_FAILURE(ReopenOnFullDisk());
-  ApiRouter router(service_.get(), "/nonexistent-web-dir", "embedded");
+  ApiRouter router(service_.get(), auth_.get(), "/nonexistent-web-dir", "embedded");
+  std::string staff = "Bearer " + StaffToken();
 
   HttpResponse booked =
-      router.Handle({"POST", "/api/v1/reservations", "application/json", kBooking});
+      router.Handle({"POST", "/api/v1/reservations", "application/json", kBooking, "", "", "",
+                     "", "", false});
   EXPECT_EQ(booked.status, 503) << booked.body;
   json::value error = Body(booked).at("error");
   EXPECT_EQ(error.at("code"), "database_unavailable");
@@ -69,15 +75,17 @@ TEST_F(StorageFullTest, RefusedWritesAre503AndReadsWork) {
   EXPECT_NE(message.find("the disk holding " + directory_ + " is full"), std::string::npos)
       << message;
 
-  HttpResponse poi = router.Handle(
-      {"POST", "/api/v1/pois", "application/json", R"({"name": "Orsay", "description": "x"})"});
+  HttpResponse poi =
+      router.Handle({"POST", "/api/v1/pois", "application/json",
+                     R"({"name": "Orsay", "description": "x"})", staff, "", "", "", "", false});
   EXPECT_EQ(poi.status, 503) << poi.body;
 
-  HttpResponse hotel = router.Handle({"GET", "/api/v1/hotels/AZ123", "", ""});
+  HttpResponse hotel =
+      router.Handle({"GET", "/api/v1/hotels/AZ123", "", "", "", "", "", "", "", false});
   EXPECT_EQ(hotel.status, 200) << hotel.body;
   HttpResponse nights = router.Handle(
       {"GET", "/api/v1/hotels/AZ123/availability?check_in=2030-01-02&check_out=2030-01-05", "",
-       ""});
+       "", "", "", "", "", "", false});
   EXPECT_EQ(nights.status, 200) << nights.body;
 }
 

@@ -11,6 +11,10 @@
 // 4. A static file is never served from outside the web directory: a file beside it holds a
 //    marker that no non-JSON answer (a served file) may contain.
 //
+// Every input is sent with a staff session's bearer token (logged in again after an input that
+// logs it out), so the handlers behind the staff check stay reachable; what anonymous callers
+// get (401, the guest's last name) is HttpApiTest's (src/hotel/http_api_test.cc).
+//
 // One database, in a fresh temporary directory, serves every input (created in
 // LLVMFuzzerInitialize with a small inventory loaded through the router itself; removed at
 // exit), so inputs see each other's writes: a crash found this way may need the inputs before
@@ -34,6 +38,8 @@
 #include "hotel/http_router.h"
 #include "hotel/repository.h"
 #include "hotel/service_schema.h"
+#include "hotel/staff_accounts.h"
+#include "hotel/staff_auth.h"
 
 namespace {
 
@@ -41,6 +47,8 @@ namespace fs = std::filesystem;
 namespace json = boost::json;
 
 constexpr std::string_view kSecret = "fuzz-secret-2c9f1e";
+constexpr const char* kStaffUser = "fuzzer";
+constexpr const char* kStaffPassword = "fuzz-staff-password";
 
 // Everything the router needs, built once per process.
 struct Fixture {
@@ -49,7 +57,10 @@ struct Fixture {
   std::unique_ptr<cql::Session> session;
   std::unique_ptr<hotel::Repository> repository;
   std::unique_ptr<hotel::HotelService> service;
+  std::unique_ptr<hotel::StaffAccounts> accounts;
+  std::unique_ptr<hotel::StaffAuth> auth;
   std::unique_ptr<hotel::ApiRouter> router;
+  std::string token;  // the staff session every input is sent with
 };
 
 std::unique_ptr<Fixture> fixture;
@@ -67,7 +78,13 @@ void WriteFile(const fs::path& path, std::string_view text) {
 // The requests that load the inventory: two POIs, a hotel with two rooms open for ten nights,
 // a guest and a booking.
 void LoadInventory(const hotel::ApiRouter& router) {
-  const hotel::HttpRequest requests[] = {
+  struct Request {
+    const char* method;
+    const char* target;
+    const char* content_type;
+    const char* body;
+  };
+  const Request requests[] = {
       {"POST", "/api/v1/pois", "", R"({"name": "Eiffel Tower", "description": "Tower"})"},
       {"POST", "/api/v1/pois", "", R"({"name": "Louvre", "description": "Museum"})"},
       {"POST", "/api/v1/hotels", "application/json",
@@ -86,10 +103,23 @@ void LoadInventory(const hotel::ApiRouter& router) {
            "check_out": "2030-01-05", "guest": {"first_name": "Mai", "last_name": "Nguyen",
            "emails": ["mai@example.com"], "addresses": {"home": {"city": "Springfield"}}}})"},
   };
-  for (const hotel::HttpRequest& request : requests) {
+  for (const Request& item : requests) {
+    hotel::HttpRequest request;
+    request.method = item.method;
+    request.target = item.target;
+    request.content_type = item.content_type;
+    request.body = item.body;
+    request.authorization = "Bearer " + fixture->token;
     hotel::HttpResponse response = router.Handle(request);
     if (response.status >= 300) Fail("loading the inventory failed: " + response.body);
   }
+}
+
+// Starts the staff session (again, after a fuzzed logout ended it).
+void LogIn() {
+  auto grant = fixture->auth->Login("", kStaffUser, kStaffPassword);
+  if (!grant.ok()) Fail("staff login failed: " + grant.status().ToString());
+  fixture->token = grant->token;
 }
 
 void SetUp() {
@@ -114,13 +144,23 @@ void SetUp() {
   hotel::HotelServiceOptions options;
   options.seed = 7;
   fixture->service = std::make_unique<hotel::HotelService>(fixture->repository.get(), options);
-  fixture->router = std::make_unique<hotel::ApiRouter>(
-      fixture->service.get(), (fixture->directory / "web").string(), "embedded");
+  auto accounts = hotel::StaffAccounts::Create(fixture->repository.get(), {.bcrypt_cost = 4});
+  if (!accounts.ok()) Fail(accounts.status().ToString());
+  fixture->accounts = std::move(*accounts);
+  common::Status added = fixture->accounts->Add(kStaffUser, kStaffPassword);
+  if (!added.ok()) Fail(added.ToString());
+  fixture->auth = std::make_unique<hotel::StaffAuth>(fixture->accounts.get());
+  fixture->router = std::make_unique<hotel::ApiRouter>(fixture->service.get(), fixture->auth.get(),
+                                                       (fixture->directory / "web").string(),
+                                                       "embedded");
+  LogIn();
   LoadInventory(*fixture->router);
 }
 
 void TearDown() {
   fixture->router.reset();
+  fixture->auth.reset();
+  fixture->accounts.reset();
   fixture->service.reset();
   fixture->repository.reset();
   fixture->session.reset();
@@ -186,6 +226,10 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   hotel::HttpRequest request =
       ParseInput(std::string_view(reinterpret_cast<const char*>(data), size));
+  if (auto session = fixture->auth->Authenticate(fixture->token); !session.ok() || !*session) {
+    LogIn();
+  }
+  request.authorization = "Bearer " + fixture->token;
   CheckResponse(fixture->router->Handle(request));
   return 0;
 }

@@ -2,12 +2,15 @@
 //
 // Walks the guest journey through the UI exactly as a person would (point of interest → hotels →
 // hotel and nearby places → dates, with their validation → rooms free for the stay → amenities →
-// booking, with a room taken meanwhile (409) → confirmation), then the lookups by confirmation
-// number and by last name, the staff page, a cancel with its confirm step, the error messages
-// for a 503 and a network failure, and the phone layout. Every value the UI shows is checked
-// against the API's own answers, so the test runs unchanged against the mock (tests/web/
-// mock_api.py, started here when HOTEL_URL is unset) and against the real `hotel serve`
-// (HOTEL_URL=http://127.0.0.1:8080). Run by tests/web/run.sh (CTest web.e2e_mock).
+// booking, with a room taken meanwhile (409) → confirmation), then the lookup by confirmation
+// number and last name (a wrong name is the same 404 as an unknown number), the staff page
+// (its login, arrivals, the search by guest name, logout), a cancel by a guest who is asked for
+// the last name, the error messages for a 503 and a network failure, and the phone layout.
+// Every value the UI shows is checked against the API's own answers, so the test runs unchanged
+// against the mock (tests/web/mock_api.py, started here when HOTEL_URL is unset) and against the
+// real `hotel serve` (HOTEL_URL=http://127.0.0.1:8080, with a staff account named by
+// HOTEL_STAFF_USER and HOTEL_STAFF_PASSWORD, as tests/web/run_service.sh makes). Run by
+// tests/web/run.sh (CTest web.e2e_mock, web.e2e_service).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +23,9 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const STEP_TIMEOUT = 15000;
+// The staff account (the mock's built-in one unless the environment names another).
+const STAFF_USER = process.env.HOTEL_STAFF_USER || 'staff';
+const STAFF_PASSWORD = process.env.HOTEL_STAFF_PASSWORD || 'staff-password';
 
 let base = '';
 let mock = null;
@@ -31,6 +37,7 @@ const pageErrors = [];
 // Shared by the tests below, in order: the stay picked from the data, and the booking made.
 const stay = {};
 let booking = null;
+let staffToken = '';  // the test's own staff session (bearer), for checks through the API
 
 function chromiumPath() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']
@@ -40,10 +47,12 @@ function chromiumPath() {
   return found;
 }
 
-async function api(p, { method = 'GET', body } = {}) {
+async function api(p, { method = 'GET', body, staff = false } = {}) {
+  const headers = body ? { 'Content-Type': 'application/json' } : {};
+  if (staff) headers.Authorization = `Bearer ${staffToken}`;
   const res = await fetch(`${base}/api/v1${p}`, {
     method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
+    headers,
     body: body ? JSON.stringify(body) : undefined,
   });
   const json = await res.json().catch(() => null);
@@ -136,6 +145,9 @@ before(async () => {
     assert.ok(Date.now() < deadline, `${base}/api/v1/health never answered 200`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  staffToken = (await apiOk('/login', { method: 'POST',
+                                        body: { username: STAFF_USER, password: STAFF_PASSWORD } }))
+    .token;
   Object.assign(stay, await pickStay());
   browser = await chromium.launch({ executablePath: chromiumPath(), headless: true,
                                     args: ['--no-sandbox', '--disable-dev-shm-usage'] });
@@ -268,16 +280,17 @@ test('guest journey: place → hotel → dates → rooms → amenities → booki
   assert.match(await alert.textContent(), /No longer available/);
   assert.ok((await alert.locator('.alert-detail').textContent()).length > 5);
 
-  // The other guest cancels; booking again succeeds.
-  await apiOk(`/reservations/${blocker.confirmation_number}`, { method: 'DELETE' });
+  // The other guest cancels (with the last name on that booking); booking again succeeds.
+  await apiOk(`/reservations/${blocker.confirmation_number}?last_name=${lastName}x`,
+              { method: 'DELETE' });
   await book.click();
   await heading1('Booking confirmed');
   const number = (await page.locator('[data-testid="confirmation-number"]').textContent()).trim();
   assert.match(number, /^[A-Z0-9]{6,8}$/);
   assert.match(page.url(), new RegExp(`#/reservation/${number}`));
 
-  // Q6: the API agrees with what the guest was shown.
-  booking = await apiOk(`/reservations/${number}`);
+  // Q6: the API agrees with what the guest was shown (the guest's last name opens it).
+  booking = await apiOk(`/reservations/${number}?last_name=${lastName}`);
   assert.equal(booking.hotel_id, hotel.hotel_id);
   assert.equal(booking.room_number, room.room_number);
   assert.equal(booking.check_in, checkIn);
@@ -289,46 +302,66 @@ test('guest journey: place → hotel → dates → rooms → amenities → booki
   assert.ok(detail.includes(money(booking.total, booking.currency)));
 });
 
-test('look up a reservation by confirmation number', async () => {
+test('look up a reservation by confirmation number and last name', async () => {
   assert.ok(booking, 'needs the booking made by the journey');
+  await page.evaluate(() => sessionStorage.clear());
   await goto('#/reservations');
-  // Typed in lower case with spaces: the form normalizes it.
+  // Typed in lower case with spaces: the form normalizes it. The name in any case.
   await page.getByLabel('Confirmation number', { exact: true }).fill(
     ` ${booking.confirmation_number.toLowerCase().split('').join(' ')} `);
+  await page.getByLabel('Last name', { exact: true }).fill(stay.lastName.toUpperCase());
   await page.getByRole('button', { name: 'Find reservation' }).click();
   await heading1(`Reservation ${booking.confirmation_number}`);
   await textMatching(page.locator('[data-testid="status"]'), /Confirmed/i);
   assert.ok((await page.locator('.reservation-detail').textContent()).includes(stay.hotel.name));
 
-  // An unknown number shows the API's 404 inline.
+  // Both fields are needed.
   await goto('#/reservations');
-  await page.getByLabel('Confirmation number', { exact: true }).fill('ZZZZZZ');
   await page.getByRole('button', { name: 'Find reservation' }).click();
-  const alert = page.locator('main [role="alert"]');
-  await alert.waitFor();
-  assert.equal(await alert.getAttribute('data-status'), '404');
-  const { json } = await api('/reservations/ZZZZZZ');
-  assert.ok((await alert.textContent()).includes(json.error.message));
+  await textMatching(page.locator('#last_name-error'), /last name/);
+
+  // An unknown number, and the right number with another name: the same 404, inline.
+  const { json: unknown } = await api(`/reservations/ZZZZZZ?last_name=${stay.lastName}`);
+  const { status, json: wrong } = await api(
+    `/reservations/${booking.confirmation_number}?last_name=Someone`);
+  assert.equal(status, 404);
+  assert.equal(wrong.error.message.replace(booking.confirmation_number, 'ZZZZZZ'),
+               unknown.error.message);
+  for (const [number, name, message] of [['ZZZZZZ', stay.lastName, unknown.error.message],
+    [booking.confirmation_number, 'Someone', wrong.error.message]]) {
+    await goto('#/reservations');
+    await page.getByLabel('Confirmation number', { exact: true }).fill(number);
+    await page.getByLabel('Last name', { exact: true }).fill(name);
+    await page.getByRole('button', { name: 'Find reservation' }).click();
+    const alert = page.locator('main [role="alert"]');
+    await alert.waitFor();
+    assert.equal(await alert.getAttribute('data-status'), '404');
+    assert.ok((await alert.textContent()).includes(message));
+  }
+  // Staff-only calls stay closed to the guest's browser.
+  const closed = await page.evaluate(async () => (await fetch('/api/v1/reservations?last_name=x')).status);
+  assert.equal(closed, 401);
 });
 
-test('look up reservations by last name', async () => {
-  assert.ok(booking, 'needs the booking made by the journey');
-  await goto('#/reservations');
-  await page.getByLabel('Last name').fill(stay.lastName);
-  await page.getByRole('button', { name: 'Search' }).click();
-  await textMatching(page.locator('#found-title'), /1 reservation for/);
-  const item = page.locator(`[data-testid="reservation-list"] [data-confirmation="${booking.confirmation_number}"]`);
-  await item.waitFor();
-  assert.ok((await item.textContent()).includes(`Room ${booking.room_number}`));
-  // With a first name that does not match: nothing.
-  await page.getByLabel('First name').fill('Nobody');
-  await page.getByRole('button', { name: 'Search' }).click();
-  await textMatching(page.locator('#found-title'), /No reservation for Nobody/);
-});
-
-test('staff page: a hotel\'s arrivals for a date', async () => {
+test('staff page: login, a hotel\'s arrivals, reservations by guest name', async () => {
   assert.ok(booking, 'needs the booking made by the journey');
   await goto('#/staff');
+  const login = page.locator('[data-testid="login-form"]');
+  await login.waitFor();
+  assert.equal(await page.locator('[data-testid="arrivals"]').count(), 0);
+  await page.getByLabel('Username').fill(STAFF_USER);
+  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  const failed = login.locator('[role="alert"]');
+  await failed.waitFor();
+  assert.equal(await failed.getAttribute('data-status'), '401');
+  assert.match(await failed.textContent(), /Login failed/);
+  await page.getByLabel('Password').fill(STAFF_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await textMatching(page.locator('[data-testid="staff-session"]'),
+                     new RegExp(`Signed in as ${escapeRe(STAFF_USER.toLowerCase())}`));
+
+  // Q7: arrivals.
   await page.getByLabel('Hotel ID').fill(stay.hotel.hotel_id);
   await page.getByLabel('Arrival date').fill(stay.checkIn);
   await page.getByRole('button', { name: 'Show arrivals' }).click();
@@ -336,7 +369,7 @@ test('staff page: a hotel\'s arrivals for a date', async () => {
   await row.waitFor();
   assert.ok((await row.textContent()).includes(`${stay.lastName}, Ada`));
   const q7 = await apiOk(`/hotels/${encodeURIComponent(stay.hotel.hotel_id)}/reservations?` +
-                         `date=${stay.checkIn}`);
+                         `date=${stay.checkIn}`, { staff: true });
   assert.equal(await page.locator('[data-testid="arrivals"] tbody tr').count(),
                q7.reservations.length);
   // Filtered by last name.
@@ -346,25 +379,53 @@ test('staff page: a hotel\'s arrivals for a date', async () => {
   await page.getByLabel('Guest last name').fill(`${stay.lastName}nobody`);
   await page.getByRole('button', { name: 'Show arrivals' }).click();
   await textMatching(page.locator('#arrivals-title'), /No arrivals/);
+
+  // Q8: reservations by guest name.
+  await page.getByLabel('Last name', { exact: true }).fill(stay.lastName);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await textMatching(page.locator('#found-title'), /1 reservation for/);
+  const item = page.locator(`[data-testid="reservation-list"] [data-confirmation="${booking.confirmation_number}"]`);
+  await item.waitFor();
+  assert.ok((await item.textContent()).includes(`Room ${booking.room_number}`));
+  await page.getByLabel('First name').fill('Nobody');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await textMatching(page.locator('#found-title'), /No reservation for Nobody/);
+
+  // Staff open a reservation without the guest's name.
+  await page.evaluate(() => sessionStorage.clear());
+  await goto(`#/reservation/${booking.confirmation_number}`);
+  await textMatching(page.locator('[data-testid="status"]'), /Confirmed/i);
+
+  // Logout ends the session: the login form again, and the API says 401.
+  await goto('#/staff');
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await login.waitFor();
+  const after = await page.evaluate(async () => (await fetch('/api/v1/session')).status);
+  assert.equal(after, 401);
 });
 
-test('cancel a reservation, with a confirm step', async () => {
+test('cancel a reservation as its guest, with a confirm step', async () => {
   assert.ok(booking, 'needs the booking made by the journey');
   const number = booking.confirmation_number;
+  await page.evaluate(() => sessionStorage.clear());
   await goto(`#/reservation/${number}`);
+  // A guest who opens the address is asked whose reservation it is.
+  await page.getByLabel('Last name', { exact: true }).fill(stay.lastName);
+  await page.getByRole('button', { name: 'Show reservation' }).click();
   await page.getByRole('button', { name: 'Cancel reservation' }).click();
   const panel = page.locator('#cancel-confirm');
   await panel.waitFor();
   // Backing out keeps it.
   await page.getByRole('button', { name: 'Keep reservation' }).click();
   await panel.waitFor({ state: 'hidden' });
-  assert.equal((await apiOk(`/reservations/${number}`)).status, booking.status);
+  const mine = `/reservations/${number}?last_name=${stay.lastName}`;
+  assert.equal((await apiOk(mine)).status, booking.status);
   await page.getByRole('button', { name: 'Cancel reservation' }).click();
   await page.getByRole('button', { name: 'Yes, cancel it' }).click();
   await textMatching(page.locator('[data-testid="status"]'), /Cancelled/);
   await textMatching(page.locator('main .alert-info'), new RegExp(`${number} is cancelled`));
   // Gone (or marked cancelled) in the API, and the room is free again.
-  const after = await api(`/reservations/${number}`);
+  const after = await api(mine);
   assert.ok(after.status === 404 || after.json?.status === 'cancelled',
             `after cancel: ${after.status} ${JSON.stringify(after.json)}`);
   const q4 = await apiOk(`/hotels/${encodeURIComponent(stay.hotel.hotel_id)}/availability?` +

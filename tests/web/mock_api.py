@@ -3,9 +3,15 @@
 
 It follows the hotel HTTP API contract (v1, base path /api/v1) closely enough for the UI and its
 browser test (tests/web/journey.test.js): the read queries Q1-Q9, booking, cancelling and
-changing reservations, guests, with the contract's JSON errors. It also serves the UI from web/
-at / and /static/..., as the real service does. Python 3 standard library only; data lives in
-memory and is rebuilt on every start (deterministic, relative to today's date).
+changing reservations, guests, with the contract's JSON errors, and who may call what
+(docs/security.md): staff login (POST /login, a session cookie or bearer token, /logout,
+/session), 401 for staff-only calls without a session, the guest's last name for a reservation
+(a wrong one is the same 404 as an unknown number). It also serves the UI from web/ at / and
+/static/..., as the real service does. Python 3 standard library only; data lives in memory and
+is rebuilt on every start (deterministic, relative to today's date).
+
+One staff account: HOTEL_STAFF_USER / HOTEL_STAFF_PASSWORD from the environment, by default
+"staff" / "staff-password" (a development stand-in: no rate limiting, sessions never expire).
 
 Usage: mock_api.py [--port N] [--port-file FILE] [--web DIR]
   --port 0 picks a free port; the port is written to --port-file once the server listens and a
@@ -18,6 +24,7 @@ import json
 import mimetypes
 import os
 import random
+import secrets
 import signal
 import sys
 import threading
@@ -115,6 +122,9 @@ class Store:
         self.taken = {}  # (hotel_id, room_number, date) -> confirmation number
         self.guests = {}
         self.reservations = {}
+        self.staff = {os.environ.get("HOTEL_STAFF_USER", "staff").lower():
+                      os.environ.get("HOTEL_STAFF_PASSWORD", "staff-password")}
+        self.sessions = {}  # token -> username
         self._seed()
 
     # --- data -------------------------------------------------------------------------------
@@ -261,10 +271,70 @@ class Store:
                            f"{hotel_id}")
         return room_number, self.rooms[(hotel_id, room_number)]
 
-    def reservation(self, number):
-        if number not in self.reservations:
-            raise ApiError(404, "not_found", f"No reservation with confirmation number {number}")
-        return self.reservations[number]
+    def reservation(self, number, last_name=None):
+        """The reservation; with `last_name`, only when it is its guest's (any case)."""
+        found = self.reservations.get(number)
+        if found is None or (last_name is not None and
+                             found["guest_last_name"].strip().lower() != last_name.strip().lower()):
+            raise ApiError(404, "not_found", f"Reservation '{number}' not found")
+        return found
+
+
+NEEDS_LOGIN = ("This needs a staff login: POST /api/v1/login, then send the session cookie or "
+               "'Authorization: Bearer <token>'")
+
+
+class Caller:
+    """Who sent a request: the session token presented and its staff user (None: a guest)."""
+
+    def __init__(self, token, user):
+        self.token, self.user = token, user
+
+    def require_staff(self):
+        if self.user is None:
+            if self.token:
+                raise ApiError(401, "unauthorized",
+                               "The session has expired or was ended; log in again")
+            raise ApiError(401, "unauthorized", NEEDS_LOGIN)
+
+    def guest_last_name(self, q):
+        """The last name a reservation call must give (None for staff without one)."""
+        name = (q.get("last_name") or "").strip()
+        if name:
+            return name
+        if self.user is not None:
+            return None
+        raise ApiError(400, "invalid_field",
+                       "last_name is required: the last name of the guest on the reservation",
+                       "last_name")
+
+
+def session_cookie(token, max_age):
+    return f"hotel_session={token}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Strict"
+
+
+def auth_routes(store, method, parts, body, caller, headers):
+    """POST /login, POST /logout, GET /session; None for any other request."""
+    if method == "POST" and parts == ["login"]:
+        body = require_json_object(body)
+        username = require_text(body, "username").lower()
+        password = body.get("password")
+        if not isinstance(password, str) or store.staff.get(username) != password:
+            raise ApiError(401, "unauthorized", "Wrong username or password")
+        token = secrets.token_hex(32)
+        store.sessions[token] = username
+        headers.append(("Set-Cookie", session_cookie(token, 43200)))
+        headers.append(("Cache-Control", "no-store"))
+        return 200, {"username": username, "token": token, "token_type": "Bearer",
+                     "expires_in": 43200, "idle_timeout": 7200}
+    if method == "POST" and parts == ["logout"]:
+        store.sessions.pop(caller.token, None)
+        headers.append(("Set-Cookie", session_cookie("", 0)))
+        return 200, {"status": "logged_out"}
+    if method == "GET" and parts == ["session"]:
+        caller.require_staff()
+        return 200, {"username": caller.user, "expires_in": 43200}
+    return None
 
 
 def require_json_object(body):
@@ -280,10 +350,14 @@ def require_text(obj, field, prefix=""):
     return value.strip()
 
 
-def routes(store, method, parts, query, body):
-    """Dispatches one API request; returns (status, json) or raises ApiError."""
+def routes(store, method, parts, query, body, caller, headers):
+    """Dispatches one API request; returns (status, json) or raises ApiError. Appends the
+    answer's extra headers (Set-Cookie) to `headers`."""
     q = {k: v[0] for k, v in query.items()}
     n = len(parts)
+    answer = auth_routes(store, method, parts, body, caller, headers)
+    if answer is not None:
+        return answer
     if method == "GET" and parts == ["health"]:
         return 200, {"status": "ok", "mode": "mock"}
     if method == "GET" and parts == ["pois"]:
@@ -325,6 +399,7 @@ def routes(store, method, parts, query, body):
                          "rate": money(store.rate(hotel_id, number, day)),
                          "currency": room["currency"], "amenities": room["amenities"]}
         if method == "GET" and n == 3 and parts[2] == "reservations":
+            caller.require_staff()
             store.hotel(hotel_id)
             day = parse_date(q.get("date"), "date").isoformat()
             found = [r for r in store.reservations.values()
@@ -333,6 +408,7 @@ def routes(store, method, parts, query, body):
             return 200, {"reservations": sorted(found, key=lambda r: r["room_number"])}
     if parts and parts[0] == "reservations":
         if method == "GET" and n == 1:
+            caller.require_staff()
             if not q.get("last_name"):
                 raise ApiError(400, "invalid_field", "last_name is required", "last_name")
             found = [r for r in store.reservations.values()
@@ -340,15 +416,15 @@ def routes(store, method, parts, query, body):
                      and ("first_name" not in q or r["guest_first_name"] == q["first_name"])]
             return 200, {"reservations": sorted(found, key=lambda r: r["check_in"])}
         if method == "GET" and n == 2:
-            return 200, store.reservation(parts[1])
+            return 200, store.reservation(parts[1], caller.guest_last_name(q))
         if method == "DELETE" and n == 2:
-            reservation = store.reservation(parts[1])
+            reservation = store.reservation(parts[1], caller.guest_last_name(q))
             store._release(reservation)
             del store.reservations[parts[1]]
             return 200, dict(reservation, status="cancelled")
         if method == "PUT" and n == 2:
             body = require_json_object(body)
-            old = store.reservation(parts[1])
+            old = store.reservation(parts[1], caller.guest_last_name(q))
             check_in, check_out = parse_stay(body.get("check_in"), body.get("check_out"))
             room_number = body.get("room_number", old["room_number"])
             store.room(old["hotel_id"], room_number)
@@ -373,6 +449,10 @@ def routes(store, method, parts, query, body):
             if not isinstance(guest_fields, dict):
                 raise ApiError(400, "invalid_field", "guest is required", "guest")
             if "guest_id" in guest_fields:
+                if caller.user is None:
+                    raise ApiError(401, "unauthorized",
+                                   "Booking for an existing guest (guest.guest_id) needs a staff "
+                                   "login; give the guest's name and details instead")
                 guest = store.guests.get(guest_fields["guest_id"])
                 if guest is None:
                     raise ApiError(404, "not_found", "Unknown guest_id")
@@ -392,6 +472,7 @@ def routes(store, method, parts, query, body):
                 store.guests[guest["guest_id"]] = guest
             return 201, store._book(hotel_id, room_number, check_in, check_out, guest)
     if method == "GET" and n == 2 and parts[0] == "guests":
+        caller.require_staff()
         if parts[1] not in store.guests:
             raise ApiError(404, "not_found", f"Guest {parts[1]} does not exist")
         return 200, store.guests[parts[1]]
@@ -407,12 +488,18 @@ class Handler(BaseHTTPRequestHandler):
         if os.environ.get("MOCK_API_VERBOSE"):
             sys.stderr.write("mock_api: " + (fmt % args) + "\n")
 
-    def _send(self, status, payload, content_type="application/json; charset=utf-8"):
+    def _send(self, status, payload, content_type="application/json; charset=utf-8",
+              headers=()):
         data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
+        if status == 401:
+            self.send_header("WWW-Authenticate", 'Bearer realm="hotel"')
+        for name, value in headers:
+            if name != "Cache-Control":
+                self.send_header(name, value)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
@@ -426,18 +513,34 @@ class Handler(BaseHTTPRequestHandler):
             if length > 1 << 20:
                 raise ApiError(413, "bad_request", "Request body too large")
             raw = self.rfile.read(length) if length else b""
-            if method in ("POST", "PUT"):
+            if method in ("POST", "PUT") and raw:
                 try:
                     body = json.loads(raw.decode("utf-8"))
                 except (UnicodeDecodeError, json.JSONDecodeError) as e:
                     raise ApiError(400, "invalid_json", f"Malformed JSON: {e}") from None
+            headers = []
             with self.store.lock:
-                status, payload = routes(self.store, method, parts, parse_qs(url.query), body)
-            self._send(status, payload)
+                caller = self._caller()
+                status, payload = routes(self.store, method, parts, parse_qs(url.query), body,
+                                         caller, headers)
+            self._send(status, payload, headers=headers)
         except ApiError as e:
             self._send(e.status, e.body())
         except Exception as e:  # a bug in the mock: answer like the service would
             self._send(500, ApiError(500, "internal", f"mock error: {e!r}").body())
+
+    def _caller(self):
+        """The bearer token, else the session cookie, and its staff user."""
+        token = ""
+        authorization = self.headers.get("Authorization") or ""
+        if authorization.lower().startswith("bearer "):
+            token = authorization[7:].strip()
+        else:
+            for pair in (self.headers.get("Cookie") or "").split(";"):
+                name, _, value = pair.strip().partition("=")
+                if name == "hotel_session":
+                    token = value
+        return Caller(token, self.store.sessions.get(token) if token else None)
 
     def _static(self):
         path = urlsplit(self.path).path

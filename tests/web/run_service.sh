@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The web UI journey against the real service: starts `hotel serve` on a fresh data directory
-# (schema and the small sample are created on first start) on a free 127.0.0.1 port, runs
-# tests/web/run.sh against it with HOTEL_URL, and always stops the service and removes the
-# directory. CTest `web.e2e_service`. With a CQLD_BINARY, the service runs in remote mode
+# The web UI journey against the real service: creates a staff account with a random password
+# (`hotel users add`, the password through HOTEL_USER_PASSWORD), starts `hotel serve` on the fresh
+# data directory (schema and the small sample are created on first start) on a free 127.0.0.1
+# port, runs tests/web/run.sh against it with HOTEL_URL and the account in HOTEL_STAFF_USER /
+# HOTEL_STAFF_PASSWORD, and always stops the service and removes the directory. CTest `web.e2e_service`. With a CQLD_BINARY, the service runs in remote mode
 # instead: a fresh `cqld` on a free port, and `hotel serve --cassandra` through the C++ driver
 # (CTest `web.e2e_cassandra`).
 #
@@ -60,6 +61,15 @@ if [ -n "$cqld" ]; then
     exit 1
   fi
   where=(--cassandra "127.0.0.1:$port")
+fi
+export HOTEL_STAFF_USER=e2e-staff
+HOTEL_STAFF_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')
+export HOTEL_STAFF_PASSWORD
+if ! HOTEL_USER_PASSWORD=$HOTEL_STAFF_PASSWORD "$hotel" users add "$HOTEL_STAFF_USER" "${where[@]}" \
+    >"$work/users.out" 2>&1; then
+  echo "web e2e: hotel users add failed:" >&2
+  cat "$work/users.out" >&2
+  exit 1
 fi
 "$hotel" serve "${where[@]}" --address 127.0.0.1 --port 0 --web "$root/web" \
   >"$work/out" 2>"$work/err" &

@@ -3,7 +3,7 @@
 //
 // A small single-page app without a framework or build step: a hash router (#/poi/NAME,
 // #/hotel/ID?check_in=D&check_out=D, #/hotel/ID/room/N?..., #/reservation/CN,
-// #/reservations?last_name=X, #/staff?hotel=ID&date=D) draws one view at a time into <main>
+// #/reservations, #/staff?hotel=ID&date=D&guest_last=X) draws one view at a time into <main>
 // from the JSON API under /api/v1 (contract: the hotel API v1). The views live in guest.js and
 // reservations.js, the shared pieces in ui.js.
 
@@ -29,7 +29,7 @@ const ROUTES = [
     title: 'Reservation {0}' },
   { pattern: /^\/reservations$/, view: viewLookup, nav: 'reservations',
     title: 'Find your reservation' },
-  { pattern: /^\/staff$/, view: viewStaff, nav: 'staff', title: 'Staff: arrivals' },
+  { pattern: /^\/staff$/, view: viewStaff, nav: 'staff', title: 'Staff' },
 ];
 
 let current = { controller: null, path: null };

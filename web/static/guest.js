@@ -6,7 +6,7 @@
 import {
   MAX_NIGHTS, addDays, addressLines, announce, api, append, clearFieldErrors, enc, errorBox,
   field, fmtDate, fmtMoney, h, icon, loading, navigate, nightsBetween, pageHeader, parseIso,
-  plural, rememberHotel, setFieldError, stayQuery, todayIso, validateStay,
+  plural, rememberGuestName, rememberHotel, setFieldError, stayQuery, todayIso, validateStay,
 } from './ui.js';
 
 export async function viewHome(ctx) {
@@ -355,6 +355,7 @@ function bookingForm(ctx, hotel, roomNumber, checkIn, checkOut, room) {
       const reservation = await api('/reservations', { method: 'POST', body: {
         hotel_id: hotel.hotel_id, room_number: Number(roomNumber), check_in: checkIn,
         check_out: checkOut, guest } });
+      rememberGuestName(reservation.confirmation_number, guest.last_name);
       navigate(`#/reservation/${enc(reservation.confirmation_number)}?booked=1`);
     } catch (err) {
       submit.disabled = false;

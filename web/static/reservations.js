@@ -1,11 +1,13 @@
-// The reservation pages of the hotel web UI: a reservation by confirmation number (Q6) with
-// its cancel step (DELETE), the lookup by confirmation number or guest name (Q8), and the
-// staff page of a hotel's arrivals on a date (Q7). Views take ctx as in app.js.
+// The reservation pages of the hotel web UI: a reservation by confirmation number and the
+// guest's last name (Q6) with its cancel step (DELETE), the guest's lookup form, and the staff
+// page (login, a hotel's arrivals on a date (Q7), reservations by guest name (Q8), logout).
+// Views take ctx as in app.js. Who may see what: docs/security.md.
 
 import {
-  announce, api, append, clearFieldErrors, enc, errorBox, field, fmtDate, fmtMoney, h, icon,
-  knownHotels, loading, navigate, nightsBetween, pageHeader, parseIso, plural, rememberHotel,
-  setFieldError, todayIso,
+  announce, api, append, clearFieldErrors, enc, errorBox, field, fmtDate, fmtMoney, guestName, h,
+  icon, knownHotels, loading, logIn, logOut, navigate, nightsBetween, pageHeader, parseIso, plural,
+  rememberGuestName, rememberHotel, requiredValue, setFieldError, setStaffSession, staffSession,
+  todayIso,
 } from './ui.js';
 
 function statusBadge(status) {
@@ -29,19 +31,56 @@ function reservationCard(r) {
       statusBadge(r.status), h('p', { class: 'price', text: fmtMoney(r.total, r.currency) })));
 }
 
+// The query that proves a guest's right to a reservation: ?last_name=... ('' for staff).
+function guestQuery(lastName) {
+  return lastName ? `?last_name=${enc(lastName)}` : '';
+}
+
+function reservationCrumbs(number) {
+  return [{ label: 'Home', href: '#/' }, { label: 'Reservations', href: '#/reservations' },
+          { label: number }];
+}
+
+// Asks a guest who opened a reservation's address for the last name on it.
+function lastNameForm(ctx, number) {
+  const form = h('form', { class: 'card lookup-card', novalidate: true,
+                           'aria-labelledby': 'guest-name-title' },
+    h('h2', { id: 'guest-name-title' }, icon('user'), ' Whose reservation is it?'),
+    h('p', { class: 'muted', text: 'Enter the last name of the guest on the booking.' }),
+    field({ id: 'guest_last_name', label: 'Last name', required: true,
+            attrs: { autocomplete: 'family-name', maxlength: 100 } }),
+    h('button', { class: 'btn btn-primary', type: 'submit' }, 'Show reservation'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    clearFieldErrors(form);
+    const last = requiredValue(form, 'guest_last_name', 'Enter the guest’s last name.');
+    if (!last) return;
+    rememberGuestName(number, last);
+    ctx.rerender();
+  });
+  return form;
+}
+
 export async function viewReservation(ctx, number) {
   const body = h('div', { 'aria-busy': 'true' }, loading('Looking up the reservation…'));
   const booked = ctx.params.get('booked') === '1';
   append(ctx.main, body);
+  const lastName = guestName(number);
   let r;
   try {
-    r = await api(`/reservations/${enc(number)}`, { signal: ctx.signal });
+    const staff = lastName ? null : await staffSession({ signal: ctx.signal });
+    if (!lastName && !staff) {
+      body.removeAttribute('aria-busy');
+      body.replaceChildren(pageHeader(`Reservation ${number}`, { crumbs: reservationCrumbs(number) }),
+                           lastNameForm(ctx, number));
+      return;
+    }
+    r = await api(`/reservations/${enc(number)}${guestQuery(lastName)}`, { signal: ctx.signal });
   } catch (err) {
     if (err.kind === 'aborted') return;
+    if (err.status === 404) rememberGuestName(number, null);  // ask again next time
     body.removeAttribute('aria-busy');
-    body.replaceChildren(pageHeader(`Reservation ${number}`, {
-      crumbs: [{ label: 'Home', href: '#/' }, { label: 'Reservations', href: '#/reservations' },
-               { label: number }] }),
+    body.replaceChildren(pageHeader(`Reservation ${number}`, { crumbs: reservationCrumbs(number) }),
       errorBox(err, { retry: err.status === 404 ? null : ctx.rerender }),
       h('p', {}, h('a', { href: '#/reservations', text: 'Look up another reservation' })));
     return;
@@ -54,8 +93,7 @@ export async function viewReservation(ctx, number) {
 function reservationDetail(ctx, r, booked) {
   const cancelled = r.status === 'cancelled';
   const nodes = [pageHeader(booked ? 'Booking confirmed' : `Reservation ${r.confirmation_number}`, {
-    crumbs: [{ label: 'Home', href: '#/' }, { label: 'Reservations', href: '#/reservations' },
-             { label: r.confirmation_number }] })];
+    crumbs: reservationCrumbs(r.confirmation_number) })];
   if (booked && !cancelled) {
     nodes.push(h('div', { class: 'confirmation-banner', 'data-testid': 'confirmation' },
       icon('check', 'icon banner-icon'),
@@ -124,7 +162,8 @@ function cancelControls(ctx, r) {
     confirmNo.disabled = true;
     confirmYes.textContent = 'Cancelling…';
     try {
-      const cancelled = await api(`/reservations/${enc(r.confirmation_number)}`,
+      const number = r.confirmation_number;
+      const cancelled = await api(`/reservations/${enc(number)}${guestQuery(guestName(number))}`,
                                   { method: 'DELETE' });
       const done = { ...r, ...cancelled, status: 'cancelled' };
       ctx.main.replaceChildren(...reservationDetail(ctx, done, false));
@@ -142,85 +181,132 @@ function cancelControls(ctx, r) {
 }
 
 export async function viewLookup(ctx) {
-  const lastName = ctx.params.get('last_name') || '';
-  const firstName = ctx.params.get('first_name') || '';
-  const byNumber = h('form', { class: 'card lookup-card', novalidate: true,
-                               'aria-labelledby': 'by-number-title' },
-    h('h2', { id: 'by-number-title' }, icon('ticket'), ' By confirmation number'),
-    field({ id: 'confirmation_number', label: 'Confirmation number', required: true,
-            hint: '6 to 8 letters and digits, for example K7W3RQ.',
-            attrs: { autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
-                     class: 'mono', maxlength: 12 } }),
+  const form = h('form', { class: 'card lookup-card', novalidate: true,
+                           'aria-labelledby': 'by-number-title' },
+    h('h2', { id: 'by-number-title' }, icon('ticket'), ' Your booking'),
+    h('div', { class: 'field-row' },
+      field({ id: 'confirmation_number', label: 'Confirmation number', required: true,
+              value: ctx.params.get('number') || '',
+              hint: '6 to 8 letters and digits, for example K7W3RQ.',
+              attrs: { autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
+                       class: 'mono', maxlength: 12 } }),
+      field({ id: 'last_name', label: 'Last name', required: true,
+              hint: 'The guest’s last name, as on the booking.',
+              attrs: { autocomplete: 'family-name', maxlength: 100 } })),
     h('button', { class: 'btn btn-primary', type: 'submit' }, 'Find reservation'));
-  byNumber.addEventListener('submit', (e) => {
+  form.addEventListener('submit', (e) => {
     e.preventDefault();
-    clearFieldErrors(byNumber);
-    const value = byNumber.elements.confirmation_number.value.replace(/[\s-]/g, '').toUpperCase();
+    clearFieldErrors(form);
+    const value = form.elements.confirmation_number.value.replace(/[\s-]/g, '').toUpperCase();
+    const last = form.elements.last_name.value.trim();
+    let first = null;
     if (!/^[A-Z0-9]{4,12}$/.test(value)) {
-      setFieldError(byNumber, 'confirmation_number',
+      setFieldError(form, 'confirmation_number',
                     'Enter the confirmation number from your booking, for example K7W3RQ.');
-      byNumber.elements.confirmation_number.focus();
+      first = first || form.elements.confirmation_number;
+    }
+    if (!last) {
+      setFieldError(form, 'last_name', 'Enter the guest’s last name.');
+      first = first || form.elements.last_name;
+    }
+    if (first) {
+      first.focus();
       return;
     }
+    rememberGuestName(value, last);
     navigate(`#/reservation/${enc(value)}`);
   });
-  const byName = h('form', { class: 'card lookup-card', novalidate: true,
-                             'aria-labelledby': 'by-name-title' },
-    h('h2', { id: 'by-name-title' }, icon('user'), ' By guest name'),
-    h('div', { class: 'field-row' },
-      field({ id: 'last_name', label: 'Last name', required: true, value: lastName,
-              attrs: { autocomplete: 'family-name' } }),
-      field({ id: 'first_name', label: 'First name', value: firstName,
-              attrs: { autocomplete: 'given-name' } })),
-    h('button', { class: 'btn btn-primary', type: 'submit' }, 'Search'));
-  byName.addEventListener('submit', (e) => {
-    e.preventDefault();
-    clearFieldErrors(byName);
-    const last = byName.elements.last_name.value.trim();
-    const first = byName.elements.first_name.value.trim();
-    if (!last) {
-      setFieldError(byName, 'last_name', 'Enter the guest’s last name.');
-      byName.elements.last_name.focus();
-      return;
-    }
-    navigate(`#/reservations?last_name=${enc(last)}${first ? `&first_name=${enc(first)}` : ''}`);
-  });
-  const results = h('div', { id: 'lookup-results' });
   append(ctx.main,
-    pageHeader('Find your reservation', { lead: 'Look up a booking by its confirmation ' +
-                                                'number or by the guest’s name.' }),
-    h('div', { class: 'lookup-grid' }, byNumber, byName),
-    results);
-  if (!lastName) return;
-  results.setAttribute('aria-busy', 'true');
-  results.append(loading('Searching…'));
-  try {
-    const query = `last_name=${enc(lastName)}${firstName ? `&first_name=${enc(firstName)}` : ''}`;
-    const data = await api(`/reservations?${query}`, { signal: ctx.signal });
-    const found = data.reservations || [];
-    const who = `${firstName ? `${firstName} ` : ''}${lastName}`;
-    results.replaceChildren(h('section', { class: 'section', 'aria-labelledby': 'found-title' },
-      h('h2', { id: 'found-title', tabindex: '-1', 'data-autofocus': true,
-                text: found.length ? `${plural(found.length, 'reservation')} for ${who}`
-                                   : `No reservation for ${who}` }),
-      found.length ? h('ul', { class: 'reservation-list', 'data-testid': 'reservation-list' },
-                       found.map(reservationCard))
-                   : h('p', { class: 'empty', text: 'Check the spelling: names must match the ' +
-                                                    'booking exactly.' })));
-    announce(found.length ? `${plural(found.length, 'reservation')} found` : 'No reservation found');
-  } catch (err) {
-    if (err.kind === 'aborted') return;
-    if (!(err.field && setFieldError(byName, err.field, err.message))) {
-      results.replaceChildren(errorBox(err, { retry: ctx.rerender }));
-    } else {
-      results.replaceChildren();
-    }
-  } finally {
-    results.removeAttribute('aria-busy');
-  }
+    pageHeader('Find your reservation', { lead: 'Look up a booking with its confirmation ' +
+                                                'number and the guest’s last name.' }),
+    h('div', { class: 'lookup-grid' }, form,
+      h('div', { class: 'card lookup-card' },
+        h('h2', {}, icon('user'), ' Hotel staff'),
+        h('p', { class: 'muted', text: 'Searching bookings by guest name and the arrivals of a ' +
+                                       'day need a staff login.' }),
+        h('p', {}, h('a', { class: 'btn btn-secondary', href: '#/staff' }, 'Staff page')))));
 }
 
-export async function viewStaff(ctx) {
+// The staff page's address with `changes` applied to its query (empty values dropped).
+function staffHash(params, changes) {
+  const next = new URLSearchParams(params);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value) next.set(key, value);
+    else next.delete(key);
+  }
+  const query = next.toString();
+  return query ? `#/staff?${query}` : '#/staff';
+}
+
+// A staff call failed with 401: the session is gone (expired, logged out elsewhere).
+function sessionEnded(ctx, err) {
+  if (err.status !== 401) return false;
+  setStaffSession(null);
+  ctx.rerender();
+  return true;
+}
+
+function staffLogin(ctx) {
+  const result = h('div', { class: 'form-result' });
+  const submit = h('button', { class: 'btn btn-primary', type: 'submit' }, 'Log in');
+  const form = h('form', { class: 'card lookup-card', novalidate: true,
+                           'aria-labelledby': 'login-title', 'data-testid': 'login-form' },
+    h('h2', { id: 'login-title' }, icon('user'), ' Staff login'),
+    field({ id: 'username', label: 'Username', required: true,
+            attrs: { autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false',
+                     maxlength: 64 } }),
+    field({ id: 'password', label: 'Password', type: 'password', required: true,
+            attrs: { autocomplete: 'current-password', maxlength: 200 } }),
+    result, submit);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearFieldErrors(form);
+    result.replaceChildren();
+    const username = form.elements.username.value.trim();
+    const password = form.elements.password.value;
+    if (!username || !password) {
+      const name = username ? 'password' : 'username';
+      setFieldError(form, name, username ? 'Enter your password.' : 'Enter your username.');
+      form.elements[name].focus();
+      return;
+    }
+    submit.disabled = true;
+    try {
+      const session = await logIn(username, password);
+      announce(`Signed in as ${session.username}.`);
+      ctx.rerender();
+    } catch (err) {
+      submit.disabled = false;
+      form.elements.password.value = '';
+      const box = errorBox(err);
+      if (err.status === 401) box.querySelector('.alert-title').textContent = 'Login failed';
+      result.replaceChildren(box);
+      box.setAttribute('tabindex', '-1');
+      box.focus();
+    }
+  });
+  append(ctx.main,
+    pageHeader('Staff login', { eyebrow: 'Staff',
+                                lead: 'Arrivals and searches by guest name need a staff account.' }),
+    h('div', { class: 'lookup-grid' }, form));
+}
+
+function sessionBar(ctx, session) {
+  const button = h('button', { class: 'btn btn-secondary btn-small', type: 'button' }, 'Log out');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await logOut();
+    } catch { /* the session is forgotten here either way */ }
+    announce('Logged out.');
+    ctx.rerender();
+  });
+  return h('p', { class: 'session-bar', 'data-testid': 'staff-session' },
+    icon('user', 'icon icon-small'), ' Signed in as ', h('strong', { text: session.username }),
+    ' ', button);
+}
+
+async function arrivalsSection(ctx, section) {
   const hotelId = ctx.params.get('hotel') || '';
   const date = ctx.params.get('date') || todayIso();
   const lastName = ctx.params.get('last_name') || '';
@@ -241,7 +327,6 @@ export async function viewStaff(ctx) {
     clearFieldErrors(form);
     const id = form.elements.hotel.value.trim();
     const day = form.elements.date.value;
-    const last = form.elements.staff_last_name.value.trim();
     if (!id) {
       setFieldError(form, 'hotel', 'Enter a hotel ID, for example AZ123.');
       form.elements.hotel.focus();
@@ -252,12 +337,12 @@ export async function viewStaff(ctx) {
       form.elements.date.focus();
       return;
     }
-    navigate(`#/staff?hotel=${enc(id)}&date=${enc(day)}${last ? `&last_name=${enc(last)}` : ''}`);
+    navigate(staffHash(ctx.params, { hotel: id, date: day,
+                                     last_name: form.elements.staff_last_name.value.trim() }));
   });
   const results = h('div', { id: 'staff-results' });
-  append(ctx.main,
-    pageHeader('Arrivals by date', { eyebrow: 'Staff',
-                                     lead: 'Reservations whose stay starts on a given day.' }),
+  append(section, h('h2', { text: 'Arrivals by date' }),
+    h('p', { class: 'muted', text: 'Reservations whose stay starts on a given day.' }),
     form, results);
   if (!hotelId) return;
   results.setAttribute('aria-busy', 'true');
@@ -269,36 +354,109 @@ export async function viewStaff(ctx) {
       api(`/hotels/${enc(hotelId)}/reservations?${query}`, { signal: ctx.signal }),
     ]);
     rememberHotel(hotel);
-    const rows = data.reservations || [];
     const caption = `${hotel.name} (${hotel.hotel_id}) — arrivals on ${fmtDate(date)}` +
       (lastName ? `, guest ${lastName}` : '');
-    results.replaceChildren(h('section', { class: 'section', 'aria-labelledby': 'arrivals-title' },
-      h('h2', { id: 'arrivals-title', tabindex: '-1', 'data-autofocus': true,
-                text: rows.length ? plural(rows.length, 'arrival') : 'No arrivals' }),
-      rows.length
-        ? h('div', { class: 'table-wrap card', tabindex: '0', role: 'region',
-                     'aria-label': 'Arrivals table' },
-          h('table', { class: 'data-table', 'data-testid': 'arrivals' },
-            h('caption', { text: caption }),
-            h('thead', {}, h('tr', {}, ['Confirmation', 'Guest', 'Room', 'Stay', 'Nights',
-                                        'Total', 'Status'].map((t) =>
-              h('th', { scope: 'col', class: ['Room', 'Nights', 'Total'].includes(t) ? 'num' : null,
-                        text: t })))),
-            h('tbody', {}, rows.map((r) => h('tr', { 'data-confirmation': r.confirmation_number },
-              h('td', {}, h('a', { class: 'mono', href: `#/reservation/${enc(r.confirmation_number)}`,
-                                   text: r.confirmation_number })),
-              h('td', { text: `${r.guest_last_name}, ${r.guest_first_name}` }),
-              h('td', { class: 'num', text: String(r.room_number) }),
-              h('td', { text: `${fmtDate(r.check_in, true)} → ${fmtDate(r.check_out, true)}` }),
-              h('td', { class: 'num', text: String(r.nights ?? nightsBetween(r.check_in, r.check_out)) }),
-              h('td', { class: 'num', text: fmtMoney(r.total, r.currency) }),
-              h('td', {}, statusBadge(r.status)))))))
-        : h('p', { class: 'empty', text: `${caption}: none.` })));
-    announce(`${plural(rows.length, 'arrival')}`);
+    results.replaceChildren(arrivalsTable(data.reservations || [], caption));
+    announce(`${plural((data.reservations || []).length, 'arrival')}`);
   } catch (err) {
-    if (err.kind === 'aborted') return;
+    if (err.kind === 'aborted' || sessionEnded(ctx, err)) return;
     results.replaceChildren(errorBox(err, { retry: ctx.rerender }));
   } finally {
     results.removeAttribute('aria-busy');
   }
+}
+
+function arrivalsTable(rows, caption) {
+  return h('section', { class: 'section', 'aria-labelledby': 'arrivals-title' },
+    h('h3', { id: 'arrivals-title', tabindex: '-1', 'data-autofocus': true,
+              text: rows.length ? plural(rows.length, 'arrival') : 'No arrivals' }),
+    rows.length
+      ? h('div', { class: 'table-wrap card', tabindex: '0', role: 'region',
+                   'aria-label': 'Arrivals table' },
+        h('table', { class: 'data-table', 'data-testid': 'arrivals' },
+          h('caption', { text: caption }),
+          h('thead', {}, h('tr', {}, ['Confirmation', 'Guest', 'Room', 'Stay', 'Nights',
+                                      'Total', 'Status'].map((t) =>
+            h('th', { scope: 'col', class: ['Room', 'Nights', 'Total'].includes(t) ? 'num' : null,
+                      text: t })))),
+          h('tbody', {}, rows.map((r) => h('tr', { 'data-confirmation': r.confirmation_number },
+            h('td', {}, h('a', { class: 'mono', href: `#/reservation/${enc(r.confirmation_number)}`,
+                                 text: r.confirmation_number })),
+            h('td', { text: `${r.guest_last_name}, ${r.guest_first_name}` }),
+            h('td', { class: 'num', text: String(r.room_number) }),
+            h('td', { text: `${fmtDate(r.check_in, true)} → ${fmtDate(r.check_out, true)}` }),
+            h('td', { class: 'num', text: String(r.nights ?? nightsBetween(r.check_in, r.check_out)) }),
+            h('td', { class: 'num', text: fmtMoney(r.total, r.currency) }),
+            h('td', {}, statusBadge(r.status)))))))
+      : h('p', { class: 'empty', text: `${caption}: none.` }));
+}
+
+async function guestSearchSection(ctx, section) {
+  const lastName = ctx.params.get('guest_last') || '';
+  const firstName = ctx.params.get('guest_first') || '';
+  const form = h('form', { class: 'card staff-form', novalidate: true,
+                           'aria-label': 'Reservations by guest name' },
+    h('div', { class: 'field-row' },
+      field({ id: 'search_last_name', label: 'Last name', required: true, value: lastName,
+              attrs: { autocomplete: 'off' } }),
+      field({ id: 'search_first_name', label: 'First name', value: firstName,
+              attrs: { autocomplete: 'off' } })),
+    h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, 'Search')));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    clearFieldErrors(form);
+    const last = requiredValue(form, 'search_last_name', 'Enter the guest’s last name.');
+    if (!last) return;
+    navigate(staffHash(ctx.params, { guest_last: last,
+                                     guest_first: form.elements.search_first_name.value.trim() }));
+  });
+  const results = h('div', { id: 'lookup-results' });
+  append(section, h('h2', { text: 'Reservations by guest name' }), form, results);
+  if (!lastName) return;
+  results.setAttribute('aria-busy', 'true');
+  results.append(loading('Searching…'));
+  try {
+    const query = `last_name=${enc(lastName)}${firstName ? `&first_name=${enc(firstName)}` : ''}`;
+    const found = (await api(`/reservations?${query}`, { signal: ctx.signal })).reservations || [];
+    const who = `${firstName ? `${firstName} ` : ''}${lastName}`;
+    results.replaceChildren(h('section', { class: 'section', 'aria-labelledby': 'found-title' },
+      h('h3', { id: 'found-title', tabindex: '-1', 'data-autofocus': true,
+                text: found.length ? `${plural(found.length, 'reservation')} for ${who}`
+                                   : `No reservation for ${who}` }),
+      found.length ? h('ul', { class: 'reservation-list', 'data-testid': 'reservation-list' },
+                       found.map(reservationCard))
+                   : h('p', { class: 'empty', text: 'Check the spelling: names must match the ' +
+                                                    'booking exactly.' })));
+    announce(found.length ? `${plural(found.length, 'reservation')} found` : 'No reservation found');
+  } catch (err) {
+    if (err.kind === 'aborted' || sessionEnded(ctx, err)) return;
+    if (!(err.field && setFieldError(form, 'search_last_name', err.message))) {
+      results.replaceChildren(errorBox(err, { retry: ctx.rerender }));
+    } else {
+      results.replaceChildren();
+    }
+  } finally {
+    results.removeAttribute('aria-busy');
+  }
+}
+
+export async function viewStaff(ctx) {
+  let session;
+  try {
+    session = await staffSession({ signal: ctx.signal });
+  } catch (err) {
+    if (err.kind === 'aborted') return;
+    ctx.main.append(errorBox(err, { retry: ctx.rerender }));
+    return;
+  }
+  if (!session) {
+    staffLogin(ctx);
+    return;
+  }
+  const arrivals = h('section', { class: 'section', 'aria-label': 'Arrivals' });
+  const search = h('section', { class: 'section', 'aria-label': 'Search by guest name' });
+  append(ctx.main,
+    pageHeader('Staff', { eyebrow: 'Staff', lead: 'Arrivals and reservations by guest name.' }),
+    sessionBar(ctx, session), arrivals, search);
+  await Promise.all([arrivalsSection(ctx, arrivals), guestSearchSection(ctx, search)]);
 }

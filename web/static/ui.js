@@ -124,6 +124,69 @@ export async function api(path, { method = 'GET', body, signal } = {}) {
 export const enc = encodeURIComponent;
 
 // ---------------------------------------------------------------------------------------------
+// Staff session and guest names
+//
+// Staff log in with POST /login: the session lives in an HttpOnly cookie the page cannot read,
+// so GET /session says whether there is one (asked once per page load, then kept up to date by
+// login and logout). A guest proves a reservation is theirs with its guest's last name, kept for
+// the tab's life in sessionStorage (never in the address, so it stays out of history).
+
+let staff = { known: false, session: null };
+
+/** The staff session ({username, expires_in}) or null; asks the service the first time. */
+export async function staffSession({ signal } = {}) {
+  if (!staff.known) {
+    try {
+      staff = { known: true, session: await api('/session', { signal }) };
+    } catch (err) {
+      if (err.status !== 401) throw err;
+      staff = { known: true, session: null };
+    }
+  }
+  return staff.session;
+}
+
+/** Records the session after a login (or null after a logout or a 401). */
+export function setStaffSession(session) {
+  staff = { known: true, session };
+}
+
+/** Logs in; resolves to the session or rejects with the API's error (401, 429, ...). */
+export async function logIn(username, password) {
+  const grant = await api('/login', { method: 'POST', body: { username, password } });
+  setStaffSession({ username: grant.username, expires_in: grant.expires_in });
+  return staff.session;
+}
+
+export async function logOut() {
+  try {
+    await api('/logout', { method: 'POST' });
+  } finally {
+    setStaffSession(null);
+  }
+}
+
+function guestNames() {
+  try {
+    return JSON.parse(sessionStorage.getItem('guest-names') || '{}');
+  } catch {
+    return {};
+  }
+}
+
+/** Remembers the last name a guest gave for a confirmation number (or forgets it: null). */
+export function rememberGuestName(number, lastName) {
+  try {
+    const names = guestNames();
+    if (lastName) names[number] = lastName;
+    else delete names[number];
+    sessionStorage.setItem('guest-names', JSON.stringify(names));
+  } catch { /* storage may be disabled: the guest is asked again */ }
+}
+
+export function guestName(number) { return guestNames()[number] || ''; }
+
+// ---------------------------------------------------------------------------------------------
 // Dates and money
 
 export function todayIso() {
@@ -205,8 +268,14 @@ export function errorBox(err, { retry } = {}) {
   } else if (err.kind === 'network') {
     title = 'Cannot reach the hotel service';
     detail = err.message;
+  } else if (err.status === 401) {
+    title = 'Staff login needed';
+  } else if (err.status === 403) {
+    title = 'Not allowed';
   } else if (err.status === 404) {
     title = 'Not found';
+  } else if (err.status === 429) {
+    title = 'Too many attempts';
   } else if (err.status === 409) {
     title = 'No longer available';
   } else if (err.status >= 400 && err.status < 500) {
@@ -270,6 +339,16 @@ export function setFieldError(form, name, message) {
   const error = form.querySelector(`#${CSS.escape(input.id)}-error`);
   if (error) error.textContent = message;
   return true;
+}
+
+/** A required field's trimmed value; '' after marking the field with `message` and focusing it. */
+export function requiredValue(form, name, message) {
+  const value = form.elements[name].value.trim();
+  if (!value) {
+    setFieldError(form, name, message);
+    form.elements[name].focus();
+  }
+  return value;
 }
 
 export function clearFieldErrors(form) {

@@ -1,12 +1,12 @@
-#include "auth/password_hash.h"
+#include "common/password_hash.h"
 
 #include <gtest/gtest.h>
 
-namespace auth {
+namespace common {
 namespace {
 
 TEST(PasswordHashTest, HashesVerifyAndLookLikeCassandras) {
-  common::Result<std::string> hash = HashPassword("s3cret", 4);
+  Result<std::string> hash = HashPassword("s3cret", 4);
   ASSERT_TRUE(hash.ok()) << hash.status().ToString();
   EXPECT_TRUE(hash->starts_with("$2a$04$")) << *hash;
   EXPECT_EQ(hash->size(), 60u);
@@ -34,5 +34,14 @@ TEST(PasswordHashTest, MalformedHashesAndNulBytesNeverVerify) {
   EXPECT_FALSE(HashPassword(std::string("a\0b", 3), 4).ok());
 }
 
+TEST(PasswordHashTest, VariantsAndRounds) {
+  Result<std::string> hash = HashPassword("s3cret-pass", 5, BcryptVariant::k2b);
+  ASSERT_TRUE(hash.ok()) << hash.status().ToString();
+  EXPECT_TRUE(hash->starts_with("$2b$05$")) << *hash;
+  EXPECT_TRUE(VerifyPassword("s3cret-pass", *hash));
+  EXPECT_FALSE(HashPassword("x", 3).ok());
+  EXPECT_FALSE(HashPassword("x", 32).ok());
+}
+
 }  // namespace
-}  // namespace auth
+}  // namespace common

@@ -1,4 +1,4 @@
-#include "auth/password_hash.h"
+#include "common/password_hash.h"
 
 #include <crypt.h>
 
@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-namespace auth {
+namespace common {
 namespace {
 
 // crypt_r's state is large (~32 KiB): on the heap, not the stack.
@@ -19,21 +19,22 @@ bool HasNul(std::string_view text) { return text.find('\0') != std::string_view:
 
 }  // namespace
 
-common::Result<std::string> HashPassword(std::string_view password, int log2_rounds) {
-  if (HasNul(password)) {
-    return common::Status::Invalid("A password may not contain a NUL character");
-  }
+Result<std::string> HashPassword(std::string_view password, int log2_rounds,
+                                 BcryptVariant variant) {
+  if (HasNul(password)) return Status::Invalid("A password may not contain a NUL character");
+  if (log2_rounds < 4 || log2_rounds > 31) return Status::Invalid("bcrypt cost must be in 4..31");
   char salt[CRYPT_GENSALT_OUTPUT_SIZE];
   // A null random source: libcrypt reads the system's (getrandom).
-  if (crypt_gensalt_rn("$2a$", static_cast<unsigned long>(log2_rounds), nullptr, 0, salt,
+  if (crypt_gensalt_rn(variant == BcryptVariant::k2a ? "$2a$" : "$2b$",
+                       static_cast<unsigned long>(log2_rounds), nullptr, 0, salt,
                        sizeof(salt)) == nullptr) {
-    return common::Status::Internal("cannot make a bcrypt salt");
+    return Status::Internal("cannot make a bcrypt salt");
   }
   auto state = std::make_unique<CryptState>();
   std::memset(&state->data, 0, sizeof(state->data));
   const std::string text(password);
   const char* hash = crypt_r(text.c_str(), salt, &state->data);
-  if (hash == nullptr || hash[0] == '*') return common::Status::Internal("bcrypt failed");
+  if (hash == nullptr || hash[0] == '*') return Status::Internal("bcrypt failed");
   return std::string(hash);
 }
 
@@ -54,4 +55,4 @@ bool VerifyPassword(std::string_view password, std::string_view hash) {
   return difference == 0;
 }
 
-}  // namespace auth
+}  // namespace common
