@@ -245,7 +245,9 @@ Result<cql::ResultSet> QueryProcessor::Dispatch(const PreparedStatement& prepare
                                                 const cql::QueryOptions& options,
                                                 std::span<const cql::BoundValue> values,
                                                 SessionState* state) {
-  const std::string keyspace = options.keyspace.empty() ? state->keyspace : options.keyspace;
+  // Names resolve in the keyspace the statement was prepared in, as Cassandra binds them at
+  // prepare time (a later USE does not move a prepared statement to another table).
+  const std::string& keyspace = prepared.keyspace;
   RETURN_IF_ERROR(
       authorizer_->CheckAccess(prepared.statement, keyspace, *prepared.catalog, state->user));
   ASSIGN_OR_RETURN(cql::ResultSet result, Run(prepared, options, values, state));
@@ -260,7 +262,7 @@ Result<cql::ResultSet> QueryProcessor::Run(const PreparedStatement& prepared,
   if (prepared.select) return prepared.select->Execute(*context_, options, values);
   if (prepared.modification) return prepared.modification->Execute(*context_, options, values);
   const cql::Statement& statement = prepared.statement;
-  std::string_view keyspace = options.keyspace.empty() ? state->keyspace : options.keyspace;
+  std::string_view keyspace = prepared.keyspace;
   if (const auto* batch = std::get_if<cql::Batch>(&statement)) {
     return engine::ExecuteBatchStatement(*context_, *batch, prepared.batch, options, values);
   }
