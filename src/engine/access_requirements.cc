@@ -43,7 +43,10 @@ class Collector {
     if (conditional) Need(Permission::kSelect, Table(table, keyspace_));
   }
   void Visit(const cql::Select& s) {
-    if (schema::IsSystemKeyspace(Keyspace(s.table, keyspace_))) return;
+    // system_auth holds password hashes: as in Cassandra, only a superuser or a role granted
+    // SELECT on it reads it. The other system keyspaces are readable by everyone logged in.
+    const std::string keyspace = Keyspace(s.table, keyspace_);
+    if (schema::IsSystemKeyspace(keyspace) && keyspace != schema::kSystemAuthKeyspace) return;
     Need(Permission::kSelect, Table(s.table, keyspace_));
   }
   void Visit(const cql::Insert& s) { Modification(s.table, s.if_not_exists); }

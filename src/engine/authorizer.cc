@@ -27,8 +27,14 @@ bool ResourceExists(std::string_view name, const schema::Catalog& catalog,
   if (name.starts_with("roles/")) return roles.Find(name.substr(6)) != nullptr;
   const std::string_view rest = name.substr(5);  // after "data/"
   const size_t slash = rest.find('/');
-  if (slash == std::string_view::npos) return catalog.FindKeyspace(rest) != nullptr;
-  return catalog.FindTableOrView(rest.substr(0, slash), rest.substr(slash + 1)) != nullptr;
+  if (slash == std::string_view::npos) {
+    return catalog.FindKeyspace(rest) != nullptr || rest == schema::kSystemAuthKeyspace;
+  }
+  const std::string_view keyspace = rest.substr(0, slash), table = rest.substr(slash + 1);
+  if (keyspace == schema::kSystemAuthKeyspace) {  // its tables may be granted, as in Cassandra
+    return schema::FindSystemTable(keyspace, table) != nullptr;
+  }
+  return catalog.FindTableOrView(keyspace, table) != nullptr;
 }
 
 auth::PermissionBits RequestedBits(const cql::PermissionSet& permissions,
@@ -80,6 +86,23 @@ std::optional<Created> ChangedResource(const cql::Statement& statement, std::str
 }  // namespace
 
 Status Authorizer::Load() { return table_.Load(); }
+
+schema::AuthTablesData AuthTablesSnapshot(const RoleManager& roles, const Authorizer& authorizer) {
+  schema::AuthTablesData data;
+  for (const auto& [name, role] : roles.roles()->roles()) {
+    data.roles.push_back(
+        {role.name, role.is_superuser, role.can_login, role.salted_hash, role.member_of});
+  }
+  for (const auto& [role, resources] : authorizer.permissions()->grants()) {
+    for (const auto& [resource, bits] : resources) {
+      std::set<std::string>& names = data.permissions[role][resource];
+      for (cql::Permission p : auth::PermissionsOf(bits)) {
+        names.insert(std::string(auth::PermissionName(p)));
+      }
+    }
+  }
+  return data;
+}
 
 std::shared_ptr<const auth::PermissionTable> Authorizer::permissions() const {
   return table_.Get();

@@ -25,9 +25,15 @@
 #include "cql/session.h"
 #include "engine/role_manager.h"
 #include "schema/catalog.h"
+#include "schema/system_tables.h"
 #include "storage/store.h"
 
 namespace engine {
+
+class Authorizer;
+
+// What the system_auth tables show now: `roles`' roles and `authorizer`'s grants.
+schema::AuthTablesData AuthTablesSnapshot(const RoleManager& roles, const Authorizer& authorizer);
 
 class Authorizer {
  public:
@@ -56,8 +62,10 @@ class Authorizer {
   common::Status AfterChange(const cql::Statement& statement, std::string_view keyspace,
                              std::string_view user);
 
- private:
+  // The current grants (a snapshot).
   std::shared_ptr<const auth::PermissionTable> permissions() const;
+
+ private:
   common::Status Commit(auth::PermissionTable next);
   common::Result<cql::ResultSet> Change(bool grant, const cql::PermissionSet& permissions,
                                         const cql::Resource& resource, const std::string& role,

@@ -72,6 +72,7 @@ Status Database::OpenRoles() {
   RETURN_IF_ERROR(roles_->Load());
   authorizer_ = std::make_unique<engine::Authorizer>(store_.get(), roles_.get(), authorize);
   RETURN_IF_ERROR(authorizer_->Load());
+  context_.auth_tables = [this] { return AuthTablesSnapshot(*roles_, *authorizer_); };
   if (options_.authenticator != DatabaseOptions::Authenticator::kPassword || read_only()) {
     return Status::Ok();
   }

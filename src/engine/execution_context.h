@@ -52,6 +52,8 @@ struct ExecutionContext {
   const schema::LocalNodeInfo* local_node = nullptr;
   // The current catalogue (system tables show the latest schema).
   std::function<std::shared_ptr<const schema::Catalog>()> catalog;
+  // The roles and grants the system_auth tables show (null: they are empty).
+  std::function<schema::AuthTablesData()> auth_tables;
 
   cql::FunctionContext function_context() const { return cql::FunctionContext{clock, timeuuids}; }
   int64_t NowSeconds() const { return clock->NowMicros() / 1000000; }

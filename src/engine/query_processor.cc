@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "auth/permissions.h"
 #include "common/utf8.h"
 #include "cql/parser/parser.h"
 #include "cql/types/murmur3.h"
@@ -274,7 +275,11 @@ Result<cql::ResultSet> QueryProcessor::Run(const PreparedStatement& prepared,
     return ExecuteDescribe(*describe, keyspace);
   }
   if (SchemaManager::IsSchemaStatement(statement)) return schema_->Execute(statement, keyspace);
-  if (RoleManager::IsRoleStatement(statement)) return roles_->Execute(statement, state->user);
+  if (RoleManager::IsRoleStatement(statement)) {
+    const bool describe_all_roles =
+        authorizer_->Check(state->user, cql::Permission::kDescribe, auth::AllRolesResource()).ok();
+    return roles_->Execute(statement, state->user, describe_all_roles);
+  }
   if (Authorizer::IsPermissionStatement(statement)) {
     return authorizer_->Execute(statement, keyspace, *catalog(), state->user);
   }

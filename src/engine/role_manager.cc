@@ -117,8 +117,8 @@ bool RoleManager::IsRoleStatement(const cql::Statement& statement) {
           std::get<cql::Revoke>(statement).role_revoke);
 }
 
-Result<cql::ResultSet> RoleManager::Execute(const cql::Statement& statement,
-                                            std::string_view user) {
+Result<cql::ResultSet> RoleManager::Execute(const cql::Statement& statement, std::string_view user,
+                                            bool describe_all_roles) {
   if (user.empty()) return NotLoggedIn();
   if (const auto* s = std::get_if<cql::CreateRole>(&statement)) {
     return Create(s->role, s->if_not_exists, s->options, user);
@@ -142,8 +142,10 @@ Result<cql::ResultSet> RoleManager::Execute(const cql::Statement& statement,
   if (const auto* s = std::get_if<cql::Revoke>(&statement)) {
     return RevokeRole(s->role, s->revokee);
   }
-  if (const auto* s = std::get_if<cql::ListRoles>(&statement)) return ListRoles(*s);
-  return ListUsers();
+  if (const auto* s = std::get_if<cql::ListRoles>(&statement)) {
+    return ListRoles(*s, user, describe_all_roles);
+  }
+  return ListUsers(user, describe_all_roles);
 }
 
 Result<cql::ResultSet> RoleManager::Create(std::string_view name, bool if_not_exists,
@@ -248,23 +250,40 @@ Result<cql::ResultSet> RoleManager::RevokeRole(std::string_view role, std::strin
   return cql::ResultSet::Void();
 }
 
-Result<cql::ResultSet> RoleManager::ListRoles(const cql::ListRoles& list) const {
-  std::shared_ptr<const auth::RoleTable> table = roles();
+Result<std::vector<std::string>> RoleManager::ListedRoles(const auth::RoleTable& table,
+                                                          const cql::ListRoles& list,
+                                                          std::string_view user,
+                                                          bool describe_all_roles) {
+  if (list.of_role && table.Find(*list.of_role) == nullptr) return DoesNotExist(*list.of_role);
   std::vector<std::string> names;
-  if (!list.of_role) {
-    for (const auto& [name, role] : table->roles()) names.push_back(name);
-  } else {
-    const auth::Role* of = table->Find(*list.of_role);
-    if (of == nullptr) return DoesNotExist(*list.of_role);
-    std::set<std::string> granted;
-    if (list.recursive) {
-      granted = table->RolesOf(*list.of_role);
-    } else {
-      granted = of->member_of;
-      granted.insert(of->name);
-    }
-    names.assign(granted.begin(), granted.end());
+  if (!list.of_role && describe_all_roles) {
+    for (const auto& [name, role] : table.roles()) names.push_back(name);
+    return names;
   }
+  // Without DESCRIBE on ALL ROLES: the user's own roles, or those of a role the user holds.
+  const std::string of = list.of_role ? *list.of_role : std::string(user);
+  if (!describe_all_roles && list.of_role && !table.RolesOf(user).contains(of)) {
+    return Status::Unauthorized(
+        fmt::format("You are not authorized to view roles granted to {} ", of));
+  }
+  const auth::Role* role = table.Find(of);
+  if (role == nullptr) return names;  // the user's own role was dropped
+  std::set<std::string> granted;
+  if (list.recursive) {
+    granted = table.RolesOf(of);
+  } else {
+    granted = role->member_of;
+    granted.insert(role->name);
+  }
+  names.assign(granted.begin(), granted.end());
+  return names;
+}
+
+Result<cql::ResultSet> RoleManager::ListRoles(const cql::ListRoles& list, std::string_view user,
+                                              bool describe_all_roles) const {
+  std::shared_ptr<const auth::RoleTable> table = roles();
+  ASSIGN_OR_RETURN(std::vector<std::string> names,
+                   ListedRoles(*table, list, user, describe_all_roles));
   const cql::CqlType options_type = cql::CqlType::Map(cql::CqlType::Text(), cql::CqlType::Text());
   cql::ResultSet result = cql::ResultSet::Rows(
       {Column("roles", "role", cql::CqlType::Text()),
@@ -280,14 +299,20 @@ Result<cql::ResultSet> RoleManager::ListRoles(const cql::ListRoles& list) const 
   return result;
 }
 
-Result<cql::ResultSet> RoleManager::ListUsers() const {
+Result<cql::ResultSet> RoleManager::ListUsers(std::string_view user,
+                                              bool describe_all_roles) const {
+  cql::ListRoles all;  // Cassandra's LIST USERS: LIST ROLES, then only those that log in
+  all.recursive = false;
   std::shared_ptr<const auth::RoleTable> table = roles();
+  ASSIGN_OR_RETURN(std::vector<std::string> names,
+                   ListedRoles(*table, all, user, describe_all_roles));
   cql::ResultSet result =
       cql::ResultSet::Rows({Column("users", "name", cql::CqlType::Text()),
                             Column("users", "super", cql::CqlType::Boolean()),
                             Column("users", "datacenters", cql::CqlType::Text())});
-  for (const auto& [name, role] : table->roles()) {
-    if (!role.can_login) continue;
+  for (const std::string& name : names) {
+    const auth::Role* role = table->Find(name);
+    if (role == nullptr || !role->can_login) continue;
     result.AddRow({common::Bytes(name), cql::SerializeBoolean(table->IsSuperuser(name)),
                    common::Bytes("ALL")});
   }

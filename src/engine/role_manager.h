@@ -57,9 +57,12 @@ class RoleManager {
   // Whether `statement` is one this manager runs.
   static bool IsRoleStatement(const cql::Statement& statement);
 
-  // Runs a role statement for the logged-in `user` ("" for anonymous).
+  // Runs a role statement for the logged-in `user` ("" for anonymous). `describe_all_roles`:
+  // whether `user` holds DESCRIBE on ALL ROLES (always with AllowAllAuthorizer); without it,
+  // LIST ROLES and LIST USERS show only the user's own roles, as Cassandra's do.
   // REQUIRES: IsRoleStatement(statement).
-  common::Result<cql::ResultSet> Execute(const cql::Statement& statement, std::string_view user);
+  common::Result<cql::ResultSet> Execute(const cql::Statement& statement, std::string_view user,
+                                         bool describe_all_roles = true);
 
   std::shared_ptr<const auth::RoleTable> roles() const;
 
@@ -71,8 +74,14 @@ class RoleManager {
   common::Result<cql::ResultSet> Drop(std::string_view role, bool if_exists, std::string_view user);
   common::Result<cql::ResultSet> GrantRole(std::string_view role, std::string_view grantee);
   common::Result<cql::ResultSet> RevokeRole(std::string_view role, std::string_view revokee);
-  common::Result<cql::ResultSet> ListRoles(const cql::ListRoles& list) const;
-  common::Result<cql::ResultSet> ListUsers() const;
+  common::Result<cql::ResultSet> ListRoles(const cql::ListRoles& list, std::string_view user,
+                                           bool describe_all_roles) const;
+  common::Result<cql::ResultSet> ListUsers(std::string_view user, bool describe_all_roles) const;
+  // The names LIST ROLES [OF role] [NORECURSIVE] shows `user` (see Execute).
+  static common::Result<std::vector<std::string>> ListedRoles(const auth::RoleTable& table,
+                                                              const cql::ListRoles& list,
+                                                              std::string_view user,
+                                                              bool describe_all_roles);
   // Writes `next` and makes it current. REQUIRES: mutex_ held.
   common::Status Commit(auth::RoleTable next);
 

@@ -492,22 +492,40 @@ class SelectRun {
 
   // System tables: generate every row, then apply the same key logic in memory.
   Status ReadSystemTable() {
+    std::optional<schema::AuthTablesData> auth;
+    if (table_.table->keyspace == schema::kSystemAuthKeyspace && exec_.auth_tables) {
+      auth = exec_.auth_tables();
+    }
     ASSIGN_OR_RETURN(std::vector<schema::SystemRow> rows,
-                     schema::SystemTableRows(*table_.table, *exec_.catalog(), *exec_.local_node));
+                     schema::SystemTableRows(*table_.table, *exec_.catalog(), *exec_.local_node,
+                                             auth ? &*auth : nullptr));
     std::vector<PartitionKey> wanted;
     if (r_.is_single_partitions()) {
       ASSIGN_OR_RETURN(wanted, EvaluatePartitionKeys(table_, r_, context_));
     }
+    // Rows in scan order: by partition position (the restrictions' key-value order for named
+    // partitions, one position for a scan), then by key; a paging state resumes after its row.
+    auto position = [&](const Bytes& prefix) {
+      if (!r_.is_single_partitions()) return size_t{0};
+      for (size_t i = 0; i < wanted.size(); ++i) {
+        if (wanted[i].prefix == prefix) return i;
+      }
+      return wanted.size();
+    };
     std::vector<KeyedRow> keyed = KeySystemRows(std::move(rows));
+    std::stable_sort(keyed.begin(), keyed.end(), [&](const KeyedRow& a, const KeyedRow& b) {
+      return position(a.prefix) < position(b.prefix);
+    });
+    const size_t resume_position = resume_ ? position(resume_->partition_prefix) : 0;
     Bytes current_prefix;
     std::vector<KeyInterval> intervals;
     for (KeyedRow& k : keyed) {
-      if (r_.is_single_partitions()) {
-        bool found = std::any_of(wanted.begin(), wanted.end(),
-                                 [&](const PartitionKey& p) { return p.prefix == k.prefix; });
-        if (!found) continue;
+      const size_t at = position(k.prefix);
+      if (r_.is_single_partitions() && at == wanted.size()) continue;  // not a named partition
+      if (resume_ &&
+          (at < resume_position || (at == resume_position && k.row.key <= resume_->last_key))) {
+        continue;
       }
-      if (resume_ && (k.row.key <= resume_->last_key)) continue;
       if (k.prefix != current_prefix) {
         current_prefix = k.prefix;
         sink_.StartPartition(k.prefix, resume_ && resume_->partition_prefix == k.prefix

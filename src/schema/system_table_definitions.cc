@@ -111,6 +111,12 @@ std::shared_ptr<const TableMetadata> MakeTable(std::string_view keyspace, std::s
     table->options.other.push_back(flush);
   } else if (keyspace == kSystemKeyspace) {
     table->options.gc_grace_seconds = 0;
+  } else if (keyspace == kSystemAuthKeyspace) {
+    table->options.gc_grace_seconds = 7776000;  // 90 days
+    cql::Property flush;
+    flush.name = "memtable_flush_period_in_ms";
+    flush.value.constant.text = "3600000";
+    table->options.other.push_back(flush);
   }
   uint32_t id = 0;
   auto add = [&](const Col& col, ColumnKind kind, int position) {
@@ -167,6 +173,28 @@ std::vector<Col> ColumnsTableColumns() {
           {"kind", CqlType::Text()},
           {"position", CqlType::Int()},
           {"type", CqlType::Text()}};
+}
+
+// Cassandra 4.1's AuthKeyspace tables (the index table's name is spelled as Cassandra spells it).
+void AddAuthTables(std::vector<std::shared_ptr<const TableMetadata>>& tables) {
+  const CqlType text = CqlType::Text();
+  const CqlType boolean = CqlType::Boolean();
+  constexpr std::string_view auth = kSystemAuthKeyspace;
+  tables.push_back(MakeTable(auth, "network_permissions", "user network permissions",
+                             {{"role", text}}, {}, {{"dcs", CqlType::Set(text, true)}}));
+  tables.push_back(MakeTable(auth, "resource_role_permissons_index",
+                             "index of db roles with permissions granted on a resource",
+                             {{"resource", text}}, {{"role", text}}, {}));
+  tables.push_back(MakeTable(auth, "role_members", "role memberships lookup table",
+                             {{"role", text}}, {{"member", text}}, {}));
+  tables.push_back(MakeTable(auth, "role_permissions", "permissions granted to db roles",
+                             {{"role", text}}, {{"resource", text}},
+                             {{"permissions", CqlType::Set(text)}}));
+  tables.push_back(MakeTable(auth, "roles", "role definitions", {{"role", text}}, {},
+                             {{"can_login", boolean},
+                              {"is_superuser", boolean},
+                              {"member_of", CqlType::Set(text)},
+                              {"salted_hash", text}}));
 }
 
 std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
@@ -274,6 +302,8 @@ std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
   tables.push_back(MakeTable(schema, "views", "view definitions", {{"keyspace_name", text}},
                              {{"view_name", text}}, view_columns));
 
+  AddAuthTables(tables);
+
   tables.push_back(MakeTable(virtual_schema, "columns", "virtual column definitions",
                              {{"keyspace_name", text}},
                              {{"table_name", text}, {"column_name", text}}, ColumnsTableColumns()));
@@ -287,11 +317,15 @@ std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
 
 std::vector<std::shared_ptr<const KeyspaceMetadata>> BuildSystemKeyspaces() {
   std::vector<std::shared_ptr<const KeyspaceMetadata>> keyspaces;
-  for (std::string_view name :
-       {kSystemKeyspace, kSystemSchemaKeyspace, kSystemVirtualSchemaKeyspace}) {
+  for (std::string_view name : {kSystemKeyspace, kSystemAuthKeyspace, kSystemSchemaKeyspace,
+                                kSystemVirtualSchemaKeyspace}) {
     auto keyspace = std::make_shared<KeyspaceMetadata>();
     keyspace->name = std::string(name);
     keyspace->replication = {{"class", "org.apache.cassandra.locator.LocalStrategy"}};
+    if (name == kSystemAuthKeyspace) {  // replicated in Cassandra, one replica here
+      keyspace->replication = {{"class", "org.apache.cassandra.locator.SimpleStrategy"},
+                               {"replication_factor", "1"}};
+    }
     keyspace->durable_writes = true;
     for (const auto& table : SystemTables()) {
       if (table->keyspace == name) keyspace->tables[table->name] = table;
@@ -333,7 +367,7 @@ const TableMetadata* FindSystemTable(std::string_view keyspace, std::string_view
 
 bool IsSystemKeyspace(std::string_view keyspace) {
   return keyspace == kSystemKeyspace || keyspace == kSystemSchemaKeyspace ||
-         keyspace == kSystemVirtualSchemaKeyspace || keyspace == "system_auth" ||
+         keyspace == kSystemVirtualSchemaKeyspace || keyspace == kSystemAuthKeyspace ||
          keyspace == "system_distributed" || keyspace == "system_traces" ||
          keyspace == "system_views";
 }

@@ -143,7 +143,8 @@ class RowSet {
   std::vector<SystemRow> rows_;
 };
 
-// Every keyspace system_schema describes: the catalogue's plus `system` and `system_schema`.
+// Every keyspace system_schema describes: the catalogue's plus `system`, `system_auth` and
+// `system_schema`.
 std::vector<const KeyspaceMetadata*> SchemaKeyspaces(const Catalog& catalog) {
   std::vector<const KeyspaceMetadata*> keyspaces;
   for (const auto& keyspace : SystemKeyspaceMetadata()) {
@@ -342,11 +343,63 @@ void AddVirtualSchemaRows(RowSet& rows, std::string_view table_name) {
   }
 }
 
+Bytes TextSet(const std::set<std::string>& items) {
+  std::vector<Bytes> elements(items.begin(), items.end());  // a std::set: sorted, distinct
+  return cql::SerializeCollection(CqlType::Set(CqlType::Text()), std::move(elements));
+}
+
+void AddRoleRows(RowSet& rows, std::string_view table_name, const AuthTablesData& auth) {
+  for (const AuthTablesData::Role& role : auth.roles) {
+    if (table_name == "roles") {
+      SystemRow& row = rows.Add();
+      rows.Set(row, "role", Text(role.name));
+      rows.Set(row, "can_login", cql::SerializeBoolean(role.can_login));
+      rows.Set(row, "is_superuser", cql::SerializeBoolean(role.is_superuser));
+      if (!role.member_of.empty()) rows.Set(row, "member_of", TextSet(role.member_of));
+      if (role.salted_hash) rows.Set(row, "salted_hash", Text(*role.salted_hash));
+    } else if (table_name == "role_members") {
+      // Partition: the granted role; clustering: the role it was granted to.
+      for (const std::string& granted : role.member_of) {
+        SystemRow& row = rows.Add();
+        rows.Set(row, "role", Text(granted));
+        rows.Set(row, "member", Text(role.name));
+      }
+    }
+  }
+}
+
+void AddPermissionRows(RowSet& rows, std::string_view table_name, const AuthTablesData& auth) {
+  for (const auto& [role, resources] : auth.permissions) {
+    for (const auto& [resource, permissions] : resources) {
+      if (permissions.empty()) continue;
+      SystemRow& row = rows.Add();
+      if (table_name == "role_permissions") {
+        rows.Set(row, "role", Text(role));
+        rows.Set(row, "resource", Text(resource));
+        rows.Set(row, "permissions", TextSet(permissions));
+      } else {  // resource_role_permissons_index
+        rows.Set(row, "resource", Text(resource));
+        rows.Set(row, "role", Text(role));
+      }
+    }
+  }
+}
+
+void AddAuthRows(RowSet& rows, std::string_view table_name, const AuthTablesData& auth) {
+  if (table_name == "roles" || table_name == "role_members") {
+    AddRoleRows(rows, table_name, auth);
+  } else if (table_name == "role_permissions" || table_name == "resource_role_permissons_index") {
+    AddPermissionRows(rows, table_name, auth);
+  }
+  // network_permissions: empty, as with AllowAllNetworkAuthorizer.
+}
+
 }  // namespace
 
 common::Result<std::vector<SystemRow>> SystemTableRows(const TableMetadata& table,
                                                        const Catalog& catalog,
-                                                       const LocalNodeInfo& node) {
+                                                       const LocalNodeInfo& node,
+                                                       const AuthTablesData* auth) {
   if (FindSystemTable(table.keyspace, table.name) == nullptr) {
     return common::Status::Invalid(
         fmt::format("{}.{} is not a system table", table.keyspace, table.name));
@@ -359,6 +412,10 @@ common::Result<std::vector<SystemRow>> SystemTableRows(const TableMetadata& tabl
   }
   if (table.keyspace == kSystemSchemaKeyspace) {
     AddSchemaRows(rows, table.name, catalog);
+    return std::move(rows).Sorted(/*by_token=*/true);
+  }
+  if (table.keyspace == kSystemAuthKeyspace) {
+    if (auth != nullptr) AddAuthRows(rows, table.name, *auth);
     return std::move(rows).Sorted(/*by_token=*/true);
   }
   AddVirtualSchemaRows(rows, table.name);

@@ -6,6 +6,9 @@
 //
 // Served: system.local, system.peers and system.peers_v2 (always empty: one node),
 // system."IndexInfo" (the built secondary indexes: all of the catalogue's),
+// system_auth.{roles, role_members, role_permissions, resource_role_permissons_index,
+// network_permissions} (from the role and permission tables the engine passes in; the last is
+// always empty, as with Cassandra's AllowAllNetworkAuthorizer),
 // system_schema.{keyspaces, tables, columns, dropped_columns, types, functions, aggregates,
 // triggers, indexes, views} (functions, aggregates, triggers empty), and
 // system_virtual_schema.{keyspaces, tables, columns}, which describe that virtual keyspace
@@ -17,8 +20,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +38,7 @@ namespace schema {
 inline constexpr std::string_view kSystemKeyspace = "system";
 inline constexpr std::string_view kSystemSchemaKeyspace = "system_schema";
 inline constexpr std::string_view kSystemVirtualSchemaKeyspace = "system_virtual_schema";
+inline constexpr std::string_view kSystemAuthKeyspace = "system_auth";
 
 // What system.local says about this node.
 struct LocalNodeInfo {
@@ -76,6 +82,21 @@ bool IsSystemKeyspace(std::string_view keyspace);
 // and system_views.
 bool IsVirtualKeyspace(std::string_view keyspace);
 
+// What the system_auth tables show, as plain data (the engine copies it from auth/'s role and
+// permission tables, which this layer does not see).
+struct AuthTablesData {
+  struct Role {
+    std::string name;
+    bool is_superuser = false;
+    bool can_login = false;
+    std::optional<std::string> salted_hash;
+    std::set<std::string> member_of;  // roles granted directly to this one
+  };
+  std::vector<Role> roles;
+  // role -> resource ("data/ks/t", "roles/r", ...) -> permission names ("SELECT", ...).
+  std::map<std::string, std::map<std::string, std::set<std::string>>> permissions;
+};
+
 // One row: a value per column of the table's `columns`, in that order, each in
 // native-protocol serialization; std::nullopt is null.
 using SystemRow = std::vector<std::optional<common::Bytes>>;
@@ -83,10 +104,12 @@ using SystemRow = std::vector<std::optional<common::Bytes>>;
 // All rows of system table `table` (from `SystemTables()`) for the catalogue `catalog` and
 // this node, in the order a full scan of a real table returns them: partitions by Murmur3
 // token (by key order for the LocalPartitioner virtual keyspace), rows by clustering order.
-// Fails with Invalid when `table` is not a system table or `node`'s addresses do not parse.
+// The system_auth tables are empty when `auth` is null. Fails with Invalid when `table` is not a
+// system table or `node`'s addresses do not parse.
 common::Result<std::vector<SystemRow>> SystemTableRows(const TableMetadata& table,
                                                        const Catalog& catalog,
-                                                       const LocalNodeInfo& node);
+                                                       const LocalNodeInfo& node,
+                                                       const AuthTablesData* auth = nullptr);
 
 // UUID.nameUUIDFromBytes(bytes): the MD5-based version-3 UUID Cassandra gives system tables.
 common::Uuid NameBasedUuid(std::string_view bytes);
