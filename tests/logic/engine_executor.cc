@@ -1,5 +1,6 @@
 #include "tests/logic/engine_executor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -90,11 +91,34 @@ bool EngineExecutor::Supports(std::string_view feature) const {
 
 namespace {
 
-// The value a `bind` literal gives a marker of `spec`'s type.
-common::Result<cql::BoundValue> BindValue(const cql::ColumnSpec& spec, std::string_view literal) {
-  if (literal == "unset") return cql::BoundValue::Unset();
-  if (literal == "null") return cql::BoundValue::Null();
-  ASSIGN_OR_RETURN(cql::Term term, cql::ParseTerm(literal));
+// The value a `bind` value gives a marker of `spec`'s type.
+common::Result<cql::BoundValue> ToBoundValue(const cql::ColumnSpec& spec, const BindValue& value) {
+  switch (value.kind) {
+    case BindValue::Kind::kRaw:
+      return cql::BoundValue::Of(value.text);
+    case BindValue::Kind::kRepeat: {
+      const cql::TypeKind kind = spec.type.kind();
+      if (kind != cql::TypeKind::kText && kind != cql::TypeKind::kAscii &&
+          kind != cql::TypeKind::kBlob) {
+        return common::Status::Invalid("repeat() is for text, ascii and blob markers, not " +
+                                       spec.type.ToCql());
+      }
+      const bool ascii = std::all_of(value.text.begin(), value.text.end(),
+                                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+      if (kind == cql::TypeKind::kAscii && !ascii) {
+        return common::Status::Invalid("repeat() of non-ASCII text for an ascii marker");
+      }
+      std::string bytes;
+      bytes.reserve(value.text.size() * static_cast<size_t>(value.count));
+      for (int64_t i = 0; i < value.count; ++i) bytes += value.text;
+      return cql::BoundValue::Of(std::move(bytes));
+    }
+    case BindValue::Kind::kLiteral:
+      break;
+  }
+  if (value.text == "unset") return cql::BoundValue::Unset();
+  if (value.text == "null") return cql::BoundValue::Null();
+  ASSIGN_OR_RETURN(cql::Term term, cql::ParseTerm(value.text));
   ASSIGN_OR_RETURN(std::optional<common::Bytes> bytes,
                    cql::EvaluateLiteral(spec.type, term, spec.name));
   if (!bytes.has_value()) return cql::BoundValue::Null();
@@ -118,10 +142,10 @@ common::Result<cql::ResultSet> EngineExecutor::Run(std::string_view statement,
                                    " values for " + std::to_string(specs.size()) + " markers");
   }
   for (size_t i = 0; i < specs.size(); ++i) {
-    // A literal that does not make a value of the marker's type is the test's own mistake.
-    common::Result<cql::BoundValue> value = BindValue(specs[i], (*options.binds)[i]);
+    // A value that does not make a value of the marker's type is the test's own mistake.
+    common::Result<cql::BoundValue> value = ToBoundValue(specs[i], (*options.binds)[i]);
     if (!value.ok()) {
-      return common::Status::Internal("bind value " + (*options.binds)[i] + " for " +
+      return common::Status::Internal("bind value " + (*options.binds)[i].source + " for " +
                                       specs[i].name + ": " + value.status().message());
     }
     query.values.push_back(std::move(value).value());

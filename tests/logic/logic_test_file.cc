@@ -1,6 +1,7 @@
 #include "tests/logic/logic_test_file.h"
 
 #include <charconv>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -67,6 +68,112 @@ common::Result<std::vector<std::string>> SplitBindList(std::string_view text, Er
   return values;
 }
 
+bool IsIdentifierChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The bytes of `raw(0x...)`'s argument.
+std::optional<std::string> ParseRawBytes(std::string_view argument) {
+  if (argument.size() < 2 || argument[0] != '0' || (argument[1] != 'x' && argument[1] != 'X')) {
+    return std::nullopt;
+  }
+  const std::string_view hex = argument.substr(2);
+  if (hex.size() % 2 != 0) return std::nullopt;
+  std::string bytes;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    const int high = HexDigit(hex[i]);
+    const int low = HexDigit(hex[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    bytes.push_back(static_cast<char>(high * 16 + low));
+  }
+  return bytes;
+}
+
+// `repeat('<text>', N)`'s arguments into `value`; false when they are not that.
+bool ParseRepeatArguments(std::string_view argument, BindValue* value) {
+  if (argument.empty() || argument[0] != '\'') return false;
+  size_t i = 1;
+  for (;; ++i) {
+    if (i >= argument.size()) return false;  // unterminated
+    if (argument[i] != '\'') {
+      value->text += argument[i];
+    } else if (i + 1 < argument.size() && argument[i + 1] == '\'') {
+      value->text += '\'';
+      ++i;
+    } else {
+      break;
+    }
+  }
+  std::string_view rest = Trim(argument.substr(i + 1));
+  if (rest.empty() || rest[0] != ',') return false;
+  rest = Trim(rest.substr(1));
+  const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), value->count);
+  return ec == std::errc() && end == rest.data() + rest.size() && value->count >= 0;
+}
+
+// One value of a `bind` line: a literal (also `null`, `unset`) or a form `name(...)`.
+template <typename Error>
+common::Result<BindValue> ParseBindValue(std::string_view source, Error error) {
+  BindValue value;
+  value.source = std::string(source);
+  size_t name_end = 0;
+  while (name_end < source.size() && IsIdentifierChar(source[name_end])) ++name_end;
+  size_t open = name_end;
+  while (open < source.size() && (source[open] == ' ' || source[open] == '\t')) ++open;
+  const bool is_form = name_end > 0 && !(source[0] >= '0' && source[0] <= '9') &&
+                       open < source.size() && source[open] == '(';
+  if (!is_form) {
+    value.text = value.source;
+    return value;
+  }
+  const std::string_view name = source.substr(0, name_end);
+  const std::string quoted = "bind value '" + value.source + "': ";
+  if (name != "raw" && name != "repeat") {
+    return error(quoted + "unknown form '" + std::string(name) +
+                 "(...)'; a bind value is a CQL literal, null, unset, raw(0x<hex>) or "
+                 "repeat('<text>', N)");
+  }
+  if (source.back() != ')') return error(quoted + "expected ')' at its end");
+  const std::string_view argument = Trim(source.substr(open + 1, source.size() - open - 2));
+  if (name == "raw") {
+    std::optional<std::string> bytes = ParseRawBytes(argument);
+    if (!bytes.has_value()) {
+      return error(quoted + "raw() takes 0x and an even number of hex digits: raw(0x0001ff)");
+    }
+    value.kind = BindValue::Kind::kRaw;
+    value.text = std::move(*bytes);
+    return value;
+  }
+  value.kind = BindValue::Kind::kRepeat;
+  if (!ParseRepeatArguments(argument, &value)) {
+    return error(quoted + "repeat() takes a quoted text and a count: repeat('<text>', N)");
+  }
+  if (!value.text.empty() &&
+      value.count > kMaxRepeatBytes / static_cast<int64_t>(value.text.size())) {
+    return error(quoted + "repeat() makes more than " + std::to_string(kMaxRepeatBytes) + " bytes");
+  }
+  return value;
+}
+
+// The values of a `bind` line.
+template <typename Error>
+common::Result<std::vector<BindValue>> ParseBindList(std::string_view text, Error error) {
+  ASSIGN_OR_RETURN(std::vector<std::string> sources, SplitBindList(text, error));
+  std::vector<BindValue> values;
+  for (const std::string& source : sources) {
+    ASSIGN_OR_RETURN(BindValue value, ParseBindValue(source, error));
+    values.push_back(std::move(value));
+  }
+  return values;
+}
+
 }  // namespace
 
 common::Result<TestFile> ParseTestFile(std::string path, std::string_view contents) {
@@ -91,7 +198,7 @@ common::Result<TestFile> ParseTestFile(std::string path, std::string_view conten
       continue;
     }
     if (StartsWith(line, "bind ")) {
-      ASSIGN_OR_RETURN(pending.binds, SplitBindList(line.substr(5), [&](std::string_view what) {
+      ASSIGN_OR_RETURN(pending.binds, ParseBindList(line.substr(5), [&](std::string_view what) {
                          return error(i, what);
                        }));
       ++i;

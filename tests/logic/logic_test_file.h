@@ -28,7 +28,12 @@
 //
 //   bind 1, null, unset, {'a': 1}   the statement is prepared and executed with these values
 //                                  for its markers: CQL literals of the markers' types, `null`,
-//                                  or `unset`
+//                                  `unset`, or one of two forms:
+//        raw(0x0001ff)             exactly these bytes, not re-serialized (as a driver may send
+//                                  them: unsorted sets, duplicates)
+//        repeat('ab', 3)           the text repeated N times ('ababab'), serialized for a text,
+//                                  ascii or blob marker (a blob gets the UTF-8 bytes)
+//                                  Any other `name(...)` is an error of the file.
 //   paged 2                        the query is read 2 rows per page, following the paging
 //                                  state to the end; every page must hold at most 2 rows
 //
@@ -36,6 +41,7 @@
 
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,10 +53,26 @@ namespace logic_test {
 
 enum class RecordKind { kStatementOk, kStatementError, kQuery, kValue };
 
+// One value of a `bind` line.
+struct BindValue {
+  enum class Kind {
+    kLiteral,  // a CQL literal, `null` or `unset`: `text` is it, evaluated for the marker's type
+    kRaw,      // raw(0x...): `text` is the bytes
+    kRepeat,   // repeat('...', N): `text` is the text, repeated `count` times
+  };
+  Kind kind = Kind::kLiteral;
+  std::string source;  // as written in the file, for messages
+  std::string text;
+  int64_t count = 0;
+};
+
+// The most bytes a repeat() may make (a larger count is taken for a typo).
+inline constexpr int64_t kMaxRepeatBytes = int64_t{64} << 20;
+
 // How a statement runs: with bound values, and (queries) page by page.
 struct RunOptions {
-  std::optional<std::vector<std::string>> binds;  // the literals of `bind`, one per marker
-  int page_size = 0;                              // `paged N`; 0: one page
+  std::optional<std::vector<BindValue>> binds;  // the values of `bind`, one per marker
+  int page_size = 0;                            // `paged N`; 0: one page
   bool is_default() const { return !binds.has_value() && page_size == 0; }
 };
 
