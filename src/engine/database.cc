@@ -191,6 +191,10 @@ Result<cql::ResultSet> Database::ExecuteBatch(const cql::BatchRequest& request,
       return Status::Invalid(
           "Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
     }
+    // As Cassandra's BatchStatement.checkAccess: MODIFY on every table written, before any
+    // write; unqualified names resolve as the entry was bound (its keyspace at prepare time).
+    RETURN_IF_ERROR(authorizer_->CheckAccess(prepared->statement, prepared->keyspace,
+                                             *prepared->catalog, state->user));
     ASSIGN_OR_RETURN(std::vector<cql::BoundValue> values,
                      BatchEntryValues(entry, prepared->metadata->bind_variables));
     statements.push_back(prepared->modification.get());

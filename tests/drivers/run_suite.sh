@@ -14,14 +14,20 @@
 #              --authorizer CassandraAuthorizer and CQLD_SUPERUSER_PASSWORD; logins, refusals,
 #              roles and permissions through the driver's PlainTextAuthProvider, v4 and v5
 #   node       tests/drivers/node with node's built-in test runner and npm's cassandra-driver
-#              (installed by scripts/install-node-deps)
+#              (installed by scripts/install-node-deps): every *.test.js but auth.test.js
+#   node_auth  tests/drivers/node/auth.test.js against cqld with logins and permissions on, as
+#              python_auth: the driver's PlainTextAuthProvider, protocol v4 (the driver's highest)
 #   go         tests/drivers/go with `go test` in GOPATH mode on Debian's gocql sources
 #              (golang-github-gocql-gocql-dev, /usr/share/gocode): GO111MODULE=off,
 #              GOPATH=/usr/share/gocode:BUILD_DIR/drivers-gopath, GOCACHE=BUILD_DIR/drivers-gocache,
 #              GOFLAGS unset, GOPROXY=off — fully offline with Go 1.19
+#   go_auth    tests/drivers/go_auth the same way, against cqld with logins and permissions on, as
+#              python_auth: gocql.PasswordAuthenticator, protocol v4 pinned and discovered
 #   examples   examples/python/hotel_example.py and examples/node/hotel_example.js, unchanged,
 #              with CASSANDRA_HOST/CASSANDRA_PORT pointing at cqld; output diffed with
 #              tests/drivers/examples.expected
+# The *_auth suites keep flags already in $CQLD_ARGS, and their clients connect over TLS when
+# CQLD_TLS_CA is set (tests/drivers/README.md).
 # Exits 77 (CTest SKIP_RETURN_CODE) with a SKIP line only when the suite's toolchain is missing.
 set -uo pipefail
 
@@ -29,7 +35,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 if [ $# -lt 3 ]; then
-  echo "usage: $0 python|python_v4|python_v5|python_v5_plain|python_auth|node|go|examples CQLD_BINARY BUILD_DIR" >&2
+  echo "usage: $0 python|python_v4|python_v5|python_v5_plain|python_auth|node|node_auth|go|go_auth|examples CQLD_BINARY BUILD_DIR" >&2
   exit 2
 fi
 suite=$1
@@ -61,6 +67,13 @@ need_node_driver() {
   fi
 }
 
+# The *_auth suites: cqld with authentication and authorization, the superuser's password
+# made up per run. Extra flags already in $CQLD_ARGS (e.g. TLS) are kept.
+auth_args() {
+  export CQLD_ARGS="${CQLD_ARGS:+$CQLD_ARGS }--authenticator PasswordAuthenticator --authorizer CassandraAuthorizer"
+  export CQLD_SUPERUSER_PASSWORD="drivers-superuser-$$"
+}
+
 case "$suite" in
   python | python_v4 | python_v5 | python_v5_plain)
     need_python_driver
@@ -83,21 +96,31 @@ case "$suite" in
   python_auth)
     need_python_driver
     "$python" -c 'import pytest' 2>/dev/null || skip "python3-pytest is missing (scripts/install-deps)"
-    export CQLD_ARGS="--authenticator PasswordAuthenticator --authorizer CassandraAuthorizer"
-    export CQLD_SUPERUSER_PASSWORD="drivers-superuser-$$"
+    auth_args
     exec "$here/run_with_cqld.sh" "$cqld" -- \
       "$python" -m pytest -q -p no:cacheprovider "$here/python_auth"
     ;;
   node)
     need_node_driver
-    exec "$here/run_with_cqld.sh" "$cqld" -- node --test "$here/node/"*.test.js
+    # Every *.test.js but auth.test.js, which needs a cqld with authentication (node_auth).
+    files=()
+    for f in "$here/node/"*.test.js; do
+      [ "$(basename "$f")" = auth.test.js ] || files+=("$f")
+    done
+    exec "$here/run_with_cqld.sh" "$cqld" -- node --test "${files[@]}"
     ;;
-  go)
+  node_auth)
+    need_node_driver
+    auth_args
+    exec "$here/run_with_cqld.sh" "$cqld" -- node --test "$here/node/auth.test.js"
+    ;;
+  go | go_auth)
     command -v go >/dev/null 2>&1 || skip "go is missing (Debian golang-go: scripts/install-deps)"
     [ -d /usr/share/gocode/src/github.com/gocql/gocql ] ||
       skip "gocql is missing (Debian golang-github-gocql-gocql-dev: scripts/install-deps)"
+    [ "$suite" = go_auth ] && auth_args
     mkdir -p "$build_dir/drivers-gopath" "$build_dir/drivers-gocache"
-    cd "$here/go" || exit 1
+    cd "$here/$suite" || exit 1
     exec env -u GOFLAGS GO111MODULE=off GOPROXY=off GOTOOLCHAIN=local \
       GOPATH="/usr/share/gocode:$build_dir/drivers-gopath" GOCACHE="$build_dir/drivers-gocache" \
       "$here/run_with_cqld.sh" "$cqld" -- go test -count=1 -v .

@@ -1,0 +1,117 @@
+// Protocol BATCH messages under CassandraAuthorizer: MODIFY on every table a batch writes, for
+// query and prepared entries alike, checked before anything is written. BEGIN BATCH statements
+// are covered by tests/cql/engine/permissions.test; a logic test cannot send a protocol batch.
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "cql/types/value_codec.h"
+#include "engine/database.h"
+
+namespace engine {
+namespace {
+
+class BatchAuthorizationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (std::filesystem::temp_directory_path() / "cqld-batch-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    directory_ = pattern;
+    DatabaseOptions options;
+    options.authenticator = DatabaseOptions::Authenticator::kPassword;
+    options.authorizer = DatabaseOptions::Authorizer::kCassandra;
+    options.superuser_password = "cassandra";
+    auto db = Database::Open(directory_, options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(db).value();
+    admin_ = db_->NewSession("cassandra");
+    for (std::string_view statement :
+         {"CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+          "'replication_factor': 1}",
+          "CREATE TABLE ks.t (k int PRIMARY KEY, v int)",
+          "CREATE TABLE ks.u (k int PRIMARY KEY, v int)",
+          "CREATE ROLE bob WITH PASSWORD = 'bob' AND LOGIN = true",
+          "GRANT SELECT ON KEYSPACE ks TO bob"}) {
+      Admin(statement);
+    }
+    bob_ = db_->NewSession("bob");
+  }
+  void TearDown() override {
+    bob_.reset();
+    admin_.reset();
+    db_.reset();
+    if (!directory_.empty()) std::filesystem::remove_all(directory_);
+  }
+
+  void Admin(std::string_view statement) {
+    auto result = admin_->Execute(statement);
+    ASSERT_TRUE(result.ok()) << statement << ": " << result.status().ToString();
+  }
+  size_t Rows(std::string_view table) {
+    auto result = admin_->Execute(std::string("SELECT k FROM ks.") + std::string(table));
+    EXPECT_TRUE(result.ok()) << result.status().ToString();
+    return result.ok() ? result->row_count() : 0;
+  }
+  // A logged batch of one INSERT per table, as query entries or as entries prepared by bob.
+  common::Result<cql::ResultSet> Batch(std::initializer_list<std::string_view> tables,
+                                       bool prepared) {
+    cql::BatchRequest request;
+    request.type = cql::BatchType::kLogged;
+    int k = 0;
+    for (std::string_view table : tables) {
+      cql::BatchEntry entry;
+      std::string query = "INSERT INTO ks." + std::string(table) + " (k, v) VALUES (?, ?)";
+      if (prepared) {
+        auto statement = bob_->Prepare(query);
+        if (!statement.ok()) return statement.status();
+        entry.prepared = *statement;
+      } else {
+        entry.query = query;
+      }
+      ++k;
+      entry.values = {cql::BoundValue::Of(cql::SerializeInt(k)),
+                      cql::BoundValue::Of(cql::SerializeInt(k))};
+      request.entries.push_back(entry);
+    }
+    return bob_->ExecuteBatch(request);
+  }
+  static void ExpectUnauthorized(const common::Result<cql::ResultSet>& result,
+                                 std::string_view table) {
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.status().code(), common::StatusCode::kUnauthorized);
+    EXPECT_EQ(result.status().message(), "User bob has no MODIFY permission on <table ks." +
+                                             std::string(table) + "> or any of its parents");
+  }
+
+  std::string directory_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<cql::Session> admin_;
+  std::unique_ptr<cql::Session> bob_;
+};
+
+TEST_F(BatchAuthorizationTest, NeedsModifyOnEveryTableItWrites) {
+  for (bool prepared : {false, true}) {
+    SCOPED_TRACE(prepared ? "prepared entries" : "query entries");
+    ExpectUnauthorized(Batch({"t"}, prepared), "t");
+    Admin("GRANT MODIFY ON TABLE ks.t TO bob");
+    EXPECT_TRUE(Batch({"t"}, prepared).ok());
+    // Refused as a whole: nothing of the batch is written.
+    ExpectUnauthorized(Batch({"t", "u"}, prepared), "u");
+    EXPECT_EQ(Rows("u"), 0u);
+    Admin("REVOKE MODIFY ON TABLE ks.t FROM bob");
+    ExpectUnauthorized(Batch({"t"}, prepared), "t");
+  }
+  EXPECT_EQ(Rows("t"), 1u);
+  Admin("GRANT MODIFY ON KEYSPACE ks TO bob");
+  EXPECT_TRUE(Batch({"t", "u"}, true).ok());
+}
+
+}  // namespace
+}  // namespace engine
