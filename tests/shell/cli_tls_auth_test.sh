@@ -33,6 +33,9 @@ set -euo pipefail
 cql=$1
 root=$2
 cqld=${3:-$(dirname "$cql")/cqld}
+# Debian's interpreter, as the driver tests use (standard library only).
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
 command -v openssl >/dev/null || { echo "cli_tls_auth_test: no openssl CLI; skipping"; exit 77; }
 [ -x "$cqld" ] || { echo "cli_tls_auth_test: no cqld binary at $cqld" >&2; exit 1; }
 
@@ -145,7 +148,7 @@ cqld_port=$(wait_port cqld "$tmp/cqld.out" "$!")
 start_proxy() {  # NAME CERT [--client-ca CA]
   local name=$1 cert=$2
   shift 2
-  python3 "$root/tests/shell/tls_proxy.py" --cert "$certs/$cert.pem" --key "$certs/$cert.key" \
+  "$python" "$root/tests/shell/tls_proxy.py" --cert "$certs/$cert.pem" --key "$certs/$cert.key" \
     --backend "127.0.0.1:$cqld_port" "$@" >"$tmp/$name.out" 2>"$tmp/$name.out.err" &
   pids+=($!)
   proxy_port=$(wait_port tls_proxy "$tmp/$name.out" "$!")
@@ -331,7 +334,7 @@ run "${ro[@]}" -e "COPY ks.t FROM '$tmp/t.csv' WITH HEADER = true AND ERRFILE = 
 
 # --- 6. At a terminal --------------------------------------------------------------------------
 label=pty
-python3 "$root/tests/shell/pty_login_test.py" "$cql" "$ro_password" "$super_password" "${tls[@]}" ||
+"$python" "$root/tests/shell/pty_login_test.py" "$cql" "$ro_password" "$super_password" "${tls[@]}" ||
   fail "pty_login_test.py failed"
 
 echo "cli_tls_auth_test: ok"
