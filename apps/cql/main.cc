@@ -5,10 +5,13 @@
 //   cql --syntax-check                      parse and echo statements; execute nothing
 //
 // Options: -e 'STMT; ...' (run and exit), -f FILE.cql (run a file and exit), -k KEYSPACE,
-// -u USER, -p PASSWORD, --protocol-version 4|5, --connect-timeout SECONDS,
-// --request-timeout SECONDS, --durability batch|periodic (with --data). Without -e/-f,
-// statements come from the terminal (readline, history in ~/.cql_history, Tab completion) or
-// from standard input when it is not a terminal. See docs/shell.md.
+// -u USER, -p PASSWORD, --ssl, --ssl-ca FILE, --ssl-cert FILE, --ssl-key FILE, --cqlrc FILE,
+// --protocol-version 4|5, --connect-timeout SECONDS, --request-timeout SECONDS,
+// --durability batch|periodic (with --data). Connection settings also come from the
+// environment (CQL_PASSWORD, SSL_CERTFILE, SSL_VALIDATE) and ~/.cql/cqlrc (shell/cqlrc.h); a
+// username without a password asks for it at the terminal. Without -e/-f, statements come from
+// the terminal (readline, history in ~/.cql_history, Tab completion) or from standard input
+// when it is not a terminal. See docs/shell.md.
 //
 // Exit status, as cqlsh: 0; 2 when a statement failed outside interactive mode, or on a usage
 // error; 1 when the server cannot be reached, or the data directory or the `-f` file cannot
@@ -18,10 +21,10 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -35,6 +38,8 @@
 #include "client/remote_session.h"
 #include "engine/database.h"
 #include "shell/command_loop.h"
+#include "shell/cqlrc.h"
+#include "shell/password_prompt.h"
 #include "shell/session_shell.h"
 #include "shell/syntax_check_shell.h"
 
@@ -58,8 +63,17 @@ void Usage(std::FILE* out) {
       "  -e, --execute STMTS      run the statements, then exit\n"
       "  -f, --file FILE          run the statements of FILE, then exit\n"
       "  -k, --keyspace KS        start in keyspace KS (USE KS)\n"
-      "  -u, --username USER      authenticate as USER (PasswordAuthenticator)\n"
-      "  -p, --password PASSWORD  the password of USER\n"
+      "  -u, --username USER      authenticate as USER (PasswordAuthenticator); without a\n"
+      "                           password, cql asks for it at the terminal\n"
+      "  -p, --password PASSWORD  the password of USER (visible to other local users: prefer\n"
+      "                           the prompt, CQL_PASSWORD or the cqlrc)\n"
+      "  --ssl                    connect with TLS (1.2 or newer)\n"
+      "  --ssl-ca FILE            PEM certificate authorities to verify the server with\n"
+      "                           (default: SSL_CERTFILE, then [ssl] certfile, then the\n"
+      "                           system's)\n"
+      "  --ssl-cert FILE          PEM client certificate, for servers that require one\n"
+      "  --ssl-key FILE           the private key of --ssl-cert\n"
+      "  --cqlrc FILE             the configuration file (default ~/.cql/cqlrc)\n"
       "  --protocol-version N     4 or 5 (default: the highest the server speaks)\n"
       "  --connect-timeout SECS   connection timeout (default 5)\n"
       "  --request-timeout SECS   statement timeout (default 10)\n"
@@ -67,6 +81,12 @@ void Usage(std::FILE* out) {
       "  -h, --help               this text\n"
       "\n"
       "Without -e or -f, statements are read from the terminal (or from standard input).\n"
+      "\n"
+      "Environment: CQL_PASSWORD (the password), SSL_CERTFILE (the CA file), SSL_VALIDATE\n"
+      "(false: do not verify the server's certificate). The cqlrc file has cqlsh's sections:\n"
+      "[authentication] username, password, keyspace; [connection] hostname, port, ssl;\n"
+      "[ssl] certfile, validate, usercert, userkey. The command line wins over the\n"
+      "environment, the environment over the file.\n"
       "Exit status: 0; 2 when a statement failed (except at the terminal) or on a usage error;\n"
       "1 when the server cannot be reached or the data directory or the file cannot be opened.\n");
 }
@@ -76,6 +96,11 @@ struct Flags {
   std::optional<std::string> keyspace;
   std::optional<std::string> username;
   std::optional<std::string> password;
+  bool ssl = false;
+  std::optional<std::string> ssl_ca;
+  std::optional<std::string> ssl_cert;
+  std::optional<std::string> ssl_key;
+  std::optional<std::string> cqlrc;
   std::optional<std::string> protocol_version;
   std::optional<std::string> connect_timeout;
   std::optional<std::string> request_timeout;
@@ -115,6 +140,17 @@ std::optional<int> ParseFlags(int argc, char** argv, Flags* flags) {
       target = &flags->username;
     } else if (arg == "-p" || arg == "--password") {
       target = &flags->password;
+    } else if (arg == "--ssl") {
+      flags->ssl = true;
+      continue;
+    } else if (arg == "--ssl-ca" || arg == "--ssl_ca") {
+      target = &flags->ssl_ca;
+    } else if (arg == "--ssl-cert" || arg == "--ssl_cert") {
+      target = &flags->ssl_cert;
+    } else if (arg == "--ssl-key" || arg == "--ssl_key") {
+      target = &flags->ssl_key;
+    } else if (arg == "--cqlrc") {
+      target = &flags->cqlrc;
     } else if (arg == "--protocol-version" || arg == "--protocol_version") {
       target = &flags->protocol_version;
     } else if (arg == "--connect-timeout" || arg == "--connect_timeout") {
@@ -139,6 +175,11 @@ std::optional<int> ParseFlags(int argc, char** argv, Flags* flags) {
     if (!*target) {
       std::fprintf(stderr, "cql: %s needs a value\n", arg.c_str());
       return kUsageError;
+    }
+    if (target == &flags->password) {
+      // Blank the password in the process's arguments, so that `ps` shows it for a moment only.
+      char* argument = inline_value ? argv[i] + arg.size() + 1 : argv[i];
+      std::memset(argument, 'x', std::strlen(argument));
     }
   }
   if (flags->data && !flags->positional.empty()) {
@@ -192,25 +233,54 @@ std::optional<std::chrono::milliseconds> ParseSeconds(const std::string& text) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 
-// The client options for the flags, or an exit status after a usage error.
-std::optional<int> ClientOptionsFor(const Flags& flags, std::string* host, uint16_t* port,
-                                    client::ClientOptions* options) {
-  *host = flags.positional.empty() ? "127.0.0.1" : flags.positional[0];
-  *port = 9042;
-  if (flags.positional.size() == 2) {
-    const std::string& text = flags.positional[1];
-    unsigned value = 0;
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || value == 0 || value > 65535) {
-      std::fprintf(stderr, "cql: the port must be a number in 1..65535, not '%s'\n", text.c_str());
+// The connection the flags, the environment and the cqlrc file ask for, with the password asked
+// at the terminal when a username has none; or an exit status after printing why not.
+std::optional<int> ResolveConnectionFor(const Flags& flags, shell::ConnectionConfig* config) {
+  std::string path = flags.cqlrc ? *flags.cqlrc : shell::DefaultCqlrcPath();
+  common::Result<shell::LoadedCqlrc> file = shell::LoadCqlrc(path, flags.cqlrc.has_value());
+  if (!file.ok()) {
+    std::fprintf(stderr, "cql: %s\n", file.status().message().c_str());
+    return file.status().code() == common::StatusCode::kIOError ? kCannotOpen : kUsageError;
+  }
+  for (const std::string& warning : file->warnings) std::fprintf(stderr, "%s\n", warning.c_str());
+  shell::ConnectionFlags given;
+  if (!flags.positional.empty()) given.host = flags.positional[0];
+  if (flags.positional.size() == 2) given.port = flags.positional[1];
+  given.username = flags.username;
+  given.password = flags.password;
+  given.keyspace = flags.keyspace;
+  given.ssl = flags.ssl;
+  given.ssl_ca = flags.ssl_ca;
+  given.ssl_cert = flags.ssl_cert;
+  given.ssl_key = flags.ssl_key;
+  common::Result<shell::ConnectionConfig> resolved =
+      shell::ResolveConnection(given, shell::EnvironmentFromProcess(), file->settings);
+  if (!resolved.ok()) {
+    std::fprintf(stderr, "cql: %s\n", resolved.status().message().c_str());
+    return kUsageError;
+  }
+  *config = std::move(resolved).value();
+  if (!config->username.empty() && !config->password) {
+    common::Result<std::string> typed = shell::ReadPassword("Password: ");
+    if (!typed.ok()) {
+      std::fprintf(stderr, "cql: %s\n", typed.status().message().c_str());
       return kUsageError;
     }
-    *port = static_cast<uint16_t>(value);
+    config->password = std::move(typed).value();
   }
-  std::string address = host->find(':') != std::string::npos ? "[" + *host + "]" : *host;
-  options->contact_points = {address + ":" + std::to_string(*port)};
-  if (flags.username) options->username = *flags.username;
-  if (flags.password) options->password = *flags.password;
+  return std::nullopt;
+}
+
+// The client options for the flags and the resolved connection, or an exit status after a
+// usage error.
+std::optional<int> ClientOptionsFor(const Flags& flags, const shell::ConnectionConfig& config,
+                                    client::ClientOptions* options) {
+  const std::string& host = config.host;
+  std::string address = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  options->contact_points = {address + ":" + std::to_string(config.port)};
+  options->username = config.username;
+  options->password = config.password.value_or("");
+  options->tls = config.tls;
   if (flags.protocol_version) {
     if (*flags.protocol_version != "4" && *flags.protocol_version != "5") {
       std::fprintf(stderr, "cql: --protocol-version must be 4 or 5, not '%s'\n",
@@ -242,23 +312,30 @@ std::string HistoryFile() {
   return home == nullptr || *home == '\0' ? "" : std::string(home) + "/.cql_history";
 }
 
-// USE -k's keyspace; false (after printing the error) when it failed.
-bool UseKeyspace(cql::Session& session, const Flags& flags) {
-  if (!flags.keyspace) return true;
+// USE -k's keyspace (or the cqlrc's); false (after printing the error) when it failed.
+bool UseKeyspace(cql::Session& session, const std::optional<std::string>& keyspace) {
+  if (!keyspace) return true;
   common::Result<cql::ResultSet> use =
-      session.Execute("USE " + cql::QuoteIdentifierIfNeeded(*flags.keyspace));
+      session.Execute("USE " + cql::QuoteIdentifierIfNeeded(*keyspace));
   if (use.ok()) return true;
   std::fprintf(stderr, "%s\n", shell::CqlshErrorText(use.status()).c_str());
   return false;
 }
 
 int RunRemote(const Flags& flags) {
-  std::string host;
-  uint16_t port = 0;
+  shell::ConnectionConfig config;
+  if (std::optional<int> status = ResolveConnectionFor(flags, &config)) return *status;
   client::ClientOptions options;
-  if (std::optional<int> status = ClientOptionsFor(flags, &host, &port, &options)) return *status;
+  if (std::optional<int> status = ClientOptionsFor(flags, config, &options)) return *status;
+  const std::string host = config.host;
+  const uint16_t port = config.port;
   common::Result<std::unique_ptr<client::RemoteSession>> session =
       client::RemoteSession::Connect(options);
+  if (!session.ok() && session.status().code() == common::StatusCode::kInvalid) {
+    // Options the driver refused before connecting (a TLS file it cannot load).
+    std::fprintf(stderr, "cql: %s\n", session.status().message().c_str());
+    return kCannotOpen;
+  }
   if (!session.ok()) {
     std::fprintf(stderr, "%s\n", shell::ConnectionErrorText(host, port, session.status()).c_str());
     return kCannotOpen;
@@ -292,7 +369,7 @@ int RunRemote(const Flags& flags) {
     }
     return std::unique_ptr<cql::Session>(std::move(connected).value());
   };
-  if (!UseKeyspace(**session, flags)) return kStatementFailed;
+  if (!UseKeyspace(**session, config.keyspace)) return kStatementFailed;
   shell::SessionShell shell(session->get(), stdout, stderr, shell_options);
   shell.set_history_file(HistoryFile());
   return Run(shell, flags);
@@ -337,7 +414,7 @@ int main(int argc, char** argv) {
                           node.cql_version + "]";
   shell_options.banner = shell_options.host + ".\n" + shell_options.version;
   shell_options.output_is_terminal = isatty(STDOUT_FILENO) != 0;
-  if (!UseKeyspace(*session, flags)) return kStatementFailed;
+  if (!UseKeyspace(*session, flags.keyspace)) return kStatementFailed;
   shell::SessionShell shell(session.get(), stdout, stderr, shell_options);
   shell.set_history_file(HistoryFile());
   return Run(shell, flags);

@@ -75,6 +75,14 @@ Status Validate(const ClientOptions& options) {
       options.reconnect_initial_delay.count() <= 0 || options.reconnect_max_delay.count() <= 0) {
     return Status::Invalid("Timeouts and reconnection delays must be positive");
   }
+  const TlsOptions& tls = options.tls;
+  if (!tls.enabled && (!tls.ca_file.empty() || !tls.cert_file.empty() || !tls.key_file.empty())) {
+    return Status::Invalid("TLS files are given but TLS is not enabled");
+  }
+  if (tls.cert_file.empty() != tls.key_file.empty()) {
+    return Status::Invalid(
+        "A TLS client certificate needs its private key: give both files or neither");
+  }
   return Status::Ok();
 }
 

@@ -1,7 +1,7 @@
 // ClientOptions: how the C++ driver (src/client/) connects to a Cassandra-compatible cluster.
 //
 // `RemoteSession::Connect` (remote_session.h) takes these options: the contact points to try, the
-// protocol version (or negotiation from v5 down to v4), compression, plain-text credentials,
+// protocol version (or negotiation from v5 down to v4), compression, plain-text credentials, TLS,
 // timeouts and the size of the connection pool. `ParseContactPoint` turns "host:port" into its
 // parts; `Validate` checks the options before any connection is made.
 //
@@ -23,6 +23,25 @@
 
 namespace client {
 
+// TLS on every connection of a session (transport.h). TLS 1.2 is the oldest version offered.
+struct TlsOptions {
+  bool enabled = false;
+  // PEM file of the certificate authorities that sign the servers' certificates. Empty: the
+  // system's default trust store (OpenSSL's default paths).
+  std::string ca_file;
+  // PEM client certificate (with its chain) and its private key, for servers that require
+  // client certificates (mutual TLS). Both or neither.
+  std::string cert_file;
+  std::string key_file;
+  // Check the server's certificate chain against the certificate authorities. Off, TLS still
+  // encrypts but anyone on the path can pose as the server: for tests only.
+  bool verify_peer = true;
+  // With verify_peer: the certificate must name the host connected to (its DNS name in the
+  // subjectAltName, or the common name when there is none; an IP address in an IP
+  // subjectAltName).
+  bool verify_hostname = true;
+};
+
 struct ClientOptions {
   // "host:port" or "host" (port 9042); IPv6 as "[::1]:9042". Tried in order to open the control
   // connection; every reachable one gets a pool of connections.
@@ -36,6 +55,7 @@ struct ClientOptions {
   // SASL PLAIN credentials (PasswordAuthenticator); empty username: no credentials.
   std::string username;
   std::string password;
+  TlsOptions tls;
   // TCP connect plus handshake (STARTUP, authentication, USE) of one connection.
   std::chrono::milliseconds connect_timeout{5000};
   // One request, from send to response; a request that takes longer fails with IOError.
@@ -69,7 +89,8 @@ common::Result<ContactPoint> ParseContactPoint(std::string_view text);
 
 // Ok, or Invalid naming the first bad option (no contact points, a bad contact point, a protocol
 // version other than 0/4/5, zero connections, an in-flight limit outside 1..32768, a
-// non-positive timeout).
+// non-positive timeout, a TLS client certificate without its key or the other way round, TLS
+// files given while TLS is off). Reads no file: `NewTlsContext` (transport.h) loads them.
 common::Status Validate(const ClientOptions& options);
 
 }  // namespace client

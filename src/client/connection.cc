@@ -4,11 +4,9 @@
 
 #include <fmt/format.h>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/connect.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/write.hpp>
 
 #include "cql/types/types.h"
 
@@ -36,11 +34,10 @@ std::shared_ptr<Connection> Connection::Create(asio::io_context& io) {
 }
 
 Connection::Connection(asio::io_context& io)
-    : io_(io), socket_(io), write_wakeup_(io, asio::steady_timer::time_point::max()) {}
+    : io_(io), write_wakeup_(io, asio::steady_timer::time_point::max()) {}
 
 Connection::~Connection() {
-  boost::system::error_code ignored;
-  socket_.close(ignored);
+  if (transport_) transport_->Close();
 }
 
 asio::awaitable<Status> Connection::Open(ConnectionSettings settings) {
@@ -48,6 +45,7 @@ asio::awaitable<Status> Connection::Open(ConnectionSettings settings) {
                  ? fmt::format("[{}]:{}", settings.host, settings.port)
                  : fmt::format("{}:{}", settings.host, settings.port);
   version_ = settings.version;
+  transport_ = std::make_unique<Transport>(io_, settings.tls, settings.verify_hostname);
   size_t streams = std::min(std::max<size_t>(settings.max_in_flight, 1), kMaxStreams);
   slots_.resize(streams);
   free_streams_.reserve(streams);
@@ -92,13 +90,9 @@ asio::awaitable<Status> Connection::Handshake(const ConnectionSettings& settings
     co_return Status::IOError(fmt::format("Cannot resolve {}: {}", address_, error.message()));
   }
   if (broken_) co_return Status::IOError(fmt::format("Timed out connecting to {}", address_));
-  co_await asio::async_connect(socket_, endpoints,
-                               asio::redirect_error(asio::use_awaitable, error));
-  if (error) {
-    co_return Status::IOError(fmt::format("Cannot connect to {}: {}", address_, error.message()));
-  }
+  Status connected = co_await transport_->Connect(endpoints, settings.host, address_);
+  if (!connected.ok()) co_return connected;
   if (broken_) co_return Status::IOError(fmt::format("Timed out connecting to {}", address_));
-  socket_.set_option(asio::ip::tcp::no_delay(true), error);
   asio::co_spawn(io_, ReadLoop(shared_from_this()), asio::detached);
   asio::co_spawn(io_, WriteLoop(shared_from_this()), asio::detached);
 
@@ -277,11 +271,11 @@ asio::awaitable<void> Connection::WriteLoop(std::shared_ptr<Connection> /*self: 
     }
     writing_ = true;
     boost::system::error_code error;
-    co_await asio::async_write(socket_, asio::buffer(buffer),
-                               asio::redirect_error(asio::use_awaitable, error));
+    co_await transport_->Write(asio::buffer(buffer), error);
     writing_ = false;
     if (error) {
-      Close(Status::IOError(fmt::format("Connection to {} broke: {}", address_, error.message())));
+      Close(Status::IOError(
+          fmt::format("Connection to {} broke: {}", address_, Transport::ErrorText(error))));
     }
   }
 }
@@ -290,13 +284,20 @@ asio::awaitable<void> Connection::ReadLoop(std::shared_ptr<Connection> /*self: k
   std::vector<char> buffer(64 * 1024);
   while (!broken_) {
     boost::system::error_code error;
-    size_t n = co_await socket_.async_read_some(asio::buffer(buffer),
-                                                asio::redirect_error(asio::use_awaitable, error));
+    size_t n = co_await transport_->ReadSome(asio::buffer(buffer), error);
     if (error) {
-      Close(Status::IOError(
-          error == asio::error::eof
-              ? fmt::format("Connection to {} was closed by the server", address_)
-              : fmt::format("Connection to {} broke: {}", address_, error.message())));
+      std::string reason;
+      if (Transport::IsTlsError(error) && !ready_) {
+        // With TLS 1.3 the server checks the client's certificate after the client finished
+        // its handshake: the refusal arrives as the first read.
+        reason =
+            fmt::format("TLS handshake with {} failed: {}", address_, Transport::ErrorText(error));
+      } else if (Transport::IsClosedByPeer(error)) {
+        reason = fmt::format("Connection to {} was closed by the server", address_);
+      } else {
+        reason = fmt::format("Connection to {} broke: {}", address_, Transport::ErrorText(error));
+      }
+      Close(Status::IOError(reason));
       co_return;
     }
     reader_.Append(std::string_view(buffer.data(), n));
@@ -368,8 +369,7 @@ void Connection::Close(const Status& reason) {
   if (broken_) return;
   std::shared_ptr<Connection> keep = shared_from_this();
   broken_ = true;
-  boost::system::error_code ignored;
-  socket_.close(ignored);
+  if (transport_) transport_->Close();
   write_wakeup_.cancel();
   for (size_t stream = 0; stream < slots_.size(); ++stream) {
     Slot& slot = slots_[stream];

@@ -1,6 +1,7 @@
 // Connection: one native-protocol connection of the C++ driver (src/client/).
 //
-// A connection opens a TCP socket, runs the handshake (OPTIONS when compression is wanted,
+// A connection opens a TCP socket (with TLS over it when the settings carry a TLS context:
+// transport.h), runs the handshake (OPTIONS when compression is wanted,
 // STARTUP, SASL PLAIN authentication when the server sends AUTHENTICATE, USE of the session's
 // keyspace) and then pipelines requests: each request takes a free stream id, responses are
 // matched by stream id in whatever order they arrive. Envelopes are framed by protocol/frame.h
@@ -34,8 +35,10 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "client/transport.h"
 #include "common/bytes.h"
 #include "common/result.h"
 #include "common/status.h"
@@ -65,6 +68,9 @@ struct ConnectionSettings {
   std::chrono::milliseconds request_timeout{12000};
   size_t max_in_flight = 1024;
   std::string keyspace;  // USE after READY when not empty
+  // TLS: the session's context (transport.h NewTlsContext); null for plain TCP.
+  std::shared_ptr<boost::asio::ssl::context> tls;
+  bool verify_hostname = true;  // with tls: the certificate must name `host`
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -78,8 +84,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Connection& operator=(const Connection&) = delete;
   ~Connection();
 
-  // Connects to settings.host:port and runs the handshake. Errors: IOError when the host is
-  // unreachable or the handshake times out (settings.connect_timeout); the server's error
+  // Connects to settings.host:port and runs the handshake (TLS first when settings.tls is set).
+  // Errors: IOError when the host is unreachable, the TLS handshake fails (the message says
+  // why, e.g. the certificate could not be verified) or the handshake times out
+  // (settings.connect_timeout); the server's error
   // (e.g. ProtocolError for a refused version — see version_refused() — or
   // AuthenticationError); AuthenticationError when the server demands credentials and none
   // were given. On error the connection is closed. A USE of settings.keyspace that the server
@@ -136,7 +144,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void ReleaseStream(int16_t stream);
 
   boost::asio::io_context& io_;
-  boost::asio::ip::tcp::socket socket_;
+  std::unique_ptr<Transport> transport_;  // made by Open
   std::string address_;
   uint8_t version_ = protocol::kMaxVersion;
   protocol::Compression compression_ = protocol::Compression::kNone;

@@ -27,8 +27,9 @@ std::string Address(const ContactPoint& point) {
 
 }  // namespace
 
-HostPool::HostPool(asio::io_context& io, ClientOptions options)
-    : io_(io), options_(std::move(options)) {
+HostPool::HostPool(asio::io_context& io, ClientOptions options,
+                   std::shared_ptr<asio::ssl::context> tls)
+    : io_(io), options_(std::move(options)), tls_(std::move(tls)) {
   for (const std::string& text : options_.contact_points) {
     Result<ContactPoint> point = ParseContactPoint(text);
     if (!point.ok()) continue;  // Validate() rejected these already
@@ -56,6 +57,8 @@ ConnectionSettings HostPool::SettingsFor(const Host& host) const {
   settings.request_timeout = options_.request_timeout;
   settings.max_in_flight = options_.max_in_flight_per_connection;
   settings.keyspace = keyspace_;
+  settings.tls = tls_;
+  settings.verify_hostname = options_.tls.verify_hostname;
   return settings;
 }
 

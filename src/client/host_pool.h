@@ -31,6 +31,7 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "client/client_options.h"
@@ -54,8 +55,10 @@ class HostPool {
   // The response and the index of the host that answered (or was tried).
   using Callback = std::function<void(common::Result<Response>, size_t host)>;
 
-  // REQUIRES: Validate(options).ok(); `io` outlives the pool.
-  HostPool(boost::asio::io_context& io, ClientOptions options);
+  // `tls`: the TLS context every connection uses (NewTlsContext of options.tls), or null for
+  // plain TCP. REQUIRES: Validate(options).ok(); `io` outlives the pool.
+  HostPool(boost::asio::io_context& io, ClientOptions options,
+           std::shared_ptr<boost::asio::ssl::context> tls = nullptr);
   HostPool(const HostPool&) = delete;
   HostPool& operator=(const HostPool&) = delete;
 
@@ -119,6 +122,7 @@ class HostPool {
 
   boost::asio::io_context& io_;
   ClientOptions options_;
+  std::shared_ptr<boost::asio::ssl::context> tls_;
   std::vector<Host> hosts_;
   uint8_t version_ = 0;  // 0 until negotiated
   std::string keyspace_;

@@ -31,14 +31,18 @@ constexpr int32_t kDefaultFetchSize = 5000;
 
 Result<std::unique_ptr<RemoteSession>> RemoteSession::Connect(const ClientOptions& options) {
   RETURN_IF_ERROR(Validate(options));
-  std::unique_ptr<RemoteSession> session(new RemoteSession(options));
+  std::shared_ptr<asio::ssl::context> tls;
+  if (options.tls.enabled) {
+    ASSIGN_OR_RETURN(tls, NewTlsContext(options.tls));
+  }
+  std::unique_ptr<RemoteSession> session(new RemoteSession(options, std::move(tls)));
   RETURN_IF_ERROR(session->Start());
   return session;
 }
 
-RemoteSession::RemoteSession(ClientOptions options)
+RemoteSession::RemoteSession(ClientOptions options, std::shared_ptr<asio::ssl::context> tls)
     : options_(std::move(options)), work_(asio::make_work_guard(io_)) {
-  pool_ = std::make_unique<HostPool>(io_, options_);
+  pool_ = std::make_unique<HostPool>(io_, options_, std::move(tls));
   thread_ = std::thread([this] { io_.run(); });
 }
 

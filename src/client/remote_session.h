@@ -59,9 +59,11 @@ class RemoteSession final : public cql::Session {
  public:
   // Connects: validates the options, negotiates the protocol version on the first reachable
   // contact point, authenticates, starts the pool and reads the cluster's topology (peers and
-  // tokens, for token-aware routing). Errors: Invalid for bad options; IOError when no contact
-  // point can be reached (with each one's reason); the server's error otherwise (e.g.
-  // AuthenticationError "Provided username ... are incorrect").
+  // tokens, for token-aware routing). With options.tls.enabled every connection runs TLS first.
+  // Errors: Invalid for bad options, or TLS files that cannot be loaded (before any connection
+  // is tried); IOError when no contact point can be reached (with each one's reason, e.g. `TLS
+  // handshake with HOST:PORT failed: certificate verify failed (...)`); the server's error
+  // otherwise (e.g. AuthenticationError "Provided username ... are incorrect").
   static common::Result<std::unique_ptr<RemoteSession>> Connect(const ClientOptions& options);
 
   // Closes every connection; requests still waiting fail with IOError.
@@ -107,7 +109,8 @@ class RemoteSession final : public cql::Session {
     size_t host = 0;
   };
 
-  explicit RemoteSession(ClientOptions options);
+  // `tls`: NewTlsContext(options.tls), or null without TLS.
+  RemoteSession(ClientOptions options, std::shared_ptr<boost::asio::ssl::context> tls);
   common::Status Start();
   void Shutdown();
   // Sends `request` through the pool and waits for the answer.

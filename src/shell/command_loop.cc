@@ -88,7 +88,63 @@ std::string SourcePath(std::string_view argument) {
 // The loop running interactively, for readline's completion hook (readline is process-global).
 CommandLoop* completing_loop = nullptr;
 
+// Whether `text[position..]` starts the word `word` (ASCII, case-insensitive), not inside a
+// longer identifier.
+bool WordAt(std::string_view text, size_t position, std::string_view word) {
+  auto identifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  if (position > 0 && identifier(text[position - 1])) return false;
+  if (text.size() - position < word.size()) return false;
+  for (size_t i = 0; i < word.size(); ++i) {
+    if (std::toupper(static_cast<unsigned char>(text[position + i])) != word[i]) return false;
+  }
+  size_t end = position + word.size();
+  return end == text.size() || !identifier(text[end]);
+}
+
+// Whether a string literal after the word PASSWORD in `text` reaches past `from`.
+bool PasswordLiteralReaches(std::string_view text, size_t from) {
+  constexpr std::string_view kPassword = "PASSWORD";
+  for (size_t at = 0; at < text.size(); ++at) {
+    if (!WordAt(text, at, kPassword)) continue;
+    size_t i = at + kPassword.size();
+    while (i < text.size() && (IsSpace(text[i]) || text[i] == '=')) ++i;
+    if (i >= text.size()) return false;  // the literal is still to come: not in `text`
+    size_t end = i;
+    if (text[i] == '\'') {
+      end = i + 1;
+      while (end < text.size()) {  // '' is a quote inside the literal
+        if (text[end] == '\'' && (end + 1 >= text.size() || text[end + 1] != '\'')) break;
+        end += text[end] == '\'' ? 2 : 1;
+      }
+    } else if (text.substr(i, 2) == "$$") {
+      end = text.find("$$", i + 2);
+      if (end == std::string_view::npos) end = text.size();
+    } else {
+      continue;
+    }
+    if (end + 1 > from) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+std::optional<std::string> HistoryEntry(std::string_view pending, std::string_view line) {
+  std::string text = std::string(pending) + std::string(line);
+  if (PasswordLiteralReaches(text, pending.size())) return std::nullopt;
+  if (pending.empty() && FirstWord(line) == "LOGIN") {
+    std::vector<std::string> words;
+    size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && IsSpace(line[i])) ++i;
+      size_t begin = i;
+      while (i < line.size() && !IsSpace(line[i])) ++i;
+      if (i > begin) words.emplace_back(line.substr(begin, i - begin));
+    }
+    if (words.size() >= 3) return words[0] + " " + words[1];  // without the password
+  }
+  return std::string(line);
+}
 
 common::Result<std::string> ReadScriptFile(const std::string& path) {
   std::error_code ignored;
@@ -171,8 +227,9 @@ int CommandLoop::RunInteractive() {
       break;
     }
     std::string text(line.get());
-    if (!text.empty()) {
-      add_history(text.c_str());
+    std::optional<std::string> entry = HistoryEntry(pending_, text);
+    if (entry && !entry->empty()) {
+      add_history(entry->c_str());
       // Appending may fail (no HOME, read-only file system): history is a convenience.
       if (!history_file_.empty()) append_history(1, history_file_.c_str());
     }

@@ -21,7 +21,8 @@
 //
 // At the terminal, lines go to readline's history and, when `set_history_file` named one, are
 // appended to that file as they are entered (read back when the next session starts; a file
-// that cannot be read or written is silently ignored, as cqlsh does). Tab completes the word
+// that cannot be read or written is silently ignored, as cqlsh does). Passwords never do: see
+// `HistoryEntry`. Tab completes the word
 // at the cursor with the candidates `Complete` returns (keywords, schema names).
 //
 // Thread-safety: not thread-safe; one loop per thread. Readline is process-global, so only
@@ -30,6 +31,7 @@
 #pragma once
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +43,13 @@ namespace shell {
 // The contents of the script file at `path`, without a UTF-8 byte order mark. Errors: IOError
 // with Python's wording, as cqlsh prints it ("[Errno 2] No such file or directory: 'x.cql'").
 common::Result<std::string> ReadScriptFile(const std::string& path);
+
+// What of the terminal line `line` goes to the history, given `pending`, the earlier lines of
+// the statement it continues ("" for a new statement): the line itself; `LOGIN user` for
+// `LOGIN user 'password'`; nothing (nullopt) when the line holds any part of a string literal
+// that follows the word PASSWORD (CREATE/ALTER ROLE/USER ... PASSWORD = '...', also when the
+// literal starts on an earlier line).
+std::optional<std::string> HistoryEntry(std::string_view pending, std::string_view line);
 
 class CommandLoop {
  public:

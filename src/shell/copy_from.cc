@@ -275,9 +275,10 @@ void Importer::SendBatch(const std::vector<const Row*>& rows, const Chunk& chunk
     imported_ += static_cast<int64_t>(rows.size());
     return;
   }
-  std::string kind = status.code() == common::StatusCode::kInvalid   ? "InvalidRequest"
-                     : status.code() == common::StatusCode::kIOError ? "ConnectionError"
-                                                                     : "ServerError";
+  std::string kind = status.code() == common::StatusCode::kInvalid        ? "InvalidRequest"
+                     : status.code() == common::StatusCode::kUnauthorized ? "Unauthorized"
+                     : status.code() == common::StatusCode::kIOError      ? "ConnectionError"
+                                                                          : "ServerError";
   ReportFailure(chunk, {rows[0]->record}, kind, status.message(), false);
 }
 

@@ -13,6 +13,7 @@
 
 #include "common/ascii.h"
 #include "shell/copy_command.h"
+#include "shell/password_prompt.h"
 #include "shell/shell_help.h"
 #include "shell/system_schema_reader.h"
 
@@ -146,7 +147,14 @@ std::string ConnectionErrorText(std::string_view host, uint16_t port,
         "credentials] message=\"{}\"')",
         endpoint, message);
   } else if (status.code() == common::StatusCode::kIOError) {
-    if (message.find("refused") != std::string::npos) {
+    constexpr std::string_view kTls = "TLS handshake with ";
+    constexpr std::string_view kWrapper = "Unable to connect to any contact point (";
+    if (size_t tls = message.find(kTls); tls != std::string::npos) {
+      // The driver's own words: they say which check failed (cqlsh shows Python's ssl error).
+      std::string reason = message.substr(tls);
+      if (message.starts_with(kWrapper) && reason.ends_with(')')) reason.pop_back();
+      inner = "SSLError(\"" + reason + "\")";
+    } else if (message.find("refused") != std::string::npos) {
       inner = "ConnectionRefusedError(111, \"" + tried + "Connection refused\")";
     } else if (message.find("Timed out") != std::string::npos ||
                message.find("timed out") != std::string::npos) {
@@ -499,16 +507,15 @@ bool SessionShell::RunLogin(const std::vector<std::string>& words) {
   std::string password;
   if (words.size() == 3) {
     password = unquote(words[2]);
-  } else if (tty()) {
-    std::fprintf(out(), "password: ");
+  } else {
     std::fflush(out());
-    char buffer[512];
-    if (std::fgets(buffer, sizeof(buffer), stdin) != nullptr) {
-      password = buffer;
-      while (!password.empty() && (password.back() == '\n' || password.back() == '\r')) {
-        password.pop_back();
-      }
+    common::Result<std::string> typed =
+        options_.read_password ? options_.read_password("Password: ") : ReadPassword("Password: ");
+    if (!typed.ok()) {
+      ReportError("LOGIN: " + typed.status().message());
+      return false;
     }
+    password = std::move(typed).value();
   }
   common::Result<std::unique_ptr<cql::Session>> session = options_.login(user, password);
   if (!session.ok()) {

@@ -18,7 +18,8 @@
 //   TRACING [ON|OFF]                     accepted; reports that tracing is not available
 //   COPY ... TO | FROM ...               CSV export and import (copy_command.h)
 //   CAPTURE ['file' | OFF]               results go to (are appended to) a file
-//   LOGIN user ['password']              reconnects as another user (SessionShellOptions::login)
+//   LOGIN user ['password']              reconnects as another user (SessionShellOptions::login);
+//                                        without a password, asks for it (echo off)
 //   SHOW VERSION | HOST                  the banner's server version, the connection
 //   CLEAR | CLS                          clears the terminal
 // The prompt is `cqlsh> `, or `cqlsh:ks> ` once USE has chosen a keyspace. Tab completes
@@ -57,7 +58,9 @@ std::string CqlshErrorText(const common::Status& status);
 // A failed connection as cqlsh reports it (the Python driver's NoHostAvailable), e.g.
 // `Connection error: ('Unable to connect to any servers', {'127.0.0.1:9042':
 // ConnectionRefusedError(111, "Tried connecting to [('127.0.0.1', 9042)]. Last error:
-// Connection refused")})` (one line). `status` is what RemoteSession::Connect returned.
+// Connection refused")})` (one line). A failed TLS handshake shows the driver's reason:
+// `... {'h:1': SSLError("TLS handshake with h:1 failed: certificate verify failed (...)")})`.
+// `status` is what RemoteSession::Connect returned.
 std::string ConnectionErrorText(std::string_view host, uint16_t port, const common::Status& status);
 
 // cqlsh's page size.
@@ -74,6 +77,9 @@ struct SessionShellOptions {
   std::function<common::Result<std::unique_ptr<cql::Session>>(const std::string& user,
                                                               const std::string& password)>
       login;
+  // Asks for LOGIN's password when the command gives none (shown `prompt`, no echo); null:
+  // ReadPassword (password_prompt.h). Errors end the LOGIN with their message.
+  std::function<common::Result<std::string>(std::string_view prompt)> read_password;
   // SHOW VERSION's text and SHOW HOST's (cqlsh's "[cqlsh ... | Cassandra ...]" and
   // "Connected to ... at host:port.").
   std::string version;
