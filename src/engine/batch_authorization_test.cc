@@ -1,6 +1,8 @@
 // Protocol BATCH messages under CassandraAuthorizer: MODIFY on every table a batch writes, for
 // query and prepared entries alike, checked before anything is written. BEGIN BATCH statements
 // are covered by tests/cql/engine/permissions.test; a logic test cannot send a protocol batch.
+// Also: a prepared statement is checked against the table it was prepared for, whatever the
+// session's keyspace is when it runs (a logic test prepares and runs at once).
 
 #include <stdlib.h>
 
@@ -9,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -111,6 +114,29 @@ TEST_F(BatchAuthorizationTest, NeedsModifyOnEveryTableItWrites) {
   EXPECT_EQ(Rows("t"), 1u);
   Admin("GRANT MODIFY ON KEYSPACE ks TO bob");
   EXPECT_TRUE(Batch({"t", "u"}, true).ok());
+}
+
+TEST_F(BatchAuthorizationTest, PreparedStatementsAreCheckedInTheirOwnKeyspace) {
+  Admin(
+      "CREATE KEYSPACE ks2 WITH replication = {'class': 'SimpleStrategy', "
+      "'replication_factor': 1}");
+  Admin("CREATE TABLE ks2.t (k int PRIMARY KEY, v int)");
+  Admin("GRANT MODIFY ON TABLE ks.t TO bob");
+  ASSERT_TRUE(bob_->Execute("USE ks").ok());
+  auto insert = bob_->Prepare("INSERT INTO t (k, v) VALUES (?, ?)");
+  ASSERT_TRUE(insert.ok()) << insert.status().ToString();
+  ASSERT_TRUE(bob_->Execute("USE ks2").ok());
+  const std::vector<cql::BoundValue> values = {cql::BoundValue::Of(cql::SerializeInt(7)),
+                                               cql::BoundValue::Of(cql::SerializeInt(7))};
+  cql::QueryOptions options;
+  options.values = values;
+  auto result = bob_->ExecutePrepared(**insert, options);
+  // Written to ks.t, where bob may write, not checked (or written) against ks2.t.
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(Rows("t"), 1u);
+  auto other = admin_->Execute("SELECT k FROM ks2.t");
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(other->row_count(), 0u);
 }
 
 }  // namespace

@@ -159,11 +159,11 @@ TEST(DescribeTest, ListingsAndElements) {
   auto keyspaces = RunDescribe(*catalog, "DESCRIBE KEYSPACES");
   ASSERT_TRUE(keyspaces.ok());
   EXPECT_EQ(keyspaces.value().shape, DescribeResult::Shape::kListing);
-  EXPECT_EQ(
-      Names(keyspaces.value()),
-      (std::vector<std::string>{"hotel/keyspace/hotel", "reservation/keyspace/reservation",
-                                "system/keyspace/system", "system_schema/keyspace/system_schema",
-                                "system_virtual_schema/keyspace/system_virtual_schema"}));
+  EXPECT_EQ(Names(keyspaces.value()),
+            (std::vector<std::string>{"hotel/keyspace/hotel", "reservation/keyspace/reservation",
+                                      "system/keyspace/system", "system_auth/keyspace/system_auth",
+                                      "system_schema/keyspace/system_schema",
+                                      "system_virtual_schema/keyspace/system_virtual_schema"}));
   auto tables = RunDescribe(*catalog, "DESC TABLES", "reservation");
   ASSERT_TRUE(tables.ok());
   EXPECT_EQ(Names(tables.value()),

@@ -97,7 +97,18 @@ TEST(SystemTablesTest, DefinitionsMatchCassandra41) {
   ASSERT_NE(index_info, nullptr);
   EXPECT_EQ(index_info->id.ToString(), "9f5c6374-d485-3229-9a0a-5094af9ad1e3");
   EXPECT_EQ(ColumnNames(*index_info), "table_name text,index_name text,value blob");
-  EXPECT_EQ(SystemTables().size(), 17u);
+  EXPECT_EQ(SystemTables().size(), 22u);
+  // system_auth's tables, with the ids Cassandra's data directories are named after.
+  const TableMetadata* roles = FindSystemTable("system_auth", "roles");
+  ASSERT_NE(roles, nullptr);
+  EXPECT_EQ(roles->id.ToString(), "5bc52802-de25-35ed-aeab-188eecebb090");
+  EXPECT_EQ(
+      ColumnNames(*roles),
+      "role text,can_login boolean,is_superuser boolean,salted_hash text,member_of set<text>");
+  EXPECT_EQ(FindSystemTable("system_auth", "role_members")->id.ToString(),
+            "0ecdaa87-f8fb-3e60-88d1-74fb36fe5c0d");
+  EXPECT_EQ(FindSystemTable("system_auth", "role_permissions")->id.ToString(),
+            "3afbe79f-2194-31a7-add7-f5ab90d8ec9c");
   EXPECT_EQ(FindSystemTable("system", "nope"), nullptr);
   EXPECT_NE(FindSystemTable("system_virtual_schema", "columns"), nullptr);
   EXPECT_TRUE(IsSystemKeyspace("system_auth"));
@@ -134,7 +145,7 @@ TEST(SystemTablesTest, SchemaPartitionsInTokenOrder) {
   for (const SystemRow& row : Rows("system_schema", "keyspaces", *catalog)) {
     keyspaces.push_back(Get("system_schema", "keyspaces", row, "keyspace_name").value());
   }
-  ASSERT_EQ(keyspaces.size(), 4u);  // system, system_schema, hotel, reservation
+  ASSERT_EQ(keyspaces.size(), 5u);  // system, system_auth, system_schema, hotel, reservation
   for (size_t i = 1; i < keyspaces.size(); ++i) {
     EXPECT_LT(cql::Murmur3Token(keyspaces[i - 1]), cql::Murmur3Token(keyspaces[i]));
   }
