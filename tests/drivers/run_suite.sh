@@ -13,6 +13,10 @@
 #   python_auth  tests/drivers/python_auth: cqld with --authenticator PasswordAuthenticator,
 #              --authorizer CassandraAuthorizer and CQLD_SUPERUSER_PASSWORD; logins, refusals,
 #              roles and permissions through the driver's PlainTextAuthProvider, v4 and v5
+#   python_tls tests/drivers/python_tls: certificates from the openssl CLI (make_certs.sh), cqld
+#              with --tls-cert/--tls-key/--tls-ca and the python_auth flags for test_tls.py,
+#              then another cqld that also has --tls-require-client-cert for test_mutual_tls.py;
+#              the driver's ssl_context (CA and name verified) with PlainTextAuthProvider, v4, v5
 #   node       tests/drivers/node with node's built-in test runner and npm's cassandra-driver
 #              (installed by scripts/install-node-deps)
 #   go         tests/drivers/go with `go test` in GOPATH mode on Debian's gocql sources
@@ -29,7 +33,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 if [ $# -lt 3 ]; then
-  echo "usage: $0 python|python_v4|python_v5|python_v5_plain|python_auth|node|go|examples CQLD_BINARY BUILD_DIR" >&2
+  echo "usage: $0 python|python_v4|python_v5|python_v5_plain|python_auth|python_tls|node|go|examples CQLD_BINARY BUILD_DIR" >&2
   exit 2
 fi
 suite=$1
@@ -87,6 +91,26 @@ case "$suite" in
     export CQLD_SUPERUSER_PASSWORD="drivers-superuser-$$"
     exec "$here/run_with_cqld.sh" "$cqld" -- \
       "$python" -m pytest -q -p no:cacheprovider "$here/python_auth"
+    ;;
+  python_tls)
+    need_python_driver
+    "$python" -c 'import pytest' 2>/dev/null || skip "python3-pytest is missing (scripts/install-deps)"
+    command -v openssl >/dev/null 2>&1 || skip "openssl is missing (scripts/install-deps)"
+    certs=$(mktemp -d "${TMPDIR:-/tmp}/cqld-tls.XXXXXX")
+    trap 'rm -rf "$certs"' EXIT
+    "$here/python_tls/make_certs.sh" "$certs" || {
+      echo "FAIL: openssl could not make the test certificates" >&2
+      exit 1
+    }
+    export CQLD_TLS_DIR=$certs CQLD_SUPERUSER_PASSWORD="drivers-superuser-$$"
+    auth="--authenticator PasswordAuthenticator --authorizer CassandraAuthorizer"
+    tls="--tls-cert $certs/server.pem --tls-key $certs/server.key --tls-ca $certs/ca.pem"
+    status=0
+    CQLD_ARGS="$auth $tls" "$here/run_with_cqld.sh" "$cqld" -- \
+      "$python" -m pytest -q -p no:cacheprovider "$here/python_tls/test_tls.py" || status=1
+    CQLD_ARGS="$auth $tls --tls-require-client-cert" "$here/run_with_cqld.sh" "$cqld" -- \
+      "$python" -m pytest -q -p no:cacheprovider "$here/python_tls/test_mutual_tls.py" || status=1
+    exit "$status"
     ;;
   node)
     need_node_driver
