@@ -63,14 +63,14 @@ asio::awaitable<std::optional<bool>> Transport::PeekTls(asio::cancellation_slot 
   }
 }
 
-asio::awaitable<Transport::ReadResult> Transport::ReadSome(asio::mutable_buffer buffer,
-                                                           asio::cancellation_slot cancel) {
+asio::awaitable<Transport::IoResult> Transport::ReadSome(asio::mutable_buffer buffer,
+                                                         asio::cancellation_slot cancel) {
   auto token = asio::bind_cancellation_slot(cancel, kUseAwaitable);
   if (tls_) return tls_->async_read_some(buffer, token);
   return socket_.async_read_some(buffer, token);
 }
 
-asio::awaitable<Transport::ReadResult> Transport::Write(asio::const_buffer buffer) {
+asio::awaitable<Transport::IoResult> Transport::Write(asio::const_buffer buffer) {
   if (tls_) return asio::async_write(*tls_, buffer, kUseAwaitable);
   return asio::async_write(socket_, buffer, kUseAwaitable);
 }

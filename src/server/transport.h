@@ -45,7 +45,7 @@ struct TransportSecurity {
 
 class Transport {
  public:
-  using ReadResult = std::tuple<boost::system::error_code, size_t>;
+  using IoResult = std::tuple<boost::system::error_code, size_t>;
 
   // Memory a TLS transport holds beyond a plaintext one (Asio's and OpenSSL's record buffers and
   // the session), counted against the memory budget before the handshake starts.
@@ -63,11 +63,12 @@ class Transport {
   // Whether Accept settled on TLS.
   bool is_tls() const { return tls_.has_value(); }
 
+  // ReadSome and Write start when awaited; `buffer` must live until they complete.
   // Reads some bytes (decrypted, with TLS). Completes with an error at end of stream.
-  boost::asio::awaitable<ReadResult> ReadSome(boost::asio::mutable_buffer buffer,
-                                              boost::asio::cancellation_slot cancel = {});
+  boost::asio::awaitable<IoResult> ReadSome(boost::asio::mutable_buffer buffer,
+                                            boost::asio::cancellation_slot cancel = {});
   // Writes all of `buffer` (encrypted, with TLS).
-  boost::asio::awaitable<ReadResult> Write(boost::asio::const_buffer buffer);
+  boost::asio::awaitable<IoResult> Write(boost::asio::const_buffer buffer);
   // TCP half-close: no more bytes from us; reads go on.
   void ShutdownSend();
   // Closes the TCP connection; pending operations complete with an error. Idempotent.
