@@ -47,6 +47,7 @@
 #include <system_error>
 #include <utility>
 
+#include <fmt/format.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
@@ -204,7 +205,7 @@ std::string ReadConfig(const std::string& path, std::map<std::string, std::strin
     std::string value = Trim(line.substr(colon + 1));
     std::string key = ConfigKey(written);
     if (key.empty()) {
-      return path + ":" + std::to_string(number) + ": unknown key '" + written + "'";
+      return fmt::format("{}:{}: unknown key '{}'", path, number, written);
     }
     values->try_emplace(key, value);
   }
@@ -333,7 +334,7 @@ std::string ParseLimits(const Values& values, server::ServerOptions* server_opti
         Count{"max-requests-per-connection", &server_options->max_requests_per_connection, 1,
               32768},
         Count{"max-frame-size-mb", &frame_mb, 1, 2047},
-        Count{"max-request-memory-mb", &request_memory_mb, 1, 1024 * 1024},
+        Count{"max-request-memory-mb", &request_memory_mb, 1, size_t{1024} * 1024},
         Count{"handshake-timeout-ms", &handshake_ms, 0, 86400000},
         Count{"idle-timeout-ms", &idle_ms, 0, 86400000}}) {
     auto it = values.find(count.key);

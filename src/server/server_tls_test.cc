@@ -242,8 +242,8 @@ TEST_F(TlsTest, SilentOrStalledHandshakesCloseAtTheHandshakeTimeout) {
 
 TEST_F(TlsTest, PendingHandshakesCountAgainstTheConnectionLimitAndTheMemoryBudget) {
   Restart([](ServerOptions* options) { options->max_connections = 3; });
-  std::vector<std::unique_ptr<TestClient>> silent;
-  for (int i = 0; i < 3; ++i) silent.push_back(std::make_unique<TestClient>(server_->port()));
+  std::vector<std::unique_ptr<TestClient>> silent(3);
+  for (auto& client : silent) client = std::make_unique<TestClient>(server_->port());
   ASSERT_TRUE(Eventually([&] { return server_->connection_count() == 3; }));
   // Each holds the TLS state's share of the budget before its handshake.
   EXPECT_TRUE(

@@ -49,7 +49,7 @@ class Transport {
 
   // Memory a TLS transport holds beyond a plaintext one (Asio's and OpenSSL's record buffers and
   // the session), counted against the memory budget before the handshake starts.
-  static constexpr size_t kTlsMemory = 96 * 1024;
+  static constexpr size_t kTlsMemory = size_t{96} * 1024;
 
   explicit Transport(boost::asio::ip::tcp::socket socket);
   Transport(const Transport&) = delete;
