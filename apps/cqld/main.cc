@@ -4,20 +4,25 @@
 //        [--io-threads N] [--max-connections N] [--max-requests-per-connection N]
 //        [--max-frame-size-mb N] [--max-request-memory-mb N] [--handshake-timeout-ms N]
 //        [--idle-timeout-ms N] [--min-free-space-mb N] [--authenticator NAME]
-//        [--authorizer NAME] [--config FILE]
+//        [--authorizer NAME] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]
+//        [--tls-require-client-cert] [--tls-optional]] [--config FILE]
 //   cqld --data DIR --check
 //
 // Opens (or creates) the data directory with the embedded engine and serves the CQL native
-// protocol (v4, v5) on ADDR:N (server/server.h). Once listening it prints exactly one line to
-// standard output, `cqld listening on ADDR:PORT (data DIR, durability MODE, authenticator
-// NAME, authorizer NAME)`, with the real port (`--port 0` picks a free one). While the data
+// protocol (v4, v5) on ADDR:N (server/server.h), over TLS with --tls-cert and --tls-key
+// (docs/security.md). Once listening it prints exactly one line to standard output, `cqld
+// listening on ADDR:PORT (data DIR, durability MODE, authenticator NAME, authorizer NAME, tls
+// on|optional|off)`, with the real port (`--port 0` picks a free one). While the data
 // directory's disk has less free space than the floor (`--min-free-space-mb`), writes fail with
 // WriteFailure and reads go on; on such a disk it starts read-only; both end by themselves once
 // space is freed (docs/reliability.md). SIGINT or SIGTERM stop it gracefully: requests in flight
 // are answered, connections closed, the database closed (its write-ahead log synced); exit 0.
+// SIGHUP re-reads the TLS certificate, key and CA files for new connections; when they cannot
+// be used, the previous ones stay and an ERROR is logged.
 //
 // `--config FILE` reads `key: value` lines whose keys are the long flags without dashes
-// (`port: 9042`); `#` starts a comment. Flags given on the command line override the file.
+// (`port: 9042`, `tls-optional: true`), or cassandra.yaml's names for the TLS settings
+// (kConfigAliases); `#` starts a comment. Flags given on the command line override the file.
 //
 // A table, view, type or keyspace whose stored definition cannot be read is quarantined when the
 // directory is opened (an ERROR log line names it; its definition and data stay on disk) and the
@@ -34,12 +39,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
 
+#include <fmt/format.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
@@ -68,7 +76,25 @@ constexpr const char* kKeys[] = {"data",
                                  "min-free-space-mb",
                                  "authenticator",
                                  "authorizer",
+                                 "tls-cert",
+                                 "tls-key",
+                                 "tls-ca",
                                  "config"};
+
+// Flags without a value on the command line; `true` or `false` in the config file.
+constexpr const char* kSwitches[] = {"tls-optional", "tls-require-client-cert"};
+
+// Config-file keys named as in cassandra.yaml's client_encryption_options, and the keys they
+// stand for. `tls-enabled` is a config-file key only: `false` turns TLS off though its files
+// are named (as Cassandra's `enabled: false`).
+constexpr std::pair<const char*, const char*> kConfigAliases[] = {
+    {"client_encryption_options.enabled", "tls-enabled"},
+    {"client_encryption_options.optional", "tls-optional"},
+    {"client_encryption_options.certificate", "tls-cert"},
+    {"client_encryption_options.private_key", "tls-key"},
+    {"client_encryption_options.truststore", "tls-ca"},
+    {"client_encryption_options.require_client_auth", "tls-require-client-cert"},
+};
 
 void Usage(std::FILE* out) {
   std::fprintf(
@@ -103,18 +129,30 @@ void Usage(std::FILE* out) {
       "                                   AllowAllAuthorizer (default) or CassandraAuthorizer\n"
       "                                   (GRANT/REVOKE permissions; needs the\n"
       "                                   PasswordAuthenticator)\n"
+      "  --tls-cert FILE                  serve TLS 1.2/1.3 with this PEM certificate chain;\n"
+      "                                   needs --tls-key (default: plaintext only)\n"
+      "  --tls-key FILE                   the certificate's private key (PEM, unencrypted)\n"
+      "  --tls-ca FILE                    PEM CA certificates that client certificates must\n"
+      "                                   chain to: clients are asked for one, and one that\n"
+      "                                   does not is refused\n"
+      "  --tls-require-client-cert        refuse clients without a valid certificate (mutual\n"
+      "                                   TLS; needs --tls-ca)\n"
+      "  --tls-optional                   serve plaintext clients too, on the same port\n"
       "  --config FILE                    read `key: value` lines (keys as the flags above,\n"
-      "                                   without dashes); flags override the file\n"
+      "                                   without dashes; switches take true/false; TLS\n"
+      "                                   also as client_encryption_options.NAME, see\n"
+      "                                   docs/security.md); flags override the file\n"
       "  --check                          report every keyspace, type, table, index and view\n"
       "                                   of --data and what is damaged (quarantined), then\n"
       "                                   exit: 0 when clean, 1 otherwise; serves nothing\n"
       "  -h, --help                       this text\n"
       "\n"
       "Prints `cqld listening on ADDR:PORT (data DIR, durability MODE, authenticator NAME,\n"
-      "authorizer NAME)` once ready.\n"
-      "SIGINT/SIGTERM stop it gracefully. Exit status: 0; 1 when the data directory cannot\n"
-      "be opened or the address bound; 2 on a usage error. A table whose stored definition\n"
-      "cannot be read is quarantined (logged as an ERROR, kept on disk, not served).\n");
+      "authorizer NAME, tls on|optional|off)` once ready.\n"
+      "SIGINT/SIGTERM stop it gracefully; SIGHUP re-reads the TLS files for new connections.\n"
+      "Exit status: 0; 1 when the data directory cannot be opened or the address bound; 2 on\n"
+      "a usage error. A table whose stored definition cannot be read is quarantined (logged\n"
+      "as an ERROR, kept on disk, not served).\n");
 }
 
 bool IsKey(const std::string& key) {
@@ -122,6 +160,23 @@ bool IsKey(const std::string& key) {
     if (key == known) return true;
   }
   return false;
+}
+
+bool IsSwitch(const std::string& key) {
+  for (const char* known : kSwitches) {
+    if (key == known) return true;
+  }
+  return false;
+}
+
+// The key a config-file key stands for: itself, or the flag a cassandra.yaml name maps to; ""
+// when unknown.
+std::string ConfigKey(const std::string& key) {
+  for (const auto& [alias, flag] : kConfigAliases) {
+    if (key == alias) return flag;
+  }
+  if ((IsKey(key) && key != "config") || IsSwitch(key) || key == "tls-enabled") return key;
+  return "";
 }
 
 std::string Trim(const std::string& text) {
@@ -146,10 +201,11 @@ std::string ReadConfig(const std::string& path, std::map<std::string, std::strin
     if (colon == std::string::npos) {
       return path + ":" + std::to_string(number) + ": expected `key: value`";
     }
-    std::string key = Trim(line.substr(0, colon));
+    std::string written = Trim(line.substr(0, colon));
     std::string value = Trim(line.substr(colon + 1));
-    if (!IsKey(key) || key == "config") {
-      return path + ":" + std::to_string(number) + ": unknown key '" + key + "'";
+    std::string key = ConfigKey(written);
+    if (key.empty()) {
+      return fmt::format("{}:{}: unknown key '{}'", path, number, written);
     }
     values->try_emplace(key, value);
   }
@@ -240,6 +296,10 @@ std::optional<int> ParseCommandLine(int argc, char** argv,
       value = key.substr(equals + 1);
       key.resize(equals);
     }
+    if (IsSwitch(key)) {
+      (*values)[key] = value.value_or("true");
+      continue;
+    }
     if (!IsKey(key)) return UsageError("unknown flag '" + arg + "'");
     if (!value) {
       if (i + 1 >= argc) return UsageError("flag --" + key + " needs a value");
@@ -250,8 +310,152 @@ std::optional<int> ParseCommandLine(int argc, char** argv,
   return std::nullopt;
 }
 
+namespace {
+
+using Values = std::map<std::string, std::string>;
+
+// The numeric flags into `server_options` and `database_options`. Returns an error message or "".
+std::string ParseLimits(const Values& values, server::ServerOptions* server_options,
+                        engine::DatabaseOptions* database_options) {
+  struct Count {
+    const char* key;
+    size_t* target;
+    size_t min;
+    size_t max;
+  };
+  size_t port = 9042;
+  size_t frame_mb = 16;
+  size_t request_memory_mb = 256;
+  size_t handshake_ms = 10000;
+  size_t idle_ms = 0;
+  for (Count count :
+       {Count{"port", &port, 0, 65535}, Count{"io-threads", &server_options->io_threads, 0, 1024},
+        Count{"max-connections", &server_options->max_connections, 1, 1000000},
+        Count{"max-requests-per-connection", &server_options->max_requests_per_connection, 1,
+              32768},
+        Count{"max-frame-size-mb", &frame_mb, 1, 2047},
+        Count{"max-request-memory-mb", &request_memory_mb, 1, size_t{1024} * 1024},
+        Count{"handshake-timeout-ms", &handshake_ms, 0, 86400000},
+        Count{"idle-timeout-ms", &idle_ms, 0, 86400000}}) {
+    auto it = values.find(count.key);
+    if (it == values.end()) continue;
+    std::optional<size_t> parsed = ParseCount(it->second, count.max);
+    if (!parsed || *parsed < count.min) {
+      return "bad value '" + it->second + "' for " + count.key;
+    }
+    *count.target = *parsed;
+  }
+  if (auto it = values.find("min-free-space-mb"); it != values.end()) {
+    std::optional<size_t> megabytes = ParseCount(it->second, size_t{1} << 30);
+    if (!megabytes) return "bad value '" + it->second + "' for min-free-space-mb";
+    database_options->min_free_space_bytes = uint64_t{*megabytes} << 20;
+  }
+  server_options->port = static_cast<uint16_t>(port);
+  server_options->max_envelope_body = frame_mb * 1024 * 1024;
+  server_options->max_request_memory = request_memory_mb * 1024 * 1024;
+  server_options->handshake_timeout = std::chrono::milliseconds(handshake_ms);
+  server_options->idle_timeout = std::chrono::milliseconds(idle_ms);
+  return "";
+}
+
+// The --tls-* flags (and tls-enabled) into `tls`. Returns an error message or "".
+std::string ParseTls(const Values& values, server::TlsOptions* tls) {
+  auto text = [&](const char* key) {
+    auto it = values.find(key);
+    return it == values.end() ? std::string() : it->second;
+  };
+  std::string bad_switch;
+  auto boolean = [&](const char* key, bool fallback) {
+    std::string value = text(key);
+    if (value.empty()) return fallback;
+    if (value != "true" && value != "false") bad_switch = key;
+    return value == "true";
+  };
+  const bool enabled = boolean("tls-enabled", true);
+  tls->optional = boolean("tls-optional", false);
+  tls->require_client_auth = boolean("tls-require-client-cert", false);
+  if (!bad_switch.empty()) return bad_switch + " must be true or false";
+  tls->certificate_file = text("tls-cert");
+  tls->private_key_file = text("tls-key");
+  tls->truststore_file = text("tls-ca");
+  if (!enabled) {  // the config file's `enabled: false`: the other settings wait
+    *tls = server::TlsOptions();
+    return "";
+  }
+  if (tls->certificate_file.empty() != tls->private_key_file.empty()) {
+    return "--tls-cert and --tls-key go together";
+  }
+  tls->enabled = !tls->certificate_file.empty();
+  if (!tls->enabled && (values.count("tls-enabled") > 0 || !tls->truststore_file.empty() ||
+                        tls->optional || tls->require_client_auth)) {
+    return "TLS settings need --tls-cert and --tls-key";
+  }
+  if (tls->require_client_auth && tls->truststore_file.empty()) {
+    return "--tls-require-client-cert needs --tls-ca (the CA that signs client certificates)";
+  }
+  return "";
+}
+
+// Opens the database, serves it until SIGINT or SIGTERM, and closes both; the exit status.
+// SIGHUP reloads the TLS files.
+int Serve(const std::string& data, const std::string& durability,
+          const engine::DatabaseOptions& database_options,
+          const server::ServerOptions& server_options) {
+  // Signals first, so a SIGTERM right after the ready line is never lost, nor a SIGHUP fatal.
+  boost::asio::io_context signals_io;
+  boost::asio::signal_set stop_signals(signals_io, SIGINT, SIGTERM);
+  boost::asio::signal_set reload_signals(signals_io, SIGHUP);
+  stop_signals.async_wait([&](const boost::system::error_code&, int) { reload_signals.cancel(); });
+
+  std::error_code fs_error;
+  std::filesystem::create_directories(data, fs_error);
+  auto database = engine::Database::Open(data, database_options);
+  if (!database.ok()) {
+    std::fprintf(stderr, "cqld: cannot open %s: %s\n", data.c_str(),
+                 database.status().ToString().c_str());
+    return kStartFailed;
+  }
+  auto server = server::Server::Start(database->get(), server_options);
+  if (!server.ok()) {
+    std::fprintf(stderr, "cqld: %s\n", server.status().ToString().c_str());
+    return kStartFailed;
+  }
+  std::function<void(const boost::system::error_code&, int)> on_reload =
+      [&](const boost::system::error_code& ec, int) {
+        if (ec) return;  // stopping
+        LOG_INFO("SIGHUP: reloading the TLS files");
+        if (server_options.tls.enabled) {
+          (void)(*server)->ReloadTls();  // logs its outcome; a failure keeps the old files
+        } else {
+          LOG_INFO("TLS is off: nothing to reload");
+        }
+        reload_signals.async_wait(on_reload);
+      };
+  reload_signals.async_wait(on_reload);
+  const bool login =
+      database_options.authenticator == engine::DatabaseOptions::Authenticator::kPassword;
+  const bool authorize =
+      database_options.authorizer == engine::DatabaseOptions::Authorizer::kCassandra;
+  std::printf(
+      "cqld listening on %s:%u (data %s, durability %s, authenticator %s, authorizer %s, tls %s)\n",
+      (*server)->endpoint().address().to_string().c_str(), static_cast<unsigned>((*server)->port()),
+      data.c_str(), durability.c_str(), login ? "PasswordAuthenticator" : "AllowAllAuthenticator",
+      authorize ? "CassandraAuthorizer" : "AllowAllAuthorizer",
+      std::string(server::TlsMode(server_options.tls)).c_str());
+  std::fflush(stdout);
+
+  signals_io.run();  // returns once a stop signal arrived
+  LOG_INFO("stopping");
+  (*server)->Stop();
+  server->reset();
+  database->reset();  // closes the store: the write-ahead log is synced
+  return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  std::map<std::string, std::string> values;
+  Values values;
   bool check = false;
   if (std::optional<int> exit = ParseCommandLine(argc, argv, &values, &check)) return *exit;
   if (auto config = values.find("config"); config != values.end()) {
@@ -280,77 +484,11 @@ int main(int argc, char** argv) {
     return UsageError(error);
   }
   server_options.address = get("address", "127.0.0.1");
-  struct Count {
-    const char* key;
-    size_t* target;
-    size_t min;
-    size_t max;
-  };
-  size_t port = 9042;
-  size_t frame_mb = 16;
-  size_t request_memory_mb = 256;
-  size_t handshake_ms = 10000;
-  size_t idle_ms = 0;
-  for (Count count :
-       {Count{"port", &port, 0, 65535}, Count{"io-threads", &server_options.io_threads, 0, 1024},
-        Count{"max-connections", &server_options.max_connections, 1, 1000000},
-        Count{"max-requests-per-connection", &server_options.max_requests_per_connection, 1, 32768},
-        Count{"max-frame-size-mb", &frame_mb, 1, 2047},
-        Count{"max-request-memory-mb", &request_memory_mb, 1, 1024 * 1024},
-        Count{"handshake-timeout-ms", &handshake_ms, 0, 86400000},
-        Count{"idle-timeout-ms", &idle_ms, 0, 86400000}}) {
-    auto it = values.find(count.key);
-    if (it == values.end()) continue;
-    std::optional<size_t> parsed = ParseCount(it->second, count.max);
-    if (!parsed || *parsed < count.min) {
-      return UsageError("bad value '" + it->second + "' for " + count.key);
-    }
-    *count.target = *parsed;
+  if (std::string error = ParseLimits(values, &server_options, &database_options); !error.empty()) {
+    return UsageError(error);
   }
-  if (auto it = values.find("min-free-space-mb"); it != values.end()) {
-    std::optional<size_t> megabytes = ParseCount(it->second, size_t{1} << 30);
-    if (!megabytes) return UsageError("bad value '" + it->second + "' for min-free-space-mb");
-    database_options.min_free_space_bytes = uint64_t{*megabytes} << 20;
+  if (std::string error = ParseTls(values, &server_options.tls); !error.empty()) {
+    return UsageError(error);
   }
-  server_options.port = static_cast<uint16_t>(port);
-  server_options.max_envelope_body = frame_mb * 1024 * 1024;
-  server_options.max_request_memory = request_memory_mb * 1024 * 1024;
-  server_options.handshake_timeout = std::chrono::milliseconds(handshake_ms);
-  server_options.idle_timeout = std::chrono::milliseconds(idle_ms);
-
-  // Signals first, so a SIGTERM right after the ready line is never lost.
-  boost::asio::io_context signals_io;
-  boost::asio::signal_set signals(signals_io, SIGINT, SIGTERM);
-  signals.async_wait([](const boost::system::error_code&, int) {});
-
-  std::error_code fs_error;
-  std::filesystem::create_directories(data, fs_error);
-  auto database = engine::Database::Open(data, database_options);
-  if (!database.ok()) {
-    std::fprintf(stderr, "cqld: cannot open %s: %s\n", data.c_str(),
-                 database.status().ToString().c_str());
-    return kStartFailed;
-  }
-  auto server = server::Server::Start(database->get(), server_options);
-  if (!server.ok()) {
-    std::fprintf(stderr, "cqld: %s\n", server.status().ToString().c_str());
-    return kStartFailed;
-  }
-  const bool login =
-      database_options.authenticator == engine::DatabaseOptions::Authenticator::kPassword;
-  const bool authorize =
-      database_options.authorizer == engine::DatabaseOptions::Authorizer::kCassandra;
-  std::printf("cqld listening on %s:%u (data %s, durability %s, authenticator %s, authorizer %s)\n",
-              (*server)->endpoint().address().to_string().c_str(),
-              static_cast<unsigned>((*server)->port()), data.c_str(), durability.c_str(),
-              login ? "PasswordAuthenticator" : "AllowAllAuthenticator",
-              authorize ? "CassandraAuthorizer" : "AllowAllAuthorizer");
-  std::fflush(stdout);
-
-  signals_io.run();  // returns once a signal arrived
-  LOG_INFO("stopping");
-  (*server)->Stop();
-  server->reset();
-  database->reset();  // closes the store: the write-ahead log is synced
-  return 0;
+  return Serve(data, durability, database_options, server_options);
 }

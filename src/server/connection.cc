@@ -105,9 +105,10 @@ uint8_t AnswerVersion(uint8_t version) {
 }
 
 Connection::Connection(asio::ip::tcp::socket socket, const ConnectionContext* context,
-                       std::shared_ptr<ConnectionRegistry> registry)
-    : socket_(std::move(socket)),
-      strand_(socket_.get_executor()),
+                       std::shared_ptr<ConnectionRegistry> registry, TransportSecurity security)
+    : transport_(std::move(socket)),
+      strand_(transport_.socket().get_executor()),
+      security_(std::move(security)),
       context_(context),
       registry_(std::move(registry)),
       reader_(std::min(kMaxHandshakeEnvelopeBody, context->limits.max_envelope_body)),
@@ -117,9 +118,9 @@ Connection::Connection(asio::ip::tcp::socket socket, const ConnectionContext* co
       deadline_(strand_),
       read_buffer_(kReadBufferSize) {
   boost::system::error_code ec;
-  auto remote = socket_.remote_endpoint(ec);
+  auto remote = transport_.socket().remote_endpoint(ec);
   peer_ = ec ? std::string("?") : fmt::format("{}:{}", remote.address().to_string(), remote.port());
-  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  transport_.socket().set_option(asio::ip::tcp::no_delay(true), ec);
 }
 
 Connection::~Connection() = default;
@@ -185,6 +186,7 @@ void Connection::WakeWriter() { write_wake_.cancel(); }
 asio::awaitable<void> Connection::ReadLoop() {
   auto self = shared_from_this();
   try {
+    if (!co_await AcceptTransport()) closing_ = true;
     while (!closing_) {
       // Decode what is buffered, within the limits (design 4).
       while (!closing_) {
@@ -212,9 +214,8 @@ asio::awaitable<void> Connection::ReadLoop() {
         continue;
       }
       read_pending_ = true;
-      auto [ec, size] = co_await socket_.async_read_some(
-          asio::buffer(read_buffer_),
-          asio::bind_cancellation_slot(read_cancel_.slot(), kUseAwaitable));
+      auto [ec, size] =
+          co_await transport_.ReadSome(asio::buffer(read_buffer_), read_cancel_.slot());
       read_pending_ = false;
       if (ec) break;
       std::string_view bytes(read_buffer_.data(), size);
@@ -246,8 +247,7 @@ asio::awaitable<void> Connection::WriteLoop() {
       }
       if (!output_.empty()) {
         writing_.swap(output_);
-        auto [ec, size] =
-            co_await asio::async_write(socket_, asio::buffer(writing_), kUseAwaitable);
+        auto [ec, size] = co_await transport_.Write(asio::buffer(writing_));
         (void)size;
         if (writing_.capacity() > kReadBufferSize) {
           common::Bytes().swap(writing_);  // a large response's buffer is not kept
@@ -269,15 +269,13 @@ asio::awaitable<void> Connection::WriteLoop() {
     }
     if (drain_on_close_ && !write_failed_) {
       // Design 6: half-close, then discard what the client still sends for a moment.
-      boost::system::error_code ec;
-      socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+      transport_.ShutdownSend();
       asio::steady_timer deadline(strand_, kDrainTimeout);
       deadline.async_wait([self](const boost::system::error_code& error) {
         if (!error) self->CloseSocket();
       });
       for (;;) {
-        auto [read_ec, size] =
-            co_await socket_.async_read_some(asio::buffer(read_buffer_), kUseAwaitable);
+        auto [read_ec, size] = co_await transport_.ReadSome(asio::buffer(read_buffer_));
         (void)size;
         if (read_ec) break;
       }
@@ -298,11 +296,26 @@ void Connection::LoopEnded() {
   registry_->Remove(this);
 }
 
-void Connection::CloseSocket() {
-  boost::system::error_code ec;
-  if (!socket_.is_open()) return;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
-  socket_.close(ec);
+void Connection::CloseSocket() { transport_.Close(); }
+
+asio::awaitable<bool> Connection::AcceptTransport() {
+  if (security_.tls) {
+    // The TLS state exists from the handshake on: count it first, as a read counts its buffer.
+    transport_memory_ = Transport::kTlsMemory;
+    while (!closing_ && !ReserveMemory(0)) co_await Wait(&read_wake_);
+    if (closing_) co_return false;
+  }
+  boost::system::error_code ec = co_await transport_.Accept(security_, read_cancel_.slot());
+  if (ec) {
+    if (!closing_) LOG_INFO("connection {}: TLS handshake failed: {}", peer_, ec.message());
+    co_return false;
+  }
+  if (!transport_.is_tls() && transport_memory_ > 0) {
+    transport_memory_ = 0;  // a plaintext client on an optional-TLS port
+    SettleMemory();
+  }
+  transport_ready_ = true;
+  co_return true;
 }
 
 bool Connection::Negotiate() {
@@ -541,7 +554,7 @@ size_t Connection::ReservedResponse() const {
 
 size_t Connection::MemoryTarget(size_t extra) const {
   return reader_.MemoryNeeded() + negotiation_bytes_.size() + in_flight_reserved_ +
-         PendingOutput() + (read_pending_ ? kReadBufferSize : 0) + extra;
+         PendingOutput() + (read_pending_ ? kReadBufferSize : 0) + transport_memory_ + extra;
 }
 
 bool Connection::ReserveMemory(size_t extra) {
@@ -582,8 +595,8 @@ void Connection::CheckDeadline() {
   auto now = std::chrono::steady_clock::now();
   const auto none = std::chrono::milliseconds(0);
   if (!ready_ && limits.handshake_timeout > none && now >= started_ + limits.handshake_timeout) {
-    LOG_INFO("closing connection {}: no STARTUP within {} ms", peer_,
-             limits.handshake_timeout.count());
+    LOG_INFO("closing connection {}: no {} within {} ms", peer_,
+             transport_ready_ ? "STARTUP" : "TLS handshake", limits.handshake_timeout.count());
     if (!version_) {
       Abandon();
       return;

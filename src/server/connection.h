@@ -56,6 +56,14 @@
 //  7. A connection is removed from the registry when both coroutines have ended. Handlers keep
 //     it alive with shared_ptr; nothing outside the strand dereferences its members except the
 //     thread-safe ones (`keyspace_`, `schema_events_`).
+//  8. The byte stream is a Transport (transport.h): plaintext or TLS, settled by the reader
+//     before its first read, and the same code above it for both. Before a connection on a TLS
+//     port reads anything it reserves Transport::kTlsMemory from the budget (design 4a; kept for
+//     the connection's life when TLS is chosen), and the TLS handshake runs under the handshake
+//     deadline (design 3) and the reader's cancellation, like any read: a client that never
+//     completes it is closed at `handshake_timeout`, one that fails it at once; both are logged
+//     at INFO with OpenSSL's reason. The connection was counted against max_connections when it
+//     was accepted, before any of this.
 //
 // Thread-safety: the public member functions are thread-safe (they post to the strand).
 
@@ -86,6 +94,7 @@
 #include "protocol/messages.h"
 #include "server/memory_budget.h"
 #include "server/request_handler.h"
+#include "server/transport.h"
 
 namespace server {
 
@@ -132,10 +141,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Smallest response size assumed for a request in flight (design 4).
   static constexpr size_t kMinResponseEstimate = MemoryBudget::kMinResponseEstimate;
 
-  // `socket`'s executor must be a strand. REQUIRES: `context` outlives the connection's
-  // coroutines; `registry` is told when the connection ends.
+  // `socket`'s executor must be a strand; `security` says whether it speaks TLS (design 8).
+  // REQUIRES: `context` outlives the connection's coroutines; `registry` is told when the
+  // connection ends.
   Connection(boost::asio::ip::tcp::socket socket, const ConnectionContext* context,
-             std::shared_ptr<ConnectionRegistry> registry);
+             std::shared_ptr<ConnectionRegistry> registry, TransportSecurity security = {});
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -153,6 +163,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
  private:
   boost::asio::awaitable<void> ReadLoop();
+  // Design 8: settles plaintext or TLS and runs the handshake. Returns false when the
+  // connection is to close.
+  boost::asio::awaitable<bool> AcceptTransport();
   boost::asio::awaitable<void> WriteLoop();
   // Waits on `timer` until another strand handler cancels it.
   boost::asio::awaitable<void> Wait(boost::asio::steady_timer* timer);
@@ -205,8 +218,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void LoopEnded();
   void CloseSocket();
 
-  boost::asio::ip::tcp::socket socket_;
+  Transport transport_;
   boost::asio::any_io_executor strand_;
+  TransportSecurity security_;
   const ConnectionContext* context_;
   std::shared_ptr<ConnectionRegistry> registry_;
   std::string peer_;  // for logs
@@ -229,6 +243,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool write_failed_ = false;
   int loops_running_ = 0;
   bool read_pending_ = false;      // a socket read into read_buffer_ is outstanding
+  bool transport_ready_ = false;   // plaintext or TLS settled, the TLS handshake done
+  size_t transport_memory_ = 0;    // the TLS state, counted (design 8)
   size_t in_flight_reserved_ = 0;  // sum of the `reserved` of requests in flight
   size_t in_flight_estimate_ = 0;  // sum of their response estimates
   size_t response_estimate_ = kMinResponseEstimate;

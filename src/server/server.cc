@@ -31,7 +31,7 @@ constexpr std::chrono::seconds kForcedCloseWait(2);
 // Writes ERROR Overloaded on `first`'s stream, half-closes, and discards what the client still
 // sends until it closes (or the caller's deadline closes the socket), so the answer is not lost
 // to a TCP reset (as connection.h design 6).
-asio::awaitable<void> AnswerOverloaded(asio::ip::tcp::socket* socket, FirstHeader first,
+asio::awaitable<void> AnswerOverloaded(Transport* transport, FirstHeader first,
                                        size_t max_connections) {
   protocol::EnvelopeHeader answer;
   answer.version = AnswerVersion(first.version);
@@ -44,12 +44,12 @@ asio::awaitable<void> AnswerOverloaded(asio::ip::tcp::socket* socket, FirstHeade
   writer.Add(answer, ErrorBody(overloaded).body);
   common::Bytes bytes;
   writer.Flush(&bytes);
-  auto [ec, size] = co_await asio::async_write(*socket, asio::buffer(bytes), kUseAwaitable);
+  auto [ec, size] = co_await transport->Write(asio::buffer(bytes));
   (void)size;
-  if (!ec) socket->shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+  if (!ec) transport->ShutdownSend();
   std::array<char, 4096> discard;
   while (!ec) {
-    auto [read_ec, read] = co_await socket->async_read_some(asio::buffer(discard), kUseAwaitable);
+    auto [read_ec, read] = co_await transport->ReadSome(asio::buffer(discard));
     (void)read;
     ec = read_ec;
   }
@@ -87,6 +87,10 @@ common::Result<std::unique_ptr<Server>> Server::Start(engine::Database* database
         fmt::format("Invalid listen address '{}': {}", options.address, ec.message()));
   }
   std::unique_ptr<Server> server(new Server(database, options));
+  if (options.tls.enabled) {
+    ASSIGN_OR_RETURN(server->security_.tls, NewTlsContext(options.tls));
+    server->security_.optional = options.tls.optional;
+  }
   asio::ip::tcp::endpoint endpoint(address, options.port);
   asio::ip::tcp::acceptor& acceptor = server->acceptor_;
   if (acceptor.open(endpoint.protocol(), ec); ec) {
@@ -142,8 +146,9 @@ common::Result<std::unique_ptr<Server>> Server::Start(engine::Database* database
       }
     });
   }
-  LOG_INFO("serving the native protocol on {}:{}", server->endpoint_.address().to_string(),
-           server->endpoint_.port());
+  LOG_INFO("serving the native protocol on {}:{} (TLS {}{})",
+           server->endpoint_.address().to_string(), server->endpoint_.port(), TlsMode(options.tls),
+           options.tls.require_client_auth ? ", client certificates required" : "");
   return server;
 }
 
@@ -187,7 +192,8 @@ asio::awaitable<void> Server::AcceptLoop() {
       refused = 0;
     }
     try {
-      auto connection = std::make_shared<Connection>(std::move(socket), &context_, registry_);
+      auto connection =
+          std::make_shared<Connection>(std::move(socket), &context_, registry_, CurrentSecurity());
       if (!registry_->Add(connection)) break;  // stopping
       connection->Start();
     } catch (const std::exception& e) {
@@ -200,31 +206,54 @@ asio::awaitable<void> Server::Reject(asio::ip::tcp::socket accepted) {
   // One deadline for reading the header, answering and draining: the socket is closed when it
   // passes, which ends whichever step is waiting. The handler shares the socket, so a deadline
   // that passes as the coroutine ends touches nothing freed.
-  auto socket = std::make_shared<asio::ip::tcp::socket>(std::move(accepted));
-  asio::steady_timer deadline(socket->get_executor(), kRejectTimeout);
-  deadline.async_wait([socket](const boost::system::error_code& ec) {
-    boost::system::error_code ignored;
-    if (!ec) socket->close(ignored);
+  // With TLS, the answer goes over TLS: the handshake is inside the same deadline.
+  asio::any_io_executor executor = accepted.get_executor();
+  auto transport = std::make_shared<Transport>(std::move(accepted));
+  asio::steady_timer deadline(executor, kRejectTimeout);
+  deadline.async_wait([transport](const boost::system::error_code& ec) {
+    if (!ec) transport->Close();
   });
   try {
+    boost::system::error_code accept_ec = co_await transport->Accept(CurrentSecurity());
     std::array<char, protocol::kEnvelopeHeaderSize> header{};
     size_t got = 0;
     std::optional<FirstHeader> first;
-    while (!first && got < header.size()) {
-      auto [ec, size] = co_await socket->async_read_some(
-          asio::buffer(header.data() + got, header.size() - got), kUseAwaitable);
+    while (!accept_ec && !first && got < header.size()) {
+      auto [ec, size] =
+          co_await transport->ReadSome(asio::buffer(header.data() + got, header.size() - got));
       if (ec) break;
       got += size;
       first = ParseFirstHeader(std::string_view(header.data(), got));
     }
-    if (first) co_await AnswerOverloaded(socket.get(), *first, options_.max_connections);
+    if (first) co_await AnswerOverloaded(transport.get(), *first, options_.max_connections);
   } catch (const std::exception& e) {
     LOG_WARNING("refusing a connection: {}", e.what());
   }
   deadline.cancel();
-  boost::system::error_code ignored;
-  socket->close(ignored);
+  transport->Close();
   --rejections_in_progress_;
+}
+
+TransportSecurity Server::CurrentSecurity() const {
+  std::lock_guard<std::mutex> lock(tls_mutex_);
+  return security_;
+}
+
+common::Status Server::ReloadTls() {
+  if (!options_.tls.enabled) return Status::Invalid("TLS is not enabled: nothing to reload");
+  common::Result<std::shared_ptr<asio::ssl::context>> context = NewTlsContext(options_.tls);
+  if (!context.ok()) {
+    LOG_ERROR("TLS reload failed, new connections keep the previous certificate: {}",
+              context.status().message());
+    return context.status();
+  }
+  {
+    std::lock_guard<std::mutex> lock(tls_mutex_);
+    security_.tls = std::move(context).value();
+  }
+  LOG_INFO("TLS reloaded: new connections use {} and {}", options_.tls.certificate_file,
+           options_.tls.private_key_file);
+  return Status::Ok();
 }
 
 void Server::Stop() {

@@ -21,8 +21,15 @@
 // kRejectTimeout), then closed; at most kMaxRejectionsInProgress such answers are in progress
 // at once, further ones are closed at once.
 //
-// Thread-safety: Start, endpoint, port, connection_count and Stop are thread-safe; Stop may be
-// called more than once (and is called by the destructor).
+// TLS (tls.h, transport.h): with `tls.enabled` every connection speaks TLS (or, with
+// `tls.optional`, TLS or plaintext, as its first byte says). The handshake is part of the
+// connection: it counts against max_connections, the memory budget and the handshake timeout
+// like the rest of the handshake (connection.h design 8); a connection over max_connections
+// gets its Overloaded answer over TLS. `ReloadTls()` re-reads the certificate, key and
+// truststore for the connections accepted afterwards; open connections keep theirs.
+//
+// Thread-safety: Start, endpoint, port, connection_count, ReloadTls and Stop are thread-safe; Stop
+// may be called more than once (and is called by the destructor).
 
 #pragma once
 
@@ -48,6 +55,8 @@
 #include "server/connection.h"
 #include "server/memory_budget.h"
 #include "server/request_handler.h"
+#include "server/tls.h"
+#include "server/transport.h"
 
 namespace server {
 
@@ -72,6 +81,8 @@ struct ServerOptions {
   size_t worker_threads = 32;
   // How long Stop() lets in-flight requests finish and their responses be written.
   std::chrono::milliseconds stop_timeout = std::chrono::seconds(5);
+  // TLS on the native port (Cassandra's client_encryption_options); off by default.
+  TlsOptions tls;
 };
 
 class Server {
@@ -100,6 +111,12 @@ class Server {
   // Connections refused because max_connections was reached, since Start.
   uint64_t rejected_connections() const { return rejected_connections_.load(); }
 
+  // Re-reads options.tls's files into a new TLS context for the connections accepted from now
+  // on (cqld calls it on SIGHUP). Open connections keep the context they started with. On an
+  // error (NewTlsContext's, or Invalid when TLS is off) the current context stays in use and
+  // the error is logged and returned.
+  common::Status ReloadTls();
+
   // Graceful stop: stops accepting, stops reading requests, lets requests in flight finish and
   // their responses be written (at most options.stop_timeout), closes every connection and
   // joins the threads. Schema events are no longer pushed. Idempotent.
@@ -110,6 +127,8 @@ class Server {
   boost::asio::awaitable<void> AcceptLoop();
   // Answers a connection over max_connections with ERROR Overloaded, then closes it.
   boost::asio::awaitable<void> Reject(boost::asio::ip::tcp::socket socket);
+  // What a connection accepted now speaks (the current TLS context).
+  TransportSecurity CurrentSecurity() const;
 
   ServerOptions options_;
   RequestHandler handler_;
@@ -130,6 +149,8 @@ class Server {
   std::atomic<bool> stopping_{false};
   std::mutex stop_mutex_;  // serializes Stop()
   bool stopped_ = false;   // GUARDED_BY(stop_mutex_)
+  mutable std::mutex tls_mutex_;
+  TransportSecurity security_;  // GUARDED_BY(tls_mutex_)
 };
 
 }  // namespace server

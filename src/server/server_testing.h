@@ -4,14 +4,18 @@
 // always stopped and removed, even when a test fails). Header-only, for *_test.cc files.
 //
 // Every blocking read gives up after a timeout (a failed expectation, never a hung test).
+// A TestClient speaks plaintext, or TLS after `StartTls` (tls_testing.h makes the contexts).
 //
 // Thread-safety: a TestClient is used by one thread at a time; the fixture by the test thread.
 
 #pragma once
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 
 #include <chrono>
 #include <cstdint>
@@ -72,10 +76,30 @@ class TestClient {
     return next_stream_;
   }
 
-  // Sends bytes as they are.
+  // Runs the TLS client handshake with `context` (blocking, bounded by kDefaultTimeout); every
+  // byte after it goes through TLS. Errors: IOError with OpenSSL's reason (e.g. the alert the
+  // server sent). REQUIRES: nothing sent or received yet.
+  common::Status StartTls(SSL_CTX* context) {
+    timeval timeout{static_cast<time_t>(kDefaultTimeout.count() / 1000), 0};
+    ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+    ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
+    ssl_.reset(SSL_new(context));
+    if (!ssl_) return common::Status::Internal("SSL_new failed");
+    SSL_set_fd(ssl_.get(), static_cast<int>(socket_.native_handle()));
+    ERR_clear_error();
+    if (SSL_connect(ssl_.get()) != 1) return common::Status::IOError(TakeTlsError());
+    return common::Status::Ok();
+  }
+  SSL* ssl() const { return ssl_.get(); }
+  // OpenSSL's reason for the last failed TLS read, if any (e.g. an alert from the server).
+  const std::string& last_tls_error() const { return last_tls_error_; }
+
+  // Sends bytes as they are (through TLS after StartTls).
   bool SendRaw(std::string_view bytes) {
     while (!bytes.empty()) {
-      ssize_t sent = ::send(socket_.native_handle(), bytes.data(), bytes.size(), MSG_NOSIGNAL);
+      ssize_t sent =
+          ssl_ ? SSL_write(ssl_.get(), bytes.data(), static_cast<int>(bytes.size()))
+               : ::send(socket_.native_handle(), bytes.data(), bytes.size(), MSG_NOSIGNAL);
       if (sent <= 0) return false;
       bytes.remove_prefix(static_cast<size_t>(sent));
     }
@@ -210,9 +234,19 @@ class TestClient {
   // Waits for bytes; false on timeout or when the peer closed (then closed_ is set).
   bool ReadSome(std::chrono::milliseconds timeout, common::Bytes* out) {
     pollfd fd{socket_.native_handle(), POLLIN, 0};
-    if (::poll(&fd, 1, static_cast<int>(timeout.count())) <= 0) return false;
+    bool buffered = ssl_ && SSL_pending(ssl_.get()) > 0;
+    if (!buffered && ::poll(&fd, 1, static_cast<int>(timeout.count())) <= 0) return false;
     char buffer[65536];
-    ssize_t got = ::recv(socket_.native_handle(), buffer, sizeof(buffer), 0);
+    ssize_t got;
+    if (ssl_) {
+      ERR_clear_error();
+      got = SSL_read(ssl_.get(), buffer, sizeof(buffer));
+      if (got <= 0 && SSL_get_error(ssl_.get(), static_cast<int>(got)) == SSL_ERROR_SSL) {
+        last_tls_error_ = TakeTlsError();
+      }
+    } else {
+      got = ::recv(socket_.native_handle(), buffer, sizeof(buffer), 0);
+    }
     if (got <= 0) {
       closed_ = true;
       return false;
@@ -221,8 +255,21 @@ class TestClient {
     return true;
   }
 
+  static std::string TakeTlsError() {
+    unsigned long code = ERR_get_error();
+    ERR_clear_error();
+    const char* reason = code == 0 ? nullptr : ERR_reason_error_string(code);
+    return reason != nullptr ? reason : "TLS failure without a reason";
+  }
+
+  struct SslFree {
+    void operator()(SSL* ssl) const { SSL_free(ssl); }
+  };
+
   boost::asio::io_context io_;
   boost::asio::ip::tcp::socket socket_;
+  std::unique_ptr<SSL, SslFree> ssl_;  // after StartTls
+  std::string last_tls_error_;
   bool connected_ = false;
   bool closed_ = false;
   uint8_t version_ = 4;

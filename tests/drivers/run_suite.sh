@@ -13,16 +13,23 @@
 #   python_auth  tests/drivers/python_auth: cqld with --authenticator PasswordAuthenticator,
 #              --authorizer CassandraAuthorizer and CQLD_SUPERUSER_PASSWORD; logins, refusals,
 #              roles and permissions through the driver's PlainTextAuthProvider, v4 and v5
+#   python_tls tests/drivers/python_tls: certificates from the openssl CLI (make_certs.sh), cqld
+#              with --tls-cert/--tls-key/--tls-ca and the python_auth flags for test_tls.py,
+#              then another cqld that also has --tls-require-client-cert for test_mutual_tls.py;
+#              the driver's ssl_context (CA and name verified) with PlainTextAuthProvider, v4, v5
 #   node       tests/drivers/node with node's built-in test runner and npm's cassandra-driver
 #              (installed by scripts/install-node-deps): every *.test.js but auth.test.js
 #   node_auth  tests/drivers/node/auth.test.js against cqld with logins and permissions on, as
 #              python_auth: the driver's PlainTextAuthProvider, protocol v4 (the driver's highest)
+#   node_tls   the same over TLS: cqld with --tls-cert/--tls-key (certificates from
+#              python_tls/make_certs.sh), the driver verifying it against CQLD_TLS_CA
 #   go         tests/drivers/go with `go test` in GOPATH mode on Debian's gocql sources
 #              (golang-github-gocql-gocql-dev, /usr/share/gocode): GO111MODULE=off,
 #              GOPATH=/usr/share/gocode:BUILD_DIR/drivers-gopath, GOCACHE=BUILD_DIR/drivers-gocache,
 #              GOFLAGS unset, GOPROXY=off — fully offline with Go 1.19
 #   go_auth    tests/drivers/go_auth the same way, against cqld with logins and permissions on, as
 #              python_auth: gocql.PasswordAuthenticator, protocol v4 pinned and discovered
+#   go_tls     go_auth over TLS, as node_tls
 #   examples   examples/python/hotel_example.py and examples/node/hotel_example.js, unchanged,
 #              with CASSANDRA_HOST/CASSANDRA_PORT pointing at cqld; output diffed with
 #              tests/drivers/examples.expected
@@ -35,7 +42,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 if [ $# -lt 3 ]; then
-  echo "usage: $0 python|python_v4|python_v5|python_v5_plain|python_auth|node|node_auth|go|go_auth|examples CQLD_BINARY BUILD_DIR" >&2
+  echo "usage: $0 python|python_v4|python_v5|python_v5_plain|python_auth|python_tls|node|node_auth|node_tls|go|go_auth|go_tls|examples CQLD_BINARY BUILD_DIR" >&2
   exit 2
 fi
 suite=$1
@@ -74,6 +81,21 @@ auth_args() {
   export CQLD_SUPERUSER_PASSWORD="drivers-superuser-$$"
 }
 
+# For the *_tls suites: a CA and a server certificate for 127.0.0.1 (python_tls/make_certs.sh)
+# in a temporary directory removed on exit; cqld gets --tls-cert/--tls-key, the tests the CA in
+# CQLD_TLS_CA (they then connect with TLS and verify the server).
+tls_args() {
+  command -v openssl >/dev/null 2>&1 || skip "openssl is missing (scripts/install-deps)"
+  certs=$(mktemp -d "${TMPDIR:-/tmp}/cqld-tls.XXXXXX")
+  trap 'rm -rf "$certs"' EXIT
+  "$here/python_tls/make_certs.sh" "$certs" >/dev/null || {
+    echo "FAIL: openssl could not make the test certificates" >&2
+    exit 1
+  }
+  export CQLD_TLS_CA="$certs/ca.pem"
+  export CQLD_ARGS="${CQLD_ARGS:+$CQLD_ARGS }--tls-cert $certs/server.pem --tls-key $certs/server.key"
+}
+
 case "$suite" in
   python | python_v4 | python_v5 | python_v5_plain)
     need_python_driver
@@ -100,6 +122,26 @@ case "$suite" in
     exec "$here/run_with_cqld.sh" "$cqld" -- \
       "$python" -m pytest -q -p no:cacheprovider "$here/python_auth"
     ;;
+  python_tls)
+    need_python_driver
+    "$python" -c 'import pytest' 2>/dev/null || skip "python3-pytest is missing (scripts/install-deps)"
+    command -v openssl >/dev/null 2>&1 || skip "openssl is missing (scripts/install-deps)"
+    certs=$(mktemp -d "${TMPDIR:-/tmp}/cqld-tls.XXXXXX")
+    trap 'rm -rf "$certs"' EXIT
+    "$here/python_tls/make_certs.sh" "$certs" || {
+      echo "FAIL: openssl could not make the test certificates" >&2
+      exit 1
+    }
+    export CQLD_TLS_DIR=$certs CQLD_SUPERUSER_PASSWORD="drivers-superuser-$$"
+    auth="--authenticator PasswordAuthenticator --authorizer CassandraAuthorizer"
+    tls="--tls-cert $certs/server.pem --tls-key $certs/server.key --tls-ca $certs/ca.pem"
+    status=0
+    CQLD_ARGS="$auth $tls" "$here/run_with_cqld.sh" "$cqld" -- \
+      "$python" -m pytest -q -p no:cacheprovider "$here/python_tls/test_tls.py" || status=1
+    CQLD_ARGS="$auth $tls --tls-require-client-cert" "$here/run_with_cqld.sh" "$cqld" -- \
+      "$python" -m pytest -q -p no:cacheprovider "$here/python_tls/test_mutual_tls.py" || status=1
+    exit "$status"
+    ;;
   node)
     need_node_driver
     # Every *.test.js but auth.test.js, which needs a cqld with authentication (node_auth).
@@ -109,21 +151,29 @@ case "$suite" in
     done
     exec "$here/run_with_cqld.sh" "$cqld" -- node --test "${files[@]}"
     ;;
-  node_auth)
+  node_auth | node_tls)
     need_node_driver
     auth_args
-    exec "$here/run_with_cqld.sh" "$cqld" -- node --test "$here/node/auth.test.js"
+    [ "$suite" = node_tls ] && tls_args
+    "$here/run_with_cqld.sh" "$cqld" -- node --test "$here/node/auth.test.js"
+    exit $?
     ;;
-  go | go_auth)
+  go | go_auth | go_tls)
     command -v go >/dev/null 2>&1 || skip "go is missing (Debian golang-go: scripts/install-deps)"
     [ -d /usr/share/gocode/src/github.com/gocql/gocql ] ||
       skip "gocql is missing (Debian golang-github-gocql-gocql-dev: scripts/install-deps)"
-    [ "$suite" = go_auth ] && auth_args
+    dir=go
+    if [ "$suite" != go ]; then
+      dir=go_auth
+      auth_args
+    fi
+    [ "$suite" = go_tls ] && tls_args
     mkdir -p "$build_dir/drivers-gopath" "$build_dir/drivers-gocache"
-    cd "$here/$suite" || exit 1
-    exec env -u GOFLAGS GO111MODULE=off GOPROXY=off GOTOOLCHAIN=local \
+    cd "$here/$dir" || exit 1
+    env -u GOFLAGS GO111MODULE=off GOPROXY=off GOTOOLCHAIN=local \
       GOPATH="/usr/share/gocode:$build_dir/drivers-gopath" GOCACHE="$build_dir/drivers-gocache" \
       "$here/run_with_cqld.sh" "$cqld" -- go test -count=1 -v .
+    exit $?
     ;;
   examples)
     need_python_driver
