@@ -10,6 +10,8 @@
 #      (--authenticator PasswordAuthenticator): refused without credentials, served with
 #      --username and HOTEL_CASSANDRA_PASSWORD; --password works with a warning, is blanked in
 #      `ps`, and a wrong one is refused.
+#   4. With CQLD_BINARY: `--cassandra` against a cqld with TLS (--tls-cert, the certificate of
+#      part 2): refused in plaintext, served with --tls-ca verifying it, refused with another CA.
 # Everything lives in a temporary directory; the servers listen on 127.0.0.1 on free ports and
 # are stopped (by their pids) even when a check fails.
 #
@@ -29,6 +31,7 @@ done
 work=$(mktemp -d)
 pid=""
 cqld_pid=""
+tls_pid=""
 failures=0
 end() {  # end PID: SIGTERM, then SIGKILL after 10 s
   if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
@@ -40,6 +43,7 @@ end() {  # end PID: SIGTERM, then SIGKILL after 10 s
 stop() {
   end "$pid"
   end "$cqld_pid"
+  end "$tls_pid"
   rm -rf "$work"
 }
 trap stop EXIT
@@ -182,6 +186,32 @@ if [ -n "$cqld" ]; then
   pid=""
   check "the cluster password is in no output" \
     bash -c "! grep -rq -- '$super' '$work'/*.out '$work/cluster.err'"
+fi
+
+# --- 4. A cluster with TLS -------------------------------------------------------------------------
+if [ -n "$cqld" ]; then
+  "$cqld" --data "$work/cqld-tls" --address 127.0.0.1 --port 0 --tls-cert "$work/cert.pem" \
+    --tls-key "$work/key.pem" >"$work/cqld-tls.out" 2>"$work/cqld-tls.err" &
+  tls_pid=$!
+  port=$(wait_for '127\.0\.0\.1:[0-9]+' "$work/cqld-tls.out" "$tls_pid" | cut -d: -f2)
+  if [ -z "$port" ]; then
+    echo "hotel cli: cqld with TLS did not start:" >&2
+    cat "$work/cqld-tls.out" "$work/cqld-tls.err" >&2
+    exit 1
+  fi
+  check "the ready line says TLS is on" grep -q "tls on" "$work/cqld-tls.out"
+  tls_cluster=(--cassandra "127.0.0.1:$port")
+  timeout 60 "$hotel" users list "${tls_cluster[@]}" >"$work/tls-plain.out" 2>&1
+  check "plaintext to a TLS cluster fails" test $? -ne 0
+  timeout 60 "$hotel" users list "${tls_cluster[@]}" --tls-ca "$work/cert.pem" \
+    >"$work/tls-ok.out" 2>&1
+  check "--tls-ca connects with TLS" test $? -eq 0
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+    -subj /CN=other -keyout "$work/other.key" -out "$work/other.pem" >/dev/null 2>&1
+  timeout 60 "$hotel" users list "${tls_cluster[@]}" --tls-ca "$work/other.pem" \
+    >"$work/tls-other.out" 2>&1
+  check "another CA is refused" grep -q "certificate verify failed" "$work/tls-other.out"
+  end "$tls_pid"
 fi
 
 if [ "$failures" -gt 0 ]; then

@@ -84,7 +84,8 @@ constexpr const char* kUsage =
     "       hotel users list [--data DIR] [--keyspace-prefix P]\n"
     "       (any command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP]\n"
     "        [--username NAME] instead of --data; the password from HOTEL_CASSANDRA_PASSWORD,\n"
-    "        or --password PASSWORD, which `ps` shows: prefer the variable)\n"
+    "        or --password PASSWORD, which `ps` shows: prefer the variable;\n"
+    "        [--tls-ca FILE] connects with TLS, verifying the cluster against the PEM CA FILE)\n"
     "       (any command: --bucketing none|month selects the availability table)\n"
     "  serve: --threads N           io threads (default 4)\n"
     "         --max-connections N   connections served at once; more are answered 503\n"
@@ -192,11 +193,10 @@ std::map<std::string, std::string> DefaultFlags() {
                                               {"--concurrency", "8"}, {"--duration", "10"},
                                               {"--rate", "0"},        {"--bucketing", "none"},
                                               {"--staff-user", ""},   {"--username", ""},
-                                              {"--password", ""}};
+                                              {"--password", ""},     {"--tls-ca", ""}};
   // `hotel serve`'s HTTP server flags ("": HttpServerOptions' default).
-  for (const char* flag :
-       {"--max-connections", "--header-timeout", "--body-timeout", "--idle-timeout", "--tls-cert",
-        "--tls-key"}) {
+  for (const char* flag : {"--max-connections", "--header-timeout", "--body-timeout",
+                           "--idle-timeout", "--tls-cert", "--tls-key"}) {
     flags[flag] = "";
   }
   return flags;
@@ -208,9 +208,10 @@ std::map<std::string, std::string> DefaultFlags() {
 struct ClusterLogin {
   std::string username;
   std::string password;
+  std::string tls_ca;  // non-empty: TLS to the cluster, verified against this CA file
 };
 common::Result<ClusterLogin> ClusterLoginFromFlags(std::map<std::string, std::string>& flags) {
-  ClusterLogin login{flags["--username"], flags["--password"]};
+  ClusterLogin login{flags["--username"], flags["--password"], flags["--tls-ca"]};
   if (!login.password.empty()) {
     std::fprintf(stderr,
                  "hotel: warning: --password shows in `ps` and in shell history; prefer the "
@@ -228,6 +229,9 @@ common::Result<ClusterLogin> ClusterLoginFromFlags(std::map<std::string, std::st
   }
   if (!login.username.empty() && flags["--cassandra"].empty()) {
     return common::Status::Invalid("--username and --password go with --cassandra");
+  }
+  if (!login.tls_ca.empty() && flags["--cassandra"].empty()) {
+    return common::Status::Invalid("--tls-ca goes with --cassandra");
   }
   return login;
 }
@@ -251,6 +255,10 @@ common::Result<std::unique_ptr<cql::Session>> OpenSession(
   client::ClientOptions options;
   options.username = login.username;
   options.password = login.password;
+  if (!login.tls_ca.empty()) {
+    options.tls.enabled = true;
+    options.tls.ca_file = login.tls_ca;
+  }
   options.contact_points.clear();
   for (size_t start = 0; start <= cassandra.size();) {
     size_t comma = cassandra.find(',', start);
@@ -522,8 +530,8 @@ int main(int argc, char** argv) {
     std::string url = flags["--url"];
     auto token = BenchLogin(url, flags["--staff-user"]);
     if (!token.ok()) return Fail(token.status().message());
-    return Bench([url, token = *token] { return hotel::ConnectHttpBenchClient(url, token); },
-                 flags, seed);
+    return Bench([url, token = *token] { return hotel::ConnectHttpBenchClient(url, token); }, flags,
+                 seed);
   }
 
   const std::string& data = flags["--data"];
