@@ -17,6 +17,25 @@ using storage::DeletionTime;
 using storage::KeySection;
 using storage::RowFragment;
 
+namespace {
+
+// Whether the row marker (liveness info) of `fragment` is live at `now_seconds` and not shadowed
+// by `deletion`.
+bool MarkerIsLive(const RowFragment& fragment, const std::optional<DeletionTime>& deletion,
+                  int64_t now_seconds) {
+  return fragment.liveness && fragment.liveness->IsLive(now_seconds) &&
+         !(deletion && deletion->Deletes(fragment.liveness->timestamp));
+}
+
+// Sets the partition key cells of `row` (sized for every column of `table`) to `partition_key`.
+void SetPartitionKey(const TableSchema& table, std::span<const Bytes> partition_key, RowData* row) {
+  for (size_t i = 0; i < table.partition_key.size() && i < partition_key.size(); ++i) {
+    row->cells[table.partition_key[i]].value = partition_key[i];
+  }
+}
+
+}  // namespace
+
 void KeepStrongest(std::optional<DeletionTime>* current, const DeletionTime& candidate) {
   if (!*current || candidate.Supersedes(**current)) *current = candidate;
 }
@@ -172,23 +191,33 @@ Result<bool> RowReader::ReadSingleRowPartition(std::string_view prefix,
   if (fragment->deletion) KeepStrongest(&deletion, *fragment->deletion);
   RowData row;
   row.cells.resize(table_->table->columns.size());
-  for (size_t i = 0; i < table_->partition_key.size() && i < partition_key.size(); ++i) {
-    row.cells[table_->partition_key[i]].value = partition_key[i];
-  }
+  SetPartitionKey(*table_, partition_key, &row);
   bool live_cell = false;
   AssembleCells(*fragment, deletion, /*is_static=*/false, &row, &live_cell);
-  bool marker_live = fragment->liveness && fragment->liveness->IsLive(now_seconds_) &&
-                     !(deletion && deletion->Deletes(fragment->liveness->timestamp));
-  if (!marker_live && !live_cell) return true;
+  if (!MarkerIsLive(*fragment, deletion, now_seconds_) && !live_cell) return true;
   row.key = std::move(row_key);
   row.static_only = false;
   return callback(row);
 }
 
+// The state of one ReadPartition through an iterator, shared by its steps. `row` is handed to
+// the callback for every row of the partition: its partition key cells are set once, and
+// ResetRow restores the static cells before each row.
+struct RowReader::PartitionScan {
+  std::string_view prefix;
+  storage::FragmentIterator* it = nullptr;  // over the partition; owned by ReadPartition
+  PartitionLevel level;                     // partition tombstone, static row, range tombstones
+  RowData row;
+  std::vector<CellData> static_cells;  // in table_->statics order; empty without a static row
+  bool static_live = false;            // the static row has a live cell
+  std::vector<Bytes> clustering;       // reused by LoadRow across rows
+  Bytes static_key;                    // the key of a static-only row
+  bool emitted = false;                // a row of the intervals went to the callback
+};
+
 Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const Bytes> partition_key,
                                       const PartitionReadOptions& options,
                                       const RowCallback& callback) {
-  const storage::KeyShape& shape = table_->shape;
   if (table_->clustering.empty() && !options.distinct && options.resume_after.empty() &&
       options.intervals.size() == 1) {
     return ReadSingleRowPartition(prefix, partition_key, options.intervals[0], callback);
@@ -196,131 +225,144 @@ Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const B
   storage::KeyRange range{Bytes(prefix), storage::PartitionEndKey(prefix)};
   ASSIGN_OR_RETURN(std::unique_ptr<storage::FragmentIterator> it,
                    store_->NewIterator(table_->storage_id, range));
+  PartitionScan scan;
+  scan.prefix = prefix;
+  scan.it = it.get();
 
   // Partition-level entries sort first: partition tombstone, static row, range tombstones.
-  PartitionLevel level;
-  RETURN_IF_ERROR(ReadPartitionLevel(it.get(), shape, prefix, &level));
-  const std::optional<DeletionTime>& partition_deletion = level.deletion;
-  const std::optional<RowFragment>& static_fragment = level.statics;
-  const std::vector<RangeDeletion>& range_tombstones = level.ranges;
-  Bytes row_section_start(prefix);
-  row_section_start.push_back(static_cast<char>(KeySection::kRow));
+  RETURN_IF_ERROR(ReadPartitionLevel(it.get(), table_->shape, prefix, &scan.level));
+  scan.row.cells.resize(table_->table->columns.size());
+  SetPartitionKey(*table_, partition_key, &scan.row);
+  AssembleStaticRow(scan);
+  scan.static_key = storage::StaticRowKey(prefix);
+  if (options.distinct) return ReadDistinct(scan, options, callback);
 
-  const size_t column_count = table_->table->columns.size();
-  RowData row;
-  row.cells.resize(column_count);
-  for (size_t i = 0; i < table_->partition_key.size() && i < partition_key.size(); ++i) {
-    row.cells[table_->partition_key[i]].value = partition_key[i];
-  }
-  // Static cells, shared by every row of the partition.
-  std::vector<CellData> static_cells;
-  bool static_live = false;
-  if (static_fragment) {
-    std::optional<DeletionTime> deletion = partition_deletion;
-    if (static_fragment->deletion) KeepStrongest(&deletion, *static_fragment->deletion);
-    AssembleCells(*static_fragment, deletion, /*is_static=*/true, &row, &static_live);
-    for (int index : table_->statics) static_cells.push_back(row.cells[index]);
-  }
-  auto reset_row = [&]() {
-    for (int index : table_->clustering) row.cells[index] = CellData();
-    for (int index : table_->regulars) row.cells[index] = CellData();
-    for (size_t i = 0; i < table_->statics.size(); ++i) {
-      row.cells[table_->statics[i]] = static_cells.empty() ? CellData() : static_cells[i];
-    }
-  };
-
-  std::vector<Bytes> clustering;  // reused by load_row across rows
-  // Whether the row entry at the iterator is live; fills `row` when it is.
-  auto load_row = [&](std::string_view key) -> Result<bool> {
-    ASSIGN_OR_RETURN(RowFragment fragment, it->fragment());
-    std::optional<DeletionTime> deletion = partition_deletion;
-    for (const RangeDeletion& rt : range_tombstones) {
-      if (rt.start <= key && key < rt.end) KeepStrongest(&deletion, rt.deletion);
-    }
-    if (fragment.deletion) KeepStrongest(&deletion, *fragment.deletion);
-    reset_row();
-    bool live_cell = false;
-    AssembleCells(fragment, deletion, /*is_static=*/false, &row, &live_cell);
-    bool marker_live = fragment.liveness && fragment.liveness->IsLive(now_seconds_) &&
-                       !(deletion && deletion->Deletes(fragment.liveness->timestamp));
-    if (!marker_live && !live_cell) return false;
-    // Only the clustering values follow the known prefix; no need to re-parse the whole key.
-    RETURN_IF_ERROR(storage::ParseRowClustering(shape, prefix.size(), key, &clustering));
-    for (size_t i = 0; i < table_->clustering.size() && i < clustering.size(); ++i) {
-      row.cells[table_->clustering[i]].value = std::move(clustering[i]);
-    }
-    row.key.assign(key);
-    row.static_only = false;
-    return true;
-  };
-
-  Bytes static_key = storage::StaticRowKey(prefix);
-  if (options.distinct) {
-    bool live = static_live;
-    if (!live) {
-      for (it->Seek(row_section_start); it->Valid() && !live; it->Next()) {
-        ASSIGN_OR_RETURN(live, load_row(it->key()));
-      }
-      RETURN_IF_ERROR(it->status());
-    }
-    if (!live) return true;
-    if (!options.resume_after.empty() && options.resume_after >= static_key) return true;
-    reset_row();
-    row.key = static_key;
-    row.static_only = true;
-    return callback(row);
-  }
-
-  bool emitted = false;
   const size_t n = options.intervals.size();
   for (size_t step = 0; step < n; ++step) {
-    const KeyInterval& interval = options.intervals[options.reverse ? n - 1 - step : step];
-    if (!options.reverse) {
-      std::string_view start = interval.start;
-      if (!options.resume_after.empty() && options.resume_after >= start) {
-        start = options.resume_after;
-      }
-      // The iterator is usually already at or past `start`: the partition-level scan leaves
-      // it on the first row, an earlier interval at the first key past that interval's end.
-      // Then no key lies between `start` and it, so skip the seek (it costs as much as the rest
-      // of a single-row read). Only when this interval starts at or after the previous one's
-      // end, as PartitionReadOptions requires; otherwise seek as before.
-      bool after_previous = step == 0 || options.intervals[step - 1].end <= interval.start;
-      if (!after_previous || !it->Valid() || it->key() < start) it->Seek(start);
-      for (; it->Valid(); it->Next()) {
-        std::string_view key = it->key();
-        if (key >= std::string_view(interval.end)) break;
-        if (!options.resume_after.empty() && key <= options.resume_after) continue;
-        ASSIGN_OR_RETURN(bool live, load_row(key));
-        if (!live) continue;
-        emitted = true;
-        ASSIGN_OR_RETURN(bool more, callback(row));
-        if (!more) return false;
-      }
-    } else {
-      std::string_view end = interval.end;
-      if (!options.resume_after.empty() && options.resume_after < end) end = options.resume_after;
-      for (it->SeekForPrev(end); it->Valid(); it->Prev()) {
-        std::string_view key = it->key();
-        if (key >= end) continue;  // the end is exclusive
-        if (key < std::string_view(interval.start)) break;
-        ASSIGN_OR_RETURN(bool live, load_row(key));
-        if (!live) continue;
-        emitted = true;
-        ASSIGN_OR_RETURN(bool more, callback(row));
-        if (!more) return false;
-      }
-    }
-    RETURN_IF_ERROR(it->status());
+    ASSIGN_OR_RETURN(bool more, options.reverse
+                                    ? ReadIntervalReverse(scan, options, n - 1 - step, callback)
+                                    : ReadIntervalForward(scan, options, step, callback));
+    if (!more) return false;
   }
-  if (!emitted && options.static_only_when_empty && static_live &&
-      (options.resume_after.empty() || options.resume_after < static_key)) {
-    reset_row();
-    row.key = static_key;
-    row.static_only = true;
-    return callback(row);
+  if (!scan.emitted && options.static_only_when_empty && scan.static_live &&
+      (options.resume_after.empty() || options.resume_after < scan.static_key)) {
+    return EmitStaticOnlyRow(scan, callback);
   }
   return true;
+}
+
+void RowReader::AssembleStaticRow(PartitionScan& scan) const {
+  const std::optional<RowFragment>& statics = scan.level.statics;
+  if (!statics) return;
+  std::optional<DeletionTime> deletion = scan.level.deletion;
+  if (statics->deletion) KeepStrongest(&deletion, *statics->deletion);
+  AssembleCells(*statics, deletion, /*is_static=*/true, &scan.row, &scan.static_live);
+  for (int index : table_->statics) scan.static_cells.push_back(scan.row.cells[index]);
+}
+
+void RowReader::ResetRow(PartitionScan& scan) const {
+  RowData& row = scan.row;
+  for (int index : table_->clustering) row.cells[index] = CellData();
+  for (int index : table_->regulars) row.cells[index] = CellData();
+  for (size_t i = 0; i < table_->statics.size(); ++i) {
+    row.cells[table_->statics[i]] = scan.static_cells.empty() ? CellData() : scan.static_cells[i];
+  }
+}
+
+Result<bool> RowReader::LoadRow(PartitionScan& scan, std::string_view key) const {
+  ASSIGN_OR_RETURN(RowFragment fragment, scan.it->fragment());
+  std::optional<DeletionTime> deletion = scan.level.deletion;
+  for (const RangeDeletion& rt : scan.level.ranges) {
+    if (rt.start <= key && key < rt.end) KeepStrongest(&deletion, rt.deletion);
+  }
+  if (fragment.deletion) KeepStrongest(&deletion, *fragment.deletion);
+  ResetRow(scan);
+  bool live_cell = false;
+  AssembleCells(fragment, deletion, /*is_static=*/false, &scan.row, &live_cell);
+  if (!MarkerIsLive(fragment, deletion, now_seconds_) && !live_cell) return false;
+  // Only the clustering values follow the known prefix; no need to re-parse the whole key.
+  RETURN_IF_ERROR(
+      storage::ParseRowClustering(table_->shape, scan.prefix.size(), key, &scan.clustering));
+  for (size_t i = 0; i < table_->clustering.size() && i < scan.clustering.size(); ++i) {
+    scan.row.cells[table_->clustering[i]].value = std::move(scan.clustering[i]);
+  }
+  scan.row.key.assign(key);
+  scan.row.static_only = false;
+  return true;
+}
+
+Result<bool> RowReader::ReadDistinct(PartitionScan& scan, const PartitionReadOptions& options,
+                                     const RowCallback& callback) const {
+  bool live = scan.static_live;
+  if (!live) {
+    Bytes row_section_start(scan.prefix);
+    row_section_start.push_back(static_cast<char>(KeySection::kRow));
+    for (scan.it->Seek(row_section_start); scan.it->Valid() && !live; scan.it->Next()) {
+      ASSIGN_OR_RETURN(live, LoadRow(scan, scan.it->key()));
+    }
+    RETURN_IF_ERROR(scan.it->status());
+  }
+  if (!live) return true;
+  if (!options.resume_after.empty() && options.resume_after >= scan.static_key) return true;
+  return EmitStaticOnlyRow(scan, callback);
+}
+
+Result<bool> RowReader::ReadIntervalForward(PartitionScan& scan,
+                                            const PartitionReadOptions& options, size_t index,
+                                            const RowCallback& callback) const {
+  const KeyInterval& interval = options.intervals[index];
+  storage::FragmentIterator* it = scan.it;
+  std::string_view start = interval.start;
+  if (!options.resume_after.empty() && options.resume_after >= start) {
+    start = options.resume_after;
+  }
+  // The iterator is usually already at or past `start`: the partition-level scan leaves
+  // it on the first row, an earlier interval at the first key past that interval's end.
+  // Then no key lies between `start` and it, so skip the seek (it costs as much as the rest
+  // of a single-row read). Only when this interval starts at or after the previous one's
+  // end, as PartitionReadOptions requires; otherwise seek as before.
+  bool after_previous = index == 0 || options.intervals[index - 1].end <= interval.start;
+  if (!after_previous || !it->Valid() || it->key() < start) it->Seek(start);
+  for (; it->Valid(); it->Next()) {
+    std::string_view key = it->key();
+    if (key >= std::string_view(interval.end)) break;
+    if (!options.resume_after.empty() && key <= options.resume_after) continue;
+    ASSIGN_OR_RETURN(bool live, LoadRow(scan, key));
+    if (!live) continue;
+    scan.emitted = true;
+    ASSIGN_OR_RETURN(bool more, callback(scan.row));
+    if (!more) return false;
+  }
+  RETURN_IF_ERROR(it->status());
+  return true;
+}
+
+Result<bool> RowReader::ReadIntervalReverse(PartitionScan& scan,
+                                            const PartitionReadOptions& options, size_t index,
+                                            const RowCallback& callback) const {
+  const KeyInterval& interval = options.intervals[index];
+  storage::FragmentIterator* it = scan.it;
+  std::string_view end = interval.end;
+  if (!options.resume_after.empty() && options.resume_after < end) end = options.resume_after;
+  for (it->SeekForPrev(end); it->Valid(); it->Prev()) {
+    std::string_view key = it->key();
+    if (key >= end) continue;  // the end is exclusive
+    if (key < std::string_view(interval.start)) break;
+    ASSIGN_OR_RETURN(bool live, LoadRow(scan, key));
+    if (!live) continue;
+    scan.emitted = true;
+    ASSIGN_OR_RETURN(bool more, callback(scan.row));
+    if (!more) return false;
+  }
+  RETURN_IF_ERROR(it->status());
+  return true;
+}
+
+Result<bool> RowReader::EmitStaticOnlyRow(PartitionScan& scan, const RowCallback& callback) const {
+  ResetRow(scan);
+  scan.row.key = scan.static_key;
+  scan.row.static_only = true;
+  return callback(scan.row);
 }
 
 Status RowReader::ScanPartitions(

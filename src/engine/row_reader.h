@@ -133,6 +133,33 @@ class RowReader {
                                               const KeyInterval& interval,
                                               const RowCallback& callback);
 
+  // The steps of ReadPartition through an iterator; `scan` holds the partition's state.
+  struct PartitionScan;
+
+  // Assembles the partition's static row, if any, into `scan.row` and keeps its static cells
+  // in `scan.static_cells` for ResetRow.
+  void AssembleStaticRow(PartitionScan& scan) const;
+  // Clears the clustering and regular cells the previous row left in `scan.row` and restores
+  // the static cells.
+  void ResetRow(PartitionScan& scan) const;
+  // Whether the row entry at the iterator, with storage key `key`, is live (after the partition
+  // and range tombstones covering it); fills `scan.row` when it is.
+  common::Result<bool> LoadRow(PartitionScan& scan, std::string_view key) const;
+  // SELECT DISTINCT: emits the static-only row when the partition has a live static cell or a
+  // live row, unless `options.resume_after` is at or past it.
+  common::Result<bool> ReadDistinct(PartitionScan& scan, const PartitionReadOptions& options,
+                                    const RowCallback& callback) const;
+  // Emit the live rows of `options.intervals[index]`, in key order (Forward) or reversed
+  // (Reverse), skipping those paging has returned (`options.resume_after`). Return false when
+  // the callback stopped the read.
+  common::Result<bool> ReadIntervalForward(PartitionScan& scan, const PartitionReadOptions& options,
+                                           size_t index, const RowCallback& callback) const;
+  common::Result<bool> ReadIntervalReverse(PartitionScan& scan, const PartitionReadOptions& options,
+                                           size_t index, const RowCallback& callback) const;
+  // Passes the row with only the partition key and static cells, keyed by the static row, to
+  // `callback`.
+  common::Result<bool> EmitStaticOnlyRow(PartitionScan& scan, const RowCallback& callback) const;
+
   const storage::Store* store_;
   const TableSchema* table_;
   int64_t now_seconds_;

@@ -143,13 +143,44 @@ common::Status ParseChar(const std::string& name, const std::string& value, char
   return common::Status::Ok();
 }
 
-// Applies option `name` (lower case) = `value`. Returns false when the option is unknown for
-// the direction.
-common::Result<bool> ApplyOption(const std::string& name, const std::string& raw, bool from,
-                                 CopyOptions* options) {
-  bool path = name == "errfile" || name == "ratefile";
-  std::string value = path ? raw : Unescape(raw);
-  // Options cqlsh has for both directions.
+// BOOLSTYLE='yes,no': the texts of true and false.
+common::Status ApplyBoolStyle(const std::string& value, CopyOptions* options) {
+  size_t comma = value.find(',');
+  auto trim = [](std::string text) {
+    while (!text.empty() && text.front() == ' ') text.erase(0, 1);
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    return text;
+  };
+  if (comma == std::string::npos) return common::Status::Invalid("Invalid boolean styles " + value);
+  options->bool_true = trim(value.substr(0, comma));
+  options->bool_false = trim(value.substr(comma + 1));
+  if (options->bool_true.empty() || options->bool_false.empty() ||
+      options->bool_true == options->bool_false) {
+    return common::Status::Invalid("Invalid boolean styles " + value);
+  }
+  return common::Status::Ok();
+}
+
+// SKIPCOLS='a, b': the column names, spaces around them trimmed, empty ones left out.
+std::vector<std::string> SplitColumnList(const std::string& value) {
+  std::vector<std::string> columns;
+  size_t begin = 0;
+  while (begin <= value.size()) {
+    size_t comma = value.find(',', begin);
+    if (comma == std::string::npos) comma = value.size();
+    std::string column = value.substr(begin, comma - begin);
+    while (!column.empty() && column.front() == ' ') column.erase(0, 1);
+    while (!column.empty() && column.back() == ' ') column.pop_back();
+    if (!column.empty()) columns.push_back(column);
+    begin = comma + 1;
+  }
+  return columns;
+}
+
+// Applies option `name` (lower case) = `value` (unescaped) when it is one cqlsh has for both
+// directions. Returns false when it is not.
+common::Result<bool> ApplySharedOption(const std::string& name, const std::string& value,
+                                       CopyOptions* options) {
   if (name == "delimiter") {
     RETURN_IF_ERROR(ParseChar(name, value, &options->dialect.delimiter));
     return true;
@@ -191,20 +222,7 @@ common::Result<bool> ApplyOption(const std::string& name, const std::string& raw
     return true;
   }
   if (name == "boolstyle") {
-    size_t comma = value.find(',');
-    auto trim = [](std::string text) {
-      while (!text.empty() && text.front() == ' ') text.erase(0, 1);
-      while (!text.empty() && text.back() == ' ') text.pop_back();
-      return text;
-    };
-    if (comma == std::string::npos)
-      return common::Status::Invalid("Invalid boolean styles " + value);
-    options->bool_true = trim(value.substr(0, comma));
-    options->bool_false = trim(value.substr(comma + 1));
-    if (options->bool_true.empty() || options->bool_false.empty() ||
-        options->bool_true == options->bool_false) {
-      return common::Status::Invalid("Invalid boolean styles " + value);
-    }
+    RETURN_IF_ERROR(ApplyBoolStyle(value, options));
     return true;
   }
   // Accepted for compatibility; they change nothing here.
@@ -216,62 +234,62 @@ common::Result<bool> ApplyOption(const std::string& name, const std::string& raw
     }
     return true;
   }
-  if (from) {
-    if (name == "maxbatchsize") {
-      RETURN_IF_ERROR(ParseInteger(name, value, &options->max_batch_size));
-      if (options->max_batch_size <= 0) {
-        return common::Status::Invalid("Invalid value for COPY option MAXBATCHSIZE: " + value);
-      }
-      return true;
+  return false;
+}
+
+// Applies COPY FROM's own option `name` (lower case) = `value`. Returns false when it is not
+// one.
+common::Result<bool> ApplyFromOption(const std::string& name, const std::string& value,
+                                     CopyOptions* options) {
+  if (name == "maxbatchsize") {
+    RETURN_IF_ERROR(ParseInteger(name, value, &options->max_batch_size));
+    if (options->max_batch_size <= 0) {
+      return common::Status::Invalid("Invalid value for COPY option MAXBATCHSIZE: " + value);
     }
-    if (name == "minbatchsize") {
-      RETURN_IF_ERROR(ParseInteger(name, value, &options->min_batch_size));
-      return true;
-    }
-    if (name == "chunksize") {
-      RETURN_IF_ERROR(ParseInteger(name, value, &options->chunk_size));
-      if (options->chunk_size <= 0) {
-        return common::Status::Invalid("Invalid value for COPY option CHUNKSIZE: " + value);
-      }
-      return true;
-    }
-    if (name == "skiprows") {
-      RETURN_IF_ERROR(ParseInteger(name, value, &options->skip_rows));
-      return true;
-    }
-    if (name == "skipcols") {
-      options->skip_columns.clear();
-      size_t begin = 0;
-      while (begin <= value.size()) {
-        size_t comma = value.find(',', begin);
-        if (comma == std::string::npos) comma = value.size();
-        std::string column = value.substr(begin, comma - begin);
-        while (!column.empty() && column.front() == ' ') column.erase(0, 1);
-        while (!column.empty() && column.back() == ' ') column.pop_back();
-        if (!column.empty()) options->skip_columns.push_back(column);
-        begin = comma + 1;
-      }
-      return true;
-    }
-    if (name == "maxparseerrors") {
-      RETURN_IF_ERROR(ParseInteger(name, value, &options->max_parse_errors));
-      return true;
-    }
-    if (name == "maxinserterrors") {
-      RETURN_IF_ERROR(ParseInteger(name, value, &options->max_insert_errors));
-      return true;
-    }
-    if (name == "errfile") {
-      options->error_file = value;
-      return true;
-    }
-    if (name == "ttl") {
-      RETURN_IF_ERROR(ParseInteger(name, value, &options->ttl));
-      return true;
-    }
-    if (name == "ingestrate" || name == "preparedstatements" || name == "ratefile") return true;
-    return false;
+    return true;
   }
+  if (name == "minbatchsize") {
+    RETURN_IF_ERROR(ParseInteger(name, value, &options->min_batch_size));
+    return true;
+  }
+  if (name == "chunksize") {
+    RETURN_IF_ERROR(ParseInteger(name, value, &options->chunk_size));
+    if (options->chunk_size <= 0) {
+      return common::Status::Invalid("Invalid value for COPY option CHUNKSIZE: " + value);
+    }
+    return true;
+  }
+  if (name == "skiprows") {
+    RETURN_IF_ERROR(ParseInteger(name, value, &options->skip_rows));
+    return true;
+  }
+  if (name == "skipcols") {
+    options->skip_columns = SplitColumnList(value);
+    return true;
+  }
+  if (name == "maxparseerrors") {
+    RETURN_IF_ERROR(ParseInteger(name, value, &options->max_parse_errors));
+    return true;
+  }
+  if (name == "maxinserterrors") {
+    RETURN_IF_ERROR(ParseInteger(name, value, &options->max_insert_errors));
+    return true;
+  }
+  if (name == "errfile") {
+    options->error_file = value;
+    return true;
+  }
+  if (name == "ttl") {
+    RETURN_IF_ERROR(ParseInteger(name, value, &options->ttl));
+    return true;
+  }
+  // Accepted for compatibility; they change nothing here.
+  return name == "ingestrate" || name == "preparedstatements" || name == "ratefile";
+}
+
+// Applies COPY TO's own option `name` (lower case) = `value`. Returns false when it is not one.
+common::Result<bool> ApplyToOption(const std::string& name, const std::string& value,
+                                   CopyOptions* options) {
   if (name == "pagesize") {
     RETURN_IF_ERROR(ParseInteger(name, value, &options->page_size));
     if (options->page_size <= 0) {
@@ -291,11 +309,20 @@ common::Result<bool> ApplyOption(const std::string& name, const std::string& raw
     RETURN_IF_ERROR(ParseInteger(name, value, &options->double_precision));
     return true;
   }
-  if (name == "pagetimeout" || name == "begintoken" || name == "endtoken" ||
-      name == "maxrequests") {
-    return true;
-  }
-  return false;
+  // Accepted for compatibility; they change nothing here.
+  return name == "pagetimeout" || name == "begintoken" || name == "endtoken" ||
+         name == "maxrequests";
+}
+
+// Applies option `name` (lower case) = `raw`. Returns false when the option is unknown for
+// the direction.
+common::Result<bool> ApplyOption(const std::string& name, const std::string& raw, bool from,
+                                 CopyOptions* options) {
+  bool path = name == "errfile" || name == "ratefile";
+  std::string value = path ? raw : Unescape(raw);
+  ASSIGN_OR_RETURN(bool shared, ApplySharedOption(name, value, options));
+  if (shared) return true;
+  return from ? ApplyFromOption(name, value, options) : ApplyToOption(name, value, options);
 }
 
 }  // namespace

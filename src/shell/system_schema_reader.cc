@@ -22,6 +22,12 @@ namespace {
 using common::Result;
 using common::Status;
 
+using KeyspacesByName = std::map<std::string, schema::KeyspaceMetadata>;
+// Tables or views, and their columns, by (keyspace, name).
+using TableKey = std::pair<std::string, std::string>;
+using TablesByKey = std::map<TableKey, schema::TableMetadata>;
+using ColumnsByTable = std::map<TableKey, std::vector<schema::ColumnMetadata>>;
+
 // One row of a system_schema query, cells by column name.
 class Row {
  public:
@@ -186,8 +192,7 @@ void SortColumns(std::vector<schema::ColumnMetadata>* columns) {
 
 // Reads the user types of every keyspace into `keyspaces`, resolving types that refer to other
 // types after those.
-Status ReadTypes(cql::Session& session,
-                 std::map<std::string, schema::KeyspaceMetadata>* keyspaces) {
+Status ReadTypes(cql::Session& session, KeyspacesByName* keyspaces) {
   ASSIGN_OR_RETURN(cql::ResultSet types,
                    Query(session,
                          "SELECT keyspace_name, type_name, field_names, field_types "
@@ -239,10 +244,9 @@ Status ReadTypes(cql::Session& session,
   return Status::Ok();
 }
 
-}  // namespace
-
-Result<std::shared_ptr<const schema::Catalog>> ReadSystemSchema(cql::Session& session) {
-  std::map<std::string, schema::KeyspaceMetadata> keyspaces;
+// The user keyspaces (names not starting with "system"), without types, tables or views.
+Result<KeyspacesByName> ReadKeyspaces(cql::Session& session) {
+  KeyspacesByName keyspaces;
   ASSIGN_OR_RETURN(cql::ResultSet keyspace_rows,
                    Query(session,
                          "SELECT keyspace_name, durable_writes, replication "
@@ -256,10 +260,28 @@ Result<std::shared_ptr<const schema::Catalog>> ReadSystemSchema(cql::Session& se
     keyspace.durable_writes = row.Boolean("durable_writes").value_or(true);
     keyspace.replication = row.TextMap("replication");
   }
-  RETURN_IF_ERROR(ReadTypes(session, &keyspaces));
+  return keyspaces;
+}
 
-  // Columns of every table and view, by keyspace and name.
-  std::map<std::pair<std::string, std::string>, std::vector<schema::ColumnMetadata>> columns;
+// A row of system_schema.columns, its type resolved against the types of `keyspace`.
+Result<schema::ColumnMetadata> ColumnOf(const Row& row, const std::string& keyspace_name,
+                                        const schema::KeyspaceMetadata& keyspace) {
+  schema::ColumnMetadata column;
+  column.name = row.Text("column_name");
+  column.kind = KindOf(row.Text("kind"));
+  int64_t position = row.Integer("position").value_or(0);
+  column.position = position < 0 ? 0 : static_cast<int>(position);
+  column.order = row.Text("clustering_order") == "desc" ? schema::ClusteringOrder::kDesc
+                                                        : schema::ClusteringOrder::kAsc;
+  ASSIGN_OR_RETURN(cql::CqlType raw, cql::ParseType(row.Text("type")));
+  ASSIGN_OR_RETURN(column.type, schema::ResolveType(raw, keyspace_name, keyspace));
+  return column;
+}
+
+// The columns of every table and view of `keyspaces` (whose types are read), in the order
+// system_schema.columns lists them.
+Result<ColumnsByTable> ReadColumns(cql::Session& session, const KeyspacesByName& keyspaces) {
+  ColumnsByTable columns;
   ASSIGN_OR_RETURN(cql::ResultSet column_rows,
                    Query(session,
                          "SELECT keyspace_name, table_name, column_name, "
@@ -270,99 +292,139 @@ Result<std::shared_ptr<const schema::Catalog>> ReadSystemSchema(cql::Session& se
     std::string keyspace_name = row.Text("keyspace_name");
     auto keyspace = keyspaces.find(keyspace_name);
     if (keyspace == keyspaces.end()) continue;
-    schema::ColumnMetadata column;
-    column.name = row.Text("column_name");
-    column.kind = KindOf(row.Text("kind"));
-    int64_t position = row.Integer("position").value_or(0);
-    column.position = position < 0 ? 0 : static_cast<int>(position);
-    column.order = row.Text("clustering_order") == "desc" ? schema::ClusteringOrder::kDesc
-                                                          : schema::ClusteringOrder::kAsc;
-    ASSIGN_OR_RETURN(cql::CqlType raw, cql::ParseType(row.Text("type")));
-    ASSIGN_OR_RETURN(column.type, schema::ResolveType(raw, keyspace_name, keyspace->second));
+    ASSIGN_OR_RETURN(schema::ColumnMetadata column, ColumnOf(row, keyspace_name, keyspace->second));
     columns[{keyspace_name, row.Text("table_name")}].push_back(std::move(column));
   }
+  return columns;
+}
 
-  std::map<std::pair<std::string, std::string>, schema::TableMetadata> tables;
+// The columns of the table or view `name` of `keyspace`, sorted by SortColumns (none when
+// system_schema.columns lists none).
+std::vector<schema::ColumnMetadata> SortedColumns(const ColumnsByTable& columns,
+                                                  const std::string& keyspace,
+                                                  const std::string& name) {
+  std::vector<schema::ColumnMetadata> sorted;
+  if (auto found = columns.find({keyspace, name}); found != columns.end()) sorted = found->second;
+  SortColumns(&sorted);
+  return sorted;
+}
+
+// A row of system_schema.tables, with its columns from `columns`.
+schema::TableMetadata TableOf(const Row& row, const ColumnsByTable& columns) {
+  schema::TableMetadata table;
+  table.keyspace = row.Text("keyspace_name");
+  table.name = row.Text("table_name");
+  table.id = row.Uuid("id").value_or(common::Uuid());
+  table.options = OptionsOf(row);
+  table.columns = SortedColumns(columns, table.keyspace, table.name);
+  table.next_column_id = static_cast<uint32_t>(table.columns.size());
+  table.is_counter =
+      std::any_of(table.columns.begin(), table.columns.end(),
+                  [](const schema::ColumnMetadata& c) { return c.type.IsCounter(); });
+  return table;
+}
+
+// The tables of `keyspaces`, without their indexes.
+Result<TablesByKey> ReadTables(cql::Session& session, const KeyspacesByName& keyspaces,
+                               const ColumnsByTable& columns) {
+  TablesByKey tables;
   ASSIGN_OR_RETURN(cql::ResultSet table_rows, Query(session, "SELECT * FROM system_schema.tables"));
   for (size_t r = 0; r < table_rows.row_count(); ++r) {
     Row row(table_rows, r);
-    std::string keyspace_name = row.Text("keyspace_name");
-    if (keyspaces.count(keyspace_name) == 0) continue;
-    schema::TableMetadata table;
-    table.keyspace = keyspace_name;
-    table.name = row.Text("table_name");
-    table.id = row.Uuid("id").value_or(common::Uuid());
-    table.options = OptionsOf(row);
-    table.columns = columns[{keyspace_name, table.name}];
-    SortColumns(&table.columns);
-    table.next_column_id = static_cast<uint32_t>(table.columns.size());
-    table.is_counter =
-        std::any_of(table.columns.begin(), table.columns.end(),
-                    [](const schema::ColumnMetadata& c) { return c.type.IsCounter(); });
-    tables[{keyspace_name, table.name}] = std::move(table);
+    if (keyspaces.count(row.Text("keyspace_name")) == 0) continue;
+    schema::TableMetadata table = TableOf(row, columns);
+    tables[{table.keyspace, table.name}] = std::move(table);
   }
+  return tables;
+}
 
+// A row of system_schema.indexes. Its `target` option names the column, quoted when needed,
+// wrapped in keys(), entries(), full() or values() for a collection index.
+schema::IndexMetadata IndexOf(const Row& row) {
+  schema::IndexMetadata index;
+  index.name = row.Text("index_name");
+  index.kind = row.Text("kind");
+  index.options = row.TextMap("options");
+  std::string target = index.options["target"];
+  index.column = target;
+  for (auto [prefix, kind] : {std::pair{"keys(", schema::IndexMetadata::Target::kKeys},
+                              {"entries(", schema::IndexMetadata::Target::kEntries},
+                              {"full(", schema::IndexMetadata::Target::kFull},
+                              {"values(", schema::IndexMetadata::Target::kValues}}) {
+    std::string_view p(prefix);
+    if (target.rfind(p, 0) == 0 && target.back() == ')') {
+      index.target = kind;
+      index.column = target.substr(p.size(), target.size() - p.size() - 1);
+    }
+  }
+  if (index.column.size() >= 2 && index.column.front() == '"') {
+    index.column = index.column.substr(1, index.column.size() - 2);
+  }
+  return index;
+}
+
+// Adds the indexes of `tables` to them.
+Status ReadIndexes(cql::Session& session, TablesByKey* tables) {
   ASSIGN_OR_RETURN(cql::ResultSet index_rows,
                    Query(session,
                          "SELECT keyspace_name, table_name, index_name, kind, options "
                          "FROM system_schema.indexes"));
   for (size_t r = 0; r < index_rows.row_count(); ++r) {
     Row row(index_rows, r);
-    auto table = tables.find({row.Text("keyspace_name"), row.Text("table_name")});
-    if (table == tables.end()) continue;
-    schema::IndexMetadata index;
-    index.name = row.Text("index_name");
-    index.kind = row.Text("kind");
-    index.options = row.TextMap("options");
-    std::string target = index.options["target"];
-    index.column = target;
-    for (auto [prefix, kind] : {std::pair{"keys(", schema::IndexMetadata::Target::kKeys},
-                                {"entries(", schema::IndexMetadata::Target::kEntries},
-                                {"full(", schema::IndexMetadata::Target::kFull},
-                                {"values(", schema::IndexMetadata::Target::kValues}}) {
-      std::string_view p(prefix);
-      if (target.rfind(p, 0) == 0 && target.back() == ')') {
-        index.target = kind;
-        index.column = target.substr(p.size(), target.size() - p.size() - 1);
-      }
-    }
-    if (index.column.size() >= 2 && index.column.front() == '"') {
-      index.column = index.column.substr(1, index.column.size() - 2);
-    }
+    auto table = tables->find({row.Text("keyspace_name"), row.Text("table_name")});
+    if (table == tables->end()) continue;
+    schema::IndexMetadata index = IndexOf(row);
     table->second.indexes[index.name] = std::move(index);
   }
+  return Status::Ok();
+}
 
-  std::map<std::pair<std::string, std::string>, schema::TableMetadata> views;
+// A row of system_schema.views, with its columns from `columns`.
+schema::TableMetadata ViewOf(const Row& row, const ColumnsByTable& columns) {
+  schema::TableMetadata view;
+  view.keyspace = row.Text("keyspace_name");
+  view.name = row.Text("view_name");
+  view.id = row.Uuid("id").value_or(common::Uuid());
+  view.options = OptionsOf(row);
+  view.columns = SortedColumns(columns, view.keyspace, view.name);
+  view.next_column_id = static_cast<uint32_t>(view.columns.size());
+  schema::ViewInfo info;
+  info.base_table_name = row.Text("base_table_name");
+  info.base_table_id = row.Uuid("base_table_id").value_or(common::Uuid());
+  info.include_all_columns = row.Boolean("include_all_columns").value_or(false);
+  info.where_clause = row.Text("where_clause");
+  view.view = std::move(info);
+  return view;
+}
+
+// The materialized views of `keyspaces`.
+Result<TablesByKey> ReadViews(cql::Session& session, const KeyspacesByName& keyspaces,
+                              const ColumnsByTable& columns) {
+  TablesByKey views;
   ASSIGN_OR_RETURN(cql::ResultSet view_rows, Query(session, "SELECT * FROM system_schema.views"));
   for (size_t r = 0; r < view_rows.row_count(); ++r) {
     Row row(view_rows, r);
-    std::string keyspace_name = row.Text("keyspace_name");
-    if (keyspaces.count(keyspace_name) == 0) continue;
-    schema::TableMetadata view;
-    view.keyspace = keyspace_name;
-    view.name = row.Text("view_name");
-    view.id = row.Uuid("id").value_or(common::Uuid());
-    view.options = OptionsOf(row);
-    view.columns = columns[{keyspace_name, view.name}];
-    SortColumns(&view.columns);
-    view.next_column_id = static_cast<uint32_t>(view.columns.size());
-    schema::ViewInfo info;
-    info.base_table_name = row.Text("base_table_name");
-    info.base_table_id = row.Uuid("base_table_id").value_or(common::Uuid());
-    info.include_all_columns = row.Boolean("include_all_columns").value_or(false);
-    info.where_clause = row.Text("where_clause");
-    view.view = std::move(info);
-    views[{keyspace_name, view.name}] = std::move(view);
+    if (keyspaces.count(row.Text("keyspace_name")) == 0) continue;
+    schema::TableMetadata view = ViewOf(row, columns);
+    views[{view.keyspace, view.name}] = std::move(view);
   }
+  return views;
+}
 
+// The catalog of `keyspaces`, each with its tables and views.
+std::shared_ptr<const schema::Catalog> BuildCatalog(KeyspacesByName keyspaces,
+                                                    const TablesByKey& tables,
+                                                    const TablesByKey& views) {
   std::shared_ptr<const schema::Catalog> catalog = schema::Catalog::Empty();
-  for (auto& [name, keyspace] : keyspaces) {
-    for (auto& [key, table] : tables) {
+  for (auto& entry : keyspaces) {
+    const std::string& name = entry.first;
+    schema::KeyspaceMetadata& keyspace = entry.second;
+    for (const auto& [key, table] : tables) {
       if (key.first == name) {
         keyspace.tables[key.second] = std::make_shared<const schema::TableMetadata>(table);
       }
     }
-    for (auto& [key, view] : views) {
+    for (const auto& [key, view] : views) {
       if (key.first == name) {
         keyspace.views[key.second] = std::make_shared<const schema::TableMetadata>(view);
       }
@@ -370,6 +432,18 @@ Result<std::shared_ptr<const schema::Catalog>> ReadSystemSchema(cql::Session& se
     catalog = catalog->WithKeyspace(std::make_shared<const schema::KeyspaceMetadata>(keyspace));
   }
   return catalog;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const schema::Catalog>> ReadSystemSchema(cql::Session& session) {
+  ASSIGN_OR_RETURN(KeyspacesByName keyspaces, ReadKeyspaces(session));
+  RETURN_IF_ERROR(ReadTypes(session, &keyspaces));
+  ASSIGN_OR_RETURN(ColumnsByTable columns, ReadColumns(session, keyspaces));
+  ASSIGN_OR_RETURN(TablesByKey tables, ReadTables(session, keyspaces, columns));
+  RETURN_IF_ERROR(ReadIndexes(session, &tables));
+  ASSIGN_OR_RETURN(TablesByKey views, ReadViews(session, keyspaces, columns));
+  return BuildCatalog(std::move(keyspaces), tables, views);
 }
 
 Result<cql::ResultSet> DescribeFromSystemSchema(cql::Session& session, std::string_view statement,
