@@ -1,8 +1,8 @@
-// Protocol BATCH messages under CassandraAuthorizer: MODIFY on every table a batch writes, for
-// query and prepared entries alike, checked before anything is written. BEGIN BATCH statements
-// are covered by tests/cql/engine/permissions.test; a logic test cannot send a protocol batch.
-// Also: a prepared statement is checked against the table it was prepared for, whatever the
-// session's keyspace is when it runs (a logic test prepares and runs at once).
+// CassandraAuthorizer in the engine, where a logic test cannot reach: protocol BATCH messages
+// need MODIFY on every table they write, for query and prepared entries alike, checked before
+// anything is written (BEGIN BATCH is covered by tests/cql/engine/permissions.test); a prepared
+// statement is checked against the table it was prepared for, whatever the session's keyspace
+// is when it runs; roles and grants survive a restart.
 
 #include <stdlib.h>
 
@@ -21,7 +21,7 @@
 namespace engine {
 namespace {
 
-class BatchAuthorizationTest : public ::testing::Test {
+class AuthorizationTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string pattern = (std::filesystem::temp_directory_path() / "cqld-batch-XXXXXX").string();
@@ -99,7 +99,7 @@ class BatchAuthorizationTest : public ::testing::Test {
   std::unique_ptr<cql::Session> bob_;
 };
 
-TEST_F(BatchAuthorizationTest, NeedsModifyOnEveryTableItWrites) {
+TEST_F(AuthorizationTest, NeedsModifyOnEveryTableItWrites) {
   for (bool prepared : {false, true}) {
     SCOPED_TRACE(prepared ? "prepared entries" : "query entries");
     ExpectUnauthorized(Batch({"t"}, prepared), "t");
@@ -116,7 +116,7 @@ TEST_F(BatchAuthorizationTest, NeedsModifyOnEveryTableItWrites) {
   EXPECT_TRUE(Batch({"t", "u"}, true).ok());
 }
 
-TEST_F(BatchAuthorizationTest, PreparedStatementsAreCheckedInTheirOwnKeyspace) {
+TEST_F(AuthorizationTest, PreparedStatementsAreCheckedInTheirOwnKeyspace) {
   Admin(
       "CREATE KEYSPACE ks2 WITH replication = {'class': 'SimpleStrategy', "
       "'replication_factor': 1}");
@@ -137,6 +137,32 @@ TEST_F(BatchAuthorizationTest, PreparedStatementsAreCheckedInTheirOwnKeyspace) {
   auto other = admin_->Execute("SELECT k FROM ks2.t");
   ASSERT_TRUE(other.ok());
   EXPECT_EQ(other->row_count(), 0u);
+}
+
+TEST_F(AuthorizationTest, RolesAndGrantsSurviveARestart) {
+  Admin("GRANT MODIFY ON TABLE ks.t TO bob");
+  Admin("CREATE ROLE carol WITH PASSWORD = 'carol-pw' AND LOGIN = true");
+  Admin("DROP ROLE carol");
+  bob_.reset();
+  admin_.reset();
+  db_.reset();
+  DatabaseOptions options;
+  options.authenticator = DatabaseOptions::Authenticator::kPassword;
+  options.authorizer = DatabaseOptions::Authorizer::kCassandra;
+  options.superuser_password = "not-used-again";  // the superuser exists: no new bootstrap
+  auto reopened = Database::Open(directory_, options);
+  ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+  db_ = std::move(reopened).value();
+  EXPECT_TRUE(db_->Authenticate("cassandra", "cassandra").ok());
+  auto login = db_->Authenticate("bob", "bob");
+  ASSERT_TRUE(login.ok()) << login.status().ToString();
+  EXPECT_FALSE(db_->Authenticate("carol", "carol-pw").ok()) << "a dropped role stays dropped";
+  admin_ = db_->NewSession("cassandra");
+  bob_ = db_->NewSession(*login);
+  EXPECT_TRUE(Batch({"t"}, true).ok());  // MODIFY on ks.t, kept
+  ExpectUnauthorized(Batch({"u"}, true), "u");
+  auto read = bob_->Execute("SELECT k FROM ks.u");  // SELECT on the keyspace, kept
+  EXPECT_TRUE(read.ok()) << read.status().ToString();
 }
 
 }  // namespace
