@@ -26,7 +26,9 @@
 #   5. a role granted only SELECT ON KEYSPACE ks: DESCRIBE KEYSPACE/TABLE/SCHEMA and COPY TO work,
 #      writes are refused;
 #   6. at a pseudo-terminal (pty_login_test.py): the password prompt without echo, LOGIN, and a
-#      history file without passwords.
+#      history file without passwords;
+#   7. the same client against a cqld serving TLS itself with --tls-require-client-cert:
+#      served with a client certificate and a login, refused without the certificate.
 # Skips (77) only when the `openssl` CLI is missing.
 set -euo pipefail
 
@@ -336,5 +338,23 @@ run "${ro[@]}" -e "COPY ks.t FROM '$tmp/t.csv' WITH HEADER = true AND ERRFILE = 
 label=pty
 "$python" "$root/tests/shell/pty_login_test.py" "$cql" "$ro_password" "$super_password" "${tls[@]}" ||
   fail "pty_login_test.py failed"
+
+# --- 7. cqld's own TLS ----------------------------------------------------------------------------
+# The same client against a cqld serving TLS itself (no proxy), mutual TLS and logins on.
+label=cqld_tls
+CQLD_SUPERUSER_PASSWORD=$super_password "$cqld" --data "$tmp/data_tls" --address 127.0.0.1 \
+  --port 0 --authenticator PasswordAuthenticator --authorizer CassandraAuthorizer \
+  --tls-cert "$certs/server.pem" --tls-key "$certs/server.key" --tls-ca "$ca" \
+  --tls-require-client-cert >"$tmp/cqld_tls.out" 2>"$tmp/cqld_tls.out.err" &
+pids+=($!)
+native_port=$(wait_port cqld "$tmp/cqld_tls.out" "$!")
+grep -q "tls on" "$tmp/cqld_tls.out" || fail "the ready line: $(cat "$tmp/cqld_tls.out")"
+run --ssl --ssl-ca "$ca" --ssl-cert "$certs/client.pem" --ssl-key "$certs/client.key" \
+  127.0.0.1 "$native_port" "${superuser[@]}" -e "SELECT role FROM system_auth.roles"
+expect_ok
+grep -q "cassandra" "$tmp/out" || fail "system_auth.roles over native TLS: $(cat "$tmp/out")"
+run --ssl --ssl-ca "$ca" 127.0.0.1 "$native_port" "${superuser[@]}" -e "SELECT * FROM system.local"
+[ "$status" -eq 1 ] || fail "no client certificate on cqld's mutual TLS exited $status, not 1"
+no_secrets
 
 echo "cli_tls_auth_test: ok"
