@@ -208,7 +208,7 @@ class HotelService {
   Repository* repository_;
   HotelServiceOptions options_;
   std::mutex random_mutex_;
-  std::mt19937_64 random_;                   // GUARDED_BY(random_mutex_)
+  std::mt19937_64 random_;  // GUARDED_BY(random_mutex_)
   std::atomic<bool> repair_stopped_{false};
   std::unique_ptr<RepairScheduler> repair_;  // last: stopped first
 };

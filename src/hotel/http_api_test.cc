@@ -173,8 +173,7 @@ TEST_P(HttpApiTest, ReadEndpointsQ1ToQ5) {
   EXPECT_TRUE(paths.at("/reservations/{confirmation_number}").as_object().contains("delete"));
   EXPECT_EQ(paths.size(), 18u);
   EXPECT_TRUE(paths.contains("/login"));
-  const json::object& schemes =
-      openapi.body.at("components").at("securitySchemes").as_object();
+  const json::object& schemes = openapi.body.at("components").at("securitySchemes").as_object();
   EXPECT_EQ(schemes.at("cookieAuth").at("name"), "hotel_session");
   EXPECT_EQ(schemes.at("bearerAuth").at("scheme"), "bearer");
 }
@@ -228,17 +227,18 @@ TEST_P(HttpApiTest, InventoryAndGuestWrites) {
                 .status,
             201);
   auto hotel = Staff(http::verb::post, "/api/v1/hotels",
-                    R"({"hotel_id": "NY229", "name": "Hotel NY", "phone": "1",
+                     R"({"hotel_id": "NY229", "name": "Hotel NY", "phone": "1",
                         "address": {"city": "New York"}, "pois": ["Orsay"]})");
   ASSERT_EQ(hotel.status, 201) << json::serialize(hotel.body);
-  EXPECT_EQ(Code(Staff(http::verb::post, "/api/v1/hotels", R"({"hotel_id": "NY229", "name": "X"})")),
-            "conflict");
+  EXPECT_EQ(
+      Code(Staff(http::verb::post, "/api/v1/hotels", R"({"hotel_id": "NY229", "name": "X"})")),
+      "conflict");
   auto room = Staff(http::verb::post, "/api/v1/hotels/NY229/rooms",
-                   R"({"room_number": 7, "room_type": "single", "rate": "80.50",
+                    R"({"room_number": 7, "room_type": "single", "rate": "80.50",
                        "amenities": [{"name": "wifi", "description": "Free"}]})");
   ASSERT_EQ(room.status, 201) << json::serialize(room.body);
   auto opened = Staff(http::verb::post, "/api/v1/hotels/NY229/availability",
-                     R"({"start": "2030-02-01", "end": "2030-02-04"})");
+                      R"({"start": "2030-02-01", "end": "2030-02-04"})");
   ASSERT_EQ(opened.status, 200);
   EXPECT_EQ(opened.body.at("nights_opened"), 3);
   auto guest =
@@ -247,13 +247,13 @@ TEST_P(HttpApiTest, InventoryAndGuestWrites) {
   std::string id(guest.body.at("guest_id").as_string());
   auto updated =
       Staff(http::verb::put, "/api/v1/guests/" + id,
-           R"({"first_name": "Lucas", "last_name": "Silva", "emails": ["l@example.com"]})");
+            R"({"first_name": "Lucas", "last_name": "Silva", "emails": ["l@example.com"]})");
   ASSERT_EQ(updated.status, 200);
   EXPECT_EQ(updated.body.at("emails").at(0), "l@example.com");
   auto booked = Staff(http::verb::post, "/api/v1/reservations",
-                     R"({"hotel_id": "NY229", "room_number": 7, "check_in": "2030-02-01",
+                      R"({"hotel_id": "NY229", "room_number": 7, "check_in": "2030-02-01",
                          "check_out": "2030-02-03", "guest": {"guest_id": ")" +
-                         id + R"("}})");
+                          id + R"("}})");
   ASSERT_EQ(booked.status, 201) << json::serialize(booked.body);
   EXPECT_EQ(booked.body.at("total"), "161.00");
 }
@@ -369,8 +369,10 @@ TEST_P(HttpApiTest, OpenApiSaysWhichCallsNeedAStaffLogin) {
       bool needs_staff = !security.empty() &&
                          std::none_of(security.begin(), security.end(),
                                       [](const json::value& v) { return v.as_object().empty(); });
-      http::verb verb = http::string_to_verb(
-          method == "get" ? "GET" : method == "post" ? "POST" : method == "put" ? "PUT" : "DELETE");
+      http::verb verb = http::string_to_verb(method == "get"    ? "GET"
+                                             : method == "post" ? "POST"
+                                             : method == "put"  ? "PUT"
+                                                                : "DELETE");
       std::string body = verb == http::verb::post || verb == http::verb::put ? "{}" : "";
       Reply reply = Call(verb, "/api/v1" + path, body);
       SCOPED_TRACE(std::string(method) + " " + path + ": " + reply.raw);
@@ -410,31 +412,37 @@ TEST_P(HttpApiTest, LoginGivesACookieAndABearerToken) {
   }
   EXPECT_EQ(cookie.find("Secure"), std::string::npos) << "not over plain HTTP";
 
-  auto by_cookie =
-      Call(http::verb::get, "/api/v1/session", "", {{"Cookie", "theme=dark; hotel_session=" + token}});
+  auto by_cookie = Call(http::verb::get, "/api/v1/session", "",
+                        {{"Cookie", "theme=dark; hotel_session=" + token}});
   ASSERT_EQ(by_cookie.status, 200) << by_cookie.raw;
   EXPECT_EQ(by_cookie.body.at("username"), "frontdesk");
-  auto by_bearer = Call(http::verb::get, "/api/v1/session", "", {{"Authorization", "Bearer " + token}});
+  auto by_bearer =
+      Call(http::verb::get, "/api/v1/session", "", {{"Authorization", "Bearer " + token}});
   EXPECT_EQ(by_bearer.status, 200);
-  EXPECT_EQ(Message(Call(http::verb::get, "/api/v1/session", "", {{"Authorization", "Basic eDp5"}})),
-            "The Authorization header must be 'Bearer <token>'");
+  EXPECT_EQ(
+      Message(Call(http::verb::get, "/api/v1/session", "", {{"Authorization", "Basic eDp5"}})),
+      "The Authorization header must be 'Bearer <token>'");
 
-  auto logout = Call(http::verb::post, "/api/v1/logout", "", {{"Authorization", "Bearer " + token}});
+  auto logout =
+      Call(http::verb::post, "/api/v1/logout", "", {{"Authorization", "Bearer " + token}});
   EXPECT_EQ(logout.status, 200);
-  EXPECT_NE(std::string(logout.headers[http::field::set_cookie]).find("hotel_session=; Path=/; Max-Age=0"),
+  EXPECT_NE(std::string(logout.headers[http::field::set_cookie])
+                .find("hotel_session=; Path=/; Max-Age=0"),
             std::string::npos);
   auto ended = Call(http::verb::get, "/api/v1/session", "", {{"Authorization", "Bearer " + token}});
   EXPECT_EQ(ended.status, 401);
   EXPECT_EQ(Message(ended), "The session has expired or was ended; log in again");
   // A stale cookie does not get in the way of public pages.
-  EXPECT_EQ(Call(http::verb::get, "/api/v1/pois", "", {{"Cookie", "hotel_session=" + token}}).status,
-            200);
+  EXPECT_EQ(
+      Call(http::verb::get, "/api/v1/pois", "", {{"Cookie", "hotel_session=" + token}}).status,
+      200);
 }
 
 // Five failures, then each attempt must wait (429 with Retry-After), twice as long each time;
 // waiting what the server says lets the right password in, and a success clears the count.
 TEST_P(HttpApiTest, RepeatedFailedLoginsAnswer429) {
-  for (int i = 0; i < 5; ++i) EXPECT_EQ(Login(kStaffUser, "guess " + std::to_string(i)).status, 401);
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(Login(kStaffUser, "guess " + std::to_string(i)).status, 401);
   auto limited = Login(kStaffUser, kStaffPassword);
   EXPECT_EQ(limited.status, 429);
   EXPECT_EQ(Code(limited), "too_many_requests");
@@ -462,9 +470,9 @@ TEST_P(HttpApiTest, CookieWritesFromAnotherOriginAre403) {
                       {{"Cookie", cookie}, {"Origin", "http://localhost:9999"}});
   EXPECT_EQ(foreign.status, 403);
   EXPECT_EQ(Code(foreign), "forbidden");
-  EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", poi, {{"Cookie", cookie}, {"Origin", "null"}})
-                .status,
-            403);
+  EXPECT_EQ(
+      Call(http::verb::post, "/api/v1/pois", poi, {{"Cookie", cookie}, {"Origin", "null"}}).status,
+      403);
   EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", poi,
                  {{"Cookie", cookie}, {"Origin", "http://localhost"}})
                 .status,
@@ -478,8 +486,8 @@ TEST_P(HttpApiTest, CookieWritesFromAnotherOriginAre403) {
 }
 
 TEST_P(HttpApiTest, BookingForAnExistingGuestNeedsStaff) {
-  auto guest = Staff(http::verb::post, "/api/v1/guests",
-                     R"({"first_name": "Lucas", "last_name": "Silva"})");
+  auto guest =
+      Staff(http::verb::post, "/api/v1/guests", R"({"first_name": "Lucas", "last_name": "Silva"})");
   ASSERT_EQ(guest.status, 201);
   std::string booking = R"({"hotel_id": "AZ123", "room_number": 101, "check_in": "2030-01-02",
       "check_out": "2030-01-04", "guest": {"guest_id": ")" +

@@ -147,8 +147,7 @@ std::variant<std::optional<std::string>, HttpResponse> GuestLastName(const Call&
   if (last_name && !FoldName(*last_name).empty()) return last_name;
   if (call.staff) return std::optional<std::string>();
   return Error(400, "invalid_field",
-               "last_name is required: the last name of the guest on the reservation",
-               "last_name");
+               "last_name is required: the last name of the guest on the reservation", "last_name");
 }
 
 json::array ReservationArray(const std::vector<Reservation>& reservations) {
@@ -374,8 +373,8 @@ HttpResponse CancelReservation(const Context& context, Call& call) {
   auto last_name = GuestLastName(call);
   if (auto* error = std::get_if<HttpResponse>(&last_name)) return *error;
   HttpResponse response;
-  auto cancelled = context.service->Cancel(call.path[1],
-                                           std::get<std::optional<std::string>>(last_name));
+  auto cancelled =
+      context.service->Cancel(call.path[1], std::get<std::optional<std::string>>(last_name));
   if (Failed(cancelled, &response)) return response;
   return JsonResponse(200, ReservationJson(*cancelled));
 }
@@ -401,8 +400,8 @@ HttpResponse Login(const Context& context, Call& call) {
   }
   const std::string& address = call.request.client_address;
   if (auto wait = context.auth->RetryAfter(address, request.username); wait.count() > 0) {
-    return TooManyAttempts(
-        wait, fmt::format("Too many failed logins; try again in {} s", wait.count()));
+    return TooManyAttempts(wait,
+                           fmt::format("Too many failed logins; try again in {} s", wait.count()));
   }
   auto grant = context.auth->Login(address, request.username, request.password);
   if (!grant.ok()) {
@@ -677,7 +676,8 @@ HttpResponse ApiRouter::Route(const HttpRequest& request) const {
     return Error(405, "bad_request", "Method not allowed: " + method);
   }
   const Endpoint* endpoint = FindEndpoint(method, call.path);
-  if (endpoint == nullptr) return Error(404, "not_found", "No such endpoint: " + method + " " + path);
+  if (endpoint == nullptr)
+    return Error(404, "not_found", "No such endpoint: " + method + " " + path);
 
   Credentials credentials = PresentedCredentials(request);
   if (method != "GET" && (credentials.from_cookie || endpoint->handler == Login) &&

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <openssl/ssl.h>
 #include <algorithm>
 #include <atomic>
-#include <openssl/ssl.h>
 
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
@@ -56,7 +56,7 @@ class HttpConnection;
 // What the server shares with its connections. Outlives them (see HttpServer::State).
 struct ServerContext {
   const ApiRouter* router = nullptr;
-  HttpServerOptions options;  // `max_connections` resolved
+  HttpServerOptions options;          // `max_connections` resolved
   std::shared_ptr<ssl::context> tls;  // HTTPS when set
   std::atomic<uint64_t> accepted{0};
   std::atomic<uint64_t> active{0};
@@ -72,7 +72,8 @@ struct ServerContext {
 };
 
 HttpResponse ErrorAnswer(int status, std::string_view code, std::string_view message) {
-  return {status, "application/json",
+  return {status,
+          "application/json",
           fmt::format(R"({{"error":{{"status":{},"code":"{}","message":"{}"}}}})", status, code,
                       message),
           {}};
@@ -499,8 +500,8 @@ common::Result<std::shared_ptr<ssl::context>> NewTlsServerContext(
       SSL_CTX_set_cipher_list(native, "ECDHE+AESGCM:ECDHE+CHACHA20") != 1) {
     return common::Status::Internal("cannot configure TLS");
   }
-  SSL_CTX_set_options(native, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION |
-                                  SSL_OP_CIPHER_SERVER_PREFERENCE);
+  SSL_CTX_set_options(
+      native, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
   beast::error_code error;
   context->use_certificate_chain_file(certificate_file, error);
   if (error) {
@@ -550,7 +551,8 @@ common::Status HttpServer::Start() {
   }
   std::shared_ptr<ssl::context> tls;
   if (!options_.tls_certificate_file.empty() || !options_.tls_key_file.empty()) {
-    ASSIGN_OR_RETURN(tls, NewTlsServerContext(options_.tls_certificate_file, options_.tls_key_file));
+    ASSIGN_OR_RETURN(tls,
+                     NewTlsServerContext(options_.tls_certificate_file, options_.tls_key_file));
   }
   beast::error_code error;
   auto address = asio::ip::make_address(options_.address, error);

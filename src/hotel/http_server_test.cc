@@ -21,10 +21,10 @@
 #include <boost/beast.hpp>
 #include <boost/beast/ssl.hpp>
 #include <cerrno>
-#include <cstdlib>
-#include <filesystem>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>

@@ -189,7 +189,6 @@ TEST_F(LoadBenchServiceTest, OverHttpOpenLoop) {
             common::StatusCode::kAuthenticationError);
   server.Stop();
   EXPECT_EQ(ConnectHttpBenchClient("ftp://x").status().code(), common::StatusCode::kInvalid);
-
 }
 
 }  // namespace

@@ -37,17 +37,16 @@ std::string Digest(const std::string& token) {
 }  // namespace
 
 bool SessionStore::Ended(const Entry& entry, Clock::time_point now) const {
-  return now - entry.last_used >= options_.idle_timeout ||
-         now - entry.created >= options_.lifetime;
+  return now - entry.last_used >= options_.idle_timeout || now - entry.created >= options_.lifetime;
 }
 
 void SessionStore::MakeRoom(Clock::time_point now) {
   if (sessions_.size() < options_.max_sessions) return;
   std::erase_if(sessions_, [&](const auto& item) { return Ended(item.second, now); });
   if (sessions_.size() < options_.max_sessions || sessions_.empty()) return;
-  auto oldest = std::min_element(sessions_.begin(), sessions_.end(), [](const auto& a, const auto& b) {
-    return a.second.last_used < b.second.last_used;
-  });
+  auto oldest = std::min_element(
+      sessions_.begin(), sessions_.end(),
+      [](const auto& a, const auto& b) { return a.second.last_used < b.second.last_used; });
   sessions_.erase(oldest);
 }
 

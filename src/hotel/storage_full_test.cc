@@ -65,9 +65,8 @@ TEST_F(StorageFullTest, RefusedWritesAre503AndReadsWork) {
   ApiRouter router(service_.get(), auth_.get(), "/nonexistent-web-dir", "embedded");
   std::string staff = "Bearer " + StaffToken();
 
-  HttpResponse booked =
-      router.Handle({"POST", "/api/v1/reservations", "application/json", kBooking, "", "", "",
-                     "", "", false});
+  HttpResponse booked = router.Handle(
+      {"POST", "/api/v1/reservations", "application/json", kBooking, "", "", "", "", "", false});
   EXPECT_EQ(booked.status, 503) << booked.body;
   json::value error = Body(booked).at("error");
   EXPECT_EQ(error.at("code"), "database_unavailable");
@@ -84,8 +83,8 @@ TEST_F(StorageFullTest, RefusedWritesAre503AndReadsWork) {
       router.Handle({"GET", "/api/v1/hotels/AZ123", "", "", "", "", "", "", "", false});
   EXPECT_EQ(hotel.status, 200) << hotel.body;
   HttpResponse nights = router.Handle(
-      {"GET", "/api/v1/hotels/AZ123/availability?check_in=2030-01-02&check_out=2030-01-05", "",
-       "", "", "", "", "", "", false});
+      {"GET", "/api/v1/hotels/AZ123/availability?check_in=2030-01-02&check_out=2030-01-05", "", "",
+       "", "", "", "", "", false});
   EXPECT_EQ(nights.status, 200) << nights.body;
 }
 

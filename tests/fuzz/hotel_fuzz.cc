@@ -150,9 +150,9 @@ void SetUp() {
   common::Status added = fixture->accounts->Add(kStaffUser, kStaffPassword);
   if (!added.ok()) Fail(added.ToString());
   fixture->auth = std::make_unique<hotel::StaffAuth>(fixture->accounts.get());
-  fixture->router = std::make_unique<hotel::ApiRouter>(fixture->service.get(), fixture->auth.get(),
-                                                       (fixture->directory / "web").string(),
-                                                       "embedded");
+  fixture->router =
+      std::make_unique<hotel::ApiRouter>(fixture->service.get(), fixture->auth.get(),
+                                         (fixture->directory / "web").string(), "embedded");
   LogIn();
   LoadInventory(*fixture->router);
 }
