@@ -20,9 +20,14 @@
 // SIGHUP re-reads the TLS certificate, key and CA files for new connections; when they cannot
 // be used, the previous ones stay and an ERROR is logged.
 //
-// `--config FILE` reads `key: value` lines whose keys are the long flags without dashes
-// (`port: 9042`, `tls-optional: true`), or cassandra.yaml's names for the TLS settings
-// (kConfigAliases); `#` starts a comment. Flags given on the command line override the file.
+// `--config FILE` reads a YAML file (server/config.h): cassandra.yaml's keys where cqld has the
+// setting (`native_transport_port: 9042`, `client_encryption_options: {enabled: true, ...}`),
+// and the long flags without dashes for the rest (`min-free-space-mb: 512`); an unknown key is
+// a usage error naming it. Flags given on the command line override the file.
+//
+// Logs go to stderr, or with `--log-file` to a file rotated by size (`--log-file-max-mb`,
+// `--log-file-count`), as text or JSON lines (`--log-format`), at `--log-level` and above
+// (common/logging.h).
 //
 // A table, view, type or keyspace whose stored definition cannot be read is quarantined when the
 // directory is opened (an ERROR log line names it; its definition and data stay on disk) and the
@@ -38,7 +43,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -54,6 +58,7 @@
 #include "common/logging.h"
 #include "engine/data_check.h"
 #include "engine/database.h"
+#include "server/config.h"
 #include "server/server.h"
 
 namespace {
@@ -79,22 +84,16 @@ constexpr const char* kKeys[] = {"data",
                                  "tls-cert",
                                  "tls-key",
                                  "tls-ca",
+                                 "cluster-name",
+                                 "log-level",
+                                 "log-file",
+                                 "log-format",
+                                 "log-file-max-mb",
+                                 "log-file-count",
                                  "config"};
 
 // Flags without a value on the command line; `true` or `false` in the config file.
 constexpr const char* kSwitches[] = {"tls-optional", "tls-require-client-cert"};
-
-// Config-file keys named as in cassandra.yaml's client_encryption_options, and the keys they
-// stand for. `tls-enabled` is a config-file key only: `false` turns TLS off though its files
-// are named (as Cassandra's `enabled: false`).
-constexpr std::pair<const char*, const char*> kConfigAliases[] = {
-    {"client_encryption_options.enabled", "tls-enabled"},
-    {"client_encryption_options.optional", "tls-optional"},
-    {"client_encryption_options.certificate", "tls-cert"},
-    {"client_encryption_options.private_key", "tls-key"},
-    {"client_encryption_options.truststore", "tls-ca"},
-    {"client_encryption_options.require_client_auth", "tls-require-client-cert"},
-};
 
 void Usage(std::FILE* out) {
   std::fprintf(
@@ -138,10 +137,17 @@ void Usage(std::FILE* out) {
       "  --tls-require-client-cert        refuse clients without a valid certificate (mutual\n"
       "                                   TLS; needs --tls-ca)\n"
       "  --tls-optional                   serve plaintext clients too, on the same port\n"
-      "  --config FILE                    read `key: value` lines (keys as the flags above,\n"
-      "                                   without dashes; switches take true/false; TLS\n"
-      "                                   also as client_encryption_options.NAME, see\n"
-      "                                   docs/security.md); flags override the file\n"
+      "  --cluster-name NAME              the cluster name system.local reports (default\n"
+      "                                   'Test Cluster', as Cassandra's)\n"
+      "  --log-level LEVEL                DEBUG, INFO (default), WARN, ERROR or OFF\n"
+      "  --log-file FILE                  log to FILE instead of stderr, rotated by size\n"
+      "  --log-file-max-mb N              rotate the log file at N MiB (default 50)\n"
+      "  --log-file-count N               rotated log files kept: FILE.1..FILE.N (default 7)\n"
+      "  --log-format text|json           one line of text (default) or one JSON object per\n"
+      "                                   line\n"
+      "  --config FILE                    read a YAML config file: cassandra.yaml's keys where\n"
+      "                                   cqld has the setting, else the flags above without\n"
+      "                                   dashes (docs/operations.md); flags override the file\n"
       "  --check                          report every keyspace, type, table, index and view\n"
       "                                   of --data and what is damaged (quarantined), then\n"
       "                                   exit: 0 when clean, 1 otherwise; serves nothing\n"
@@ -169,47 +175,13 @@ bool IsSwitch(const std::string& key) {
   return false;
 }
 
-// The key a config-file key stands for: itself, or the flag a cassandra.yaml name maps to; ""
-// when unknown.
-std::string ConfigKey(const std::string& key) {
-  for (const auto& [alias, flag] : kConfigAliases) {
-    if (key == alias) return flag;
-  }
-  if ((IsKey(key) && key != "config") || IsSwitch(key) || key == "tls-enabled") return key;
-  return "";
-}
-
-std::string Trim(const std::string& text) {
-  size_t begin = text.find_first_not_of(" \t\r");
-  if (begin == std::string::npos) return "";
-  size_t end = text.find_last_not_of(" \t\r");
-  return text.substr(begin, end - begin + 1);
-}
-
-// Reads a config file into `values` (keys not already set). Returns an error message or "".
+// Reads the config file `path` (server/config.h) into `values`: flags already there win.
 std::string ReadConfig(const std::string& path, std::map<std::string, std::string>* values) {
-  std::ifstream in(path);
-  if (!in) return "cannot read config file " + path;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    line = Trim(line);
-    if (line.empty()) continue;
-    size_t colon = line.find(':');
-    if (colon == std::string::npos) {
-      return path + ":" + std::to_string(number) + ": expected `key: value`";
-    }
-    std::string written = Trim(line.substr(0, colon));
-    std::string value = Trim(line.substr(colon + 1));
-    std::string key = ConfigKey(written);
-    if (key.empty()) {
-      return fmt::format("{}:{}: unknown key '{}'", path, number, written);
-    }
-    values->try_emplace(key, value);
-  }
-  return "";
+  auto is_setting = [](const std::string& key) {
+    return (IsKey(key) && key != "config") || IsSwitch(key) || key == "tls-enabled";
+  };
+  auto is_switch = [](const std::string& key) { return IsSwitch(key) || key == "tls-enabled"; };
+  return server::ReadConfigFile(path, is_setting, is_switch, values);
 }
 
 // Parses a non-negative integer no larger than `max`.
@@ -396,6 +368,30 @@ std::string ParseTls(const Values& values, server::TlsOptions* tls) {
   return "";
 }
 
+// The --log-* flags: level and sink, set for the whole process. Returns an error message or "".
+std::string ConfigureLogging(const Values& values) {
+  auto text = [&](const char* key, const char* fallback) {
+    auto it = values.find(key);
+    return it == values.end() ? std::string(fallback) : it->second;
+  };
+  std::optional<common::LogLevel> level = common::ParseLogLevel(text("log-level", "INFO"));
+  if (!level) return "--log-level must be DEBUG, INFO, WARN, ERROR or OFF";
+  common::LogSinkOptions sink;
+  sink.file = text("log-file", "");
+  std::string format = text("log-format", "text");
+  if (format != "text" && format != "json") return "--log-format must be 'text' or 'json'";
+  sink.format = format == "json" ? common::LogFormat::kJson : common::LogFormat::kText;
+  std::optional<size_t> max_mb = ParseCount(text("log-file-max-mb", "50"), 1 << 20);
+  std::optional<size_t> count = ParseCount(text("log-file-count", "7"), 1000);
+  if (!max_mb || *max_mb == 0) return "bad value for log-file-max-mb (1 or more MiB)";
+  if (!count) return "bad value for log-file-count (0 to 1000)";
+  sink.max_file_bytes = uint64_t{*max_mb} << 20;
+  sink.max_files = static_cast<int>(*count);
+  if (std::string error = common::SetLogSink(sink); !error.empty()) return error;
+  common::SetLogLevel(*level);
+  return "";
+}
+
 // Opens the database, serves it until SIGINT or SIGTERM, and closes both; the exit status.
 // SIGHUP reloads the TLS files.
 int Serve(const std::string& data, const std::string& durability,
@@ -469,9 +465,11 @@ int main(int argc, char** argv) {
 
   std::string data = get("data", "./data");
   if (check) return CheckData(data);
+  if (std::string error = ConfigureLogging(values); !error.empty()) return UsageError(error);
   std::string durability = get("durability", "periodic");
   engine::DatabaseOptions database_options;
   server::ServerOptions server_options;
+  database_options.local_node.cluster_name = get("cluster-name", "Test Cluster");
   if (durability == "batch") {
     database_options.durability = engine::DatabaseOptions::Durability::kBatch;
     server_options.execute_on_workers = true;

@@ -136,6 +136,11 @@ void Database::WireContext() {
 
 std::shared_ptr<const schema::Catalog> Database::catalog() const { return schema_->catalog(); }
 
+void Database::SetNativeAddress(const std::string& rpc_address, int32_t port) {
+  options_.local_node.rpc_address = rpc_address;
+  options_.local_node.native_port = port;
+}
+
 Status Database::Purge() { return PurgeScheduler::RunOnce(store_.get()); }
 
 void Database::AddSchemaListener(std::function<void(const cql::SchemaChangeEvent&)> listener) {

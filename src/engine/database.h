@@ -121,6 +121,10 @@ class Database {
   // Whether the database is (still) read-only because its disk was full when it was opened.
   bool read_only() const { return store_->read_only(); }
   const schema::LocalNodeInfo& local_node() const { return options_.local_node; }
+  // The address and port clients reach the native protocol on, for system.local's rpc_address
+  // and rpc_port (a server calls it once bound, so `--port 0` reports the real port).
+  // REQUIRES: before requests are served (the node info is read without a lock).
+  void SetNativeAddress(const std::string& rpc_address, int32_t port);
 
   // Called after every schema change, from the thread that made it.
   void AddSchemaListener(std::function<void(const cql::SchemaChangeEvent&)> listener);

@@ -107,6 +107,12 @@ common::Result<std::unique_ptr<Server>> Server::Start(engine::Database* database
   }
   server->endpoint_ = acceptor.local_endpoint(ec);
   if (ec) return Status::IOError(fmt::format("Cannot read the bound address: {}", ec.message()));
+  // system.local's rpc_address and rpc_port: where clients reach this server (a wildcard
+  // address keeps the node's own address, as Cassandra's broadcast_rpc_address).
+  database->SetNativeAddress(server->endpoint_.address().is_unspecified()
+                                 ? database->local_node().rpc_address
+                                 : server->endpoint_.address().to_string(),
+                             server->endpoint_.port());
 
   server->context_.limits.max_requests_per_connection = options.max_requests_per_connection;
   server->context_.limits.max_envelope_body = options.max_envelope_body;

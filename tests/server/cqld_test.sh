@@ -10,7 +10,8 @@
 # the `openssl` CLI, the ready line's `tls on`, the protocol over TLS (the CA and the name
 # 127.0.0.1 verified), SIGHUP reloading a replaced certificate (and a broken one: cqld keeps
 # the previous one), and the config file's client_encryption_options names (`tls optional`:
-# plaintext and TLS on one port).
+# plaintext and TLS on one port), and a cassandra.yaml-style config with the log settings (a
+# JSON log file; system.local's cluster name and real port; unknown keys refused).
 set -euo pipefail
 
 cqld=$1
@@ -221,4 +222,36 @@ set +e
 status=$?
 set -e
 [ "$status" -eq 2 ] || fail "--tls-cert without --tls-key exited $status, not 2"
+
+# 6. A cassandra.yaml-style config (nested maps, a list, 4.1 units) with cqld's log settings:
+# system.local reports the cluster name and the real port; the log is JSON lines in its file.
+{
+  echo "cluster_name: 'Hotel Cluster'"
+  echo "commitlog_sync: periodic"
+  echo "native_transport_max_frame_size: 32MiB"
+  echo "client_encryption_options:"
+  echo "  enabled: false"
+  echo "log-file: $tmp/cqld.log"
+  echo "log-format: json"
+  echo "log-level: info"
+} >"$tmp/cqld.yaml"
+start --config "$tmp/cqld.yaml"
+out=$(python3 "$tmp/client.py" "$port" "SELECT cluster_name, rpc_port FROM system.local") ||
+  fail "system.local could not be read"
+hex_cluster=$(printf 'Hotel Cluster' | od -An -tx1 | tr -d ' \n')
+hex_port=$(printf '%08x' "$port")
+[[ "$out" == *"0000000d${hex_cluster}00000004${hex_port}"* ]] ||
+  fail "system.local does not report the cluster name and port $port: $out"
+stop
+grep -q '"level":"INFO","source":"' "$tmp/cqld.log" || fail "no JSON lines in the log file"
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$tmp/cqld.log" ||
+  fail "the log file holds a line that is not JSON"
+# Unknown keys are usage errors naming the key and its line.
+printf 'cluster_name: x\nnum_tokens: 16\n' >"$tmp/bad.yaml"
+set +e
+"$cqld" --data "$tmp/data" --config "$tmp/bad.yaml" >/dev/null 2>"$tmp/usage"
+status=$?
+set -e
+[ "$status" -eq 2 ] || fail "an unknown config key exited $status, not 2"
+grep -q "bad.yaml:2: unknown key 'num_tokens'" "$tmp/usage" || fail "the unknown key is not named"
 echo "cqld_test: ok"
