@@ -328,7 +328,10 @@ bool Connection::Negotiate() {
         Status::ProtocolError(fmt::format("Invalid or unsupported protocol version ({}); "
                                           "supported versions are (4/v4, 5/v5)",
                                           version)),
-        AnswerVersion(version));
+        AnswerVersion(version),
+        // Drivers probe their newest version first (the Python driver asks for DSE's 65 and
+        // 66) and retry with the one this answer names: negotiation, not a problem.
+        common::LogLevel::kDebug);
     return false;
   }
   version_ = version;
@@ -637,8 +640,8 @@ void Connection::QueueError(int16_t stream, const Status& status, std::optional<
 }
 
 void Connection::FailConnection(int16_t stream, const Status& status,
-                                std::optional<uint8_t> version) {
-  LOG_INFO("closing connection {}: {}", peer_, status.message());
+                                std::optional<uint8_t> version, common::LogLevel level) {
+  CQLD_LOG_(level, "closing connection {}: {}", peer_, status.message());
   QueueError(stream, status, version);
   closing_ = true;
   drain_on_close_ = true;

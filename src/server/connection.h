@@ -88,6 +88,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "common/bytes.h"
+#include "common/logging.h"
 #include "cql/session.h"
 #include "protocol/compression.h"
 #include "protocol/frame.h"
@@ -211,9 +212,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // AuthenticationError after kFailedLoginDelay (the connection may try again).
   void HandleAuthResponse(int16_t stream, const protocol::AuthResponseRequest& auth);
   void CompleteAuthentication(int16_t stream, common::Result<std::string> role);
-  // Queues a ProtocolError and closes once it is written (design 6).
+  // Queues a ProtocolError and closes once it is written (design 6), logging why at `level`.
   void FailConnection(int16_t stream, const common::Status& status,
-                      std::optional<uint8_t> version = {});
+                      std::optional<uint8_t> version = std::nullopt,
+                      common::LogLevel level = common::LogLevel::kInfo);
   size_t PendingOutput() const { return unflushed_ + output_.size() + writing_.size(); }
   void LoopEnded();
   void CloseSocket();

@@ -3,11 +3,15 @@
 
 #include "server/server.h"
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "common/logging.h"
 #include "server/server_testing.h"
 
 namespace server {
@@ -69,6 +73,26 @@ TEST_F(ServerTest, UnsupportedVersionsGetTheExactErrorAndTheConnectionCloses) {
                                   "); supported versions are (4/v4, 5/v5)");
     EXPECT_TRUE(client.WaitClosed());
   }
+}
+
+TEST_F(ServerTest, AVersionProbeIsNotLoggedAsAProblem) {
+  // The Python driver asks for DSE's protocol 66, then 65, then retries with v5: negotiation.
+  std::string log = ::testing::TempDir() + "server_test_probe.log";
+  std::remove(log.c_str());
+  common::LogSinkOptions sink;
+  sink.file = log;
+  ASSERT_EQ(common::SetLogSink(sink), "");
+  for (uint8_t version : {0x42, 0x41}) {
+    TestClient client(server_->port());
+    ASSERT_TRUE(client.SendRaw(RawHeader(version, 0, Opcode::kOptions, 0, 0)));
+    ASSERT_TRUE(client.Receive().ok());
+    EXPECT_TRUE(client.WaitClosed());
+  }
+  ASSERT_EQ(common::SetLogSink(common::LogSinkOptions{}), "");
+  std::ifstream in(log);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.find("protocol version"), std::string::npos) << text;
+  std::remove(log.c_str());
 }
 
 TEST_F(ServerTest, VersionTwoHeaderIsAnsweredToo) {
