@@ -2,7 +2,12 @@
 #   make run    build and start the hotel service (http://127.0.0.1:8080; HOST/PORT override)
 #   make shell  build and start the cql shell on the embedded engine
 #   make test   build and run every test suite (also builds the fuzz targets with clang in
-#               build/fuzz and replays their corpora: the fuzz.* CTests)
+#               build/fuzz and replays their corpora: the fuzz.* CTests), but package.deb
+#   make package  build an optimized tree in build/package (prefix /usr, no tests) and make
+#               build/package/cqld_<version>_amd64.deb with CPack (packaging/; docs/operations.md)
+#   make package-test  the CTest package.deb (label `package`): packages the debug tree and
+#               checks the .deb; apart from `make test` because it takes minutes (CPack strips
+#               and compresses 1 GB of sanitizer binaries)
 #   make bench  build (optimized) and run the benchmarks
 #   make bench-load  start an optimized cqld and drive it with the cqld_load generator
 #   make fuzz   build the libFuzzer targets with clang and run each for FUZZ_SECONDS
@@ -18,8 +23,9 @@ CMAKE_COMMON := -G Ninja -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 DEBUG_DIR := build/debug
 RELEASE_DIR := build/release
 FUZZ_DIR := build/fuzz
+PACKAGE_DIR := build/package
 
-.PHONY: all deps build build-release run shell test bench bench-load fuzz format lint clean
+.PHONY: all deps build build-release run shell test bench bench-load fuzz format lint clean package package-test
 
 all: build
 
@@ -32,6 +38,10 @@ $(DEBUG_DIR)/build.ninja:
 $(RELEASE_DIR)/build.ninja:
 	cmake -S . -B $(RELEASE_DIR) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCQLD_TESTS=OFF -DCQLD_BENCH=ON
+
+$(PACKAGE_DIR)/build.ninja:
+	cmake -S . -B $(PACKAGE_DIR) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCQLD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/usr
 
 build: deps $(DEBUG_DIR)/build.ninja
 	ninja -C $(DEBUG_DIR) -j $(JOBS)
@@ -46,7 +56,15 @@ shell: build-release
 	@scripts/shell
 
 test: build
-	ctest --test-dir $(DEBUG_DIR) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(DEBUG_DIR) --output-on-failure -j $(JOBS) -LE package
+
+package-test: build
+	ctest --test-dir $(DEBUG_DIR) --output-on-failure -L package
+
+package: deps $(PACKAGE_DIR)/build.ninja
+	ninja -C $(PACKAGE_DIR) -j $(JOBS)
+	cd $(PACKAGE_DIR) && cpack -G DEB
+	@ls $(PACKAGE_DIR)/cqld_*_amd64.deb
 
 bench: build-release
 	$(RELEASE_DIR)/bench/cqld_bench --benchmark_min_time=0.2

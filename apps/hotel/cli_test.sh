@@ -12,6 +12,10 @@
 #      `ps`, and a wrong one is refused.
 #   4. With CQLD_BINARY: `--cassandra` against a cqld with TLS (--tls-cert, the certificate of
 #      part 2): refused in plaintext, served with --tls-ca verifying it, refused with another CA.
+#   5. Operations (docs/operations.md, "The hotel service"): started from another working
+#      directory without --web, it serves its compiled-in UI; /health/live, /health/ready and
+#      /metrics answer; X-Request-Id is echoed; --access-log FILE gets one line per request
+#      without query strings or tokens; --no-access-log writes none.
 # Everything lives in a temporary directory; the servers listen on 127.0.0.1 on free ports and
 # are stopped (by their pids) even when a check fails.
 #
@@ -21,25 +25,15 @@ set -uo pipefail
 
 hotel=${1:?usage: cli_test.sh HOTEL_BINARY [CQLD_BINARY]}
 cqld=${2:-}
-for tool in openssl curl setsid; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "hotel cli: skipped, $tool is missing"
-    exit 77
-  fi
-done
+# shellcheck source=tests/support/checks.sh
+. "$(dirname "$0")/../../tests/support/checks.sh"
+require_tools "hotel cli" openssl curl setsid
+hotel=$(realpath "$hotel")  # part 5 runs it from another directory
 
 work=$(mktemp -d)
 pid=""
 cqld_pid=""
 tls_pid=""
-failures=0
-end() {  # end PID: SIGTERM, then SIGKILL after 10 s
-  if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
-    kill -TERM "$1"
-    for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$1" 2>/dev/null && kill -KILL "$1"
-  fi
-}
 stop() {
   end "$pid"
   end "$cqld_pid"
@@ -47,30 +41,6 @@ stop() {
   rm -rf "$work"
 }
 trap stop EXIT
-
-# wait_for REGEX FILE PID: prints the first match of REGEX in FILE once it shows (within 120 s);
-# nothing when PID exits first.
-wait_for() {
-  local found=""
-  for _ in $(seq 1200); do
-    found=$(grep -oE "$1" "$2" 2>/dev/null | head -1 || true)
-    [ -n "$found" ] && break
-    kill -0 "$3" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "$found"
-}
-
-check() {  # check DESCRIPTION COMMAND...: runs the command, counts a failure when it fails
-  local what=$1
-  shift
-  if "$@"; then
-    echo "ok: $what"
-  else
-    echo "FAILED: $what" >&2
-    failures=$((failures + 1))
-  fi
-}
 
 data=$work/data
 password="cli-test-$(head -c 9 /dev/urandom | base64 | tr '+/' '-_')"
@@ -107,12 +77,8 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 
   --hotels 2 --days 8 --tls-cert "$work/cert.pem" --tls-key "$work/key.pem" \
   >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
-url=$(wait_for 'https://127\.0\.0\.1:[0-9]+' "$work/serve.out" "$pid")
-if [ -z "$url" ]; then
-  echo "hotel cli: hotel serve --tls-cert did not start:" >&2
-  cat "$work/serve.out" "$work/serve.err" >&2
-  exit 1
-fi
+url=$(started 'https://127\.0\.0\.1:[0-9]+' "$work/serve.out" "$work/serve.err" "$pid" \
+  "hotel cli: hotel serve --tls-cert") || exit 1
 echo "hotel cli: serving $url"
 
 health=$(curl -sS --cacert "$work/cert.pem" "$url/api/v1/health")
@@ -149,6 +115,38 @@ check "SIGTERM stops the service cleanly" test "$status" -eq 0
 check "the password is in no output or log" \
   bash -c "! grep -rq -- '$password' '$work/serve.out' '$work/serve.err' '$work'/*.out"
 check "no token in the logs" bash -c "! grep -q -- '$token' '$work/serve.err'"
+
+# --- 5. Operations: the UI from any directory, health, metrics, the access log --------------------
+mkdir -p "$work/elsewhere"
+(cd "$work/elsewhere" && exec "$hotel" serve --data "$data" --address 127.0.0.1 --port 0 \
+  --access-log "$work/access.log" >"$work/ops.out" 2>"$work/ops.err") &
+pid=$!
+url=$(started 'http://127\.0\.0\.1:[0-9]+' "$work/ops.out" "$work/ops.err" "$pid" \
+  "hotel cli: hotel serve from another directory") || exit 1
+check "the UI from another working directory" \
+  bash -c "curl -sS '$url/' | grep -q '<title>'"
+check "/health/live" bash -c "curl -sS '$url/health/live' | grep -q '\"status\":\"live\"'"
+check "/health/ready" bash -c "curl -sS '$url/health/ready' | grep -q '\"status\":\"ok\"'"
+check "an X-Request-Id is echoed" bash -c \
+  "curl -sS -D - -o /dev/null -H 'X-Request-Id: cli-42' '$url/api/v1/pois' | grep -qi '^x-request-id: cli-42'"
+curl -sS -o /dev/null "$url/api/v1/reservations/NOPE12?last_name=Secretname"
+check "/metrics from 127.0.0.1, by route template" bash -c \
+  "curl -sS '$url/metrics' | grep -q 'hotel_http_requests_total{route=\"/api/v1/reservations/{confirmation}\"'"
+end "$pid"
+pid=""
+check "the access log names the request id and the route" \
+  grep -q 'access id=cli-42 client=127.0.0.1 method=GET route=/api/v1/pois path=/api/v1/pois status=200' \
+  "$work/access.log"
+check "the access log holds no query string" bash -c "! grep -q Secretname '$work/access.log'"
+check "nothing of it on stderr" bash -c "! grep -q ' access id=' '$work/ops.err'"
+(cd "$work/elsewhere" && exec "$hotel" serve --data "$data" --address 127.0.0.1 --port 0 \
+  --no-access-log >"$work/quiet.out" 2>"$work/quiet.err") &
+pid=$!
+url=$(wait_for 'http://127\.0\.0\.1:[0-9]+' "$work/quiet.out" "$pid")
+curl -sS -o /dev/null "$url/health/live"
+end "$pid"
+pid=""
+check "--no-access-log writes no access line" bash -c "! grep -q ' access id=' '$work/quiet.err'"
 
 # --- 3. A cluster that asks for a login -----------------------------------------------------------
 if [ -n "$cqld" ]; then

@@ -3,10 +3,14 @@
 //   hotel serve [--data DIR] [--address 127.0.0.1] [--port 8080] [--keyspace-prefix P]
 //               [--web DIR] [--threads N] [--max-connections N] [--header-timeout S]
 //               [--body-timeout S] [--idle-timeout S] [--tls-cert FILE --tls-key FILE]
+//               [--access-log FILE | --no-access-log]
 //       Opens the embedded database in DIR (default ./data), creates the schema if missing,
 //       loads the small sample when the hotel keyspace is empty, and serves the HTTP API and
-//       the web UI until SIGINT/SIGTERM. The connection limit and the deadlines (seconds) are
-//       HttpServerOptions' (src/hotel/http_server.h; docs/reliability.md section 4). With
+//       the web UI until SIGINT/SIGTERM. The UI is compiled in (src/hotel/web_assets.h);
+//       --web DIR serves the files of DIR instead (to work on the UI without rebuilding). One
+//       access-log line per request goes to stderr, or to FILE (src/hotel/access_log.h). The
+//       connection limit and the deadlines (seconds) are HttpServerOptions'
+//       (src/hotel/http_server.h; docs/reliability.md section 4). With
 //       --tls-cert and --tls-key (PEM), it serves HTTPS instead of HTTP (docs/security.md).
 //   hotel load [--data DIR] [--scale small|seed] [--seed N] [--keyspace-prefix P]
 //              [--hotels N] [--rooms N] [--days N] [--pois N] [--guests N] [--reservations N]
@@ -71,7 +75,7 @@ constexpr const char* kUsage =
     "usage: hotel serve [--data DIR] [--address ADDR] [--port N] [--keyspace-prefix P] "
     "[--web DIR] [--threads N]\n"
     "                   [--max-connections N] [--header-timeout S] [--body-timeout S]\n"
-    "                   [--idle-timeout S]\n"
+    "                   [--idle-timeout S] [--access-log FILE | --no-access-log]\n"
     "       hotel load [--data DIR] [--scale small|seed] [--seed N] [--keyspace-prefix P]\n"
     "                  [--hotels N] [--rooms N] [--days N] [--pois N] [--guests N]\n"
     "                  [--reservations N] [--writers N] [--first-day YYYY-MM-DD]\n"
@@ -98,6 +102,9 @@ constexpr const char* kUsage =
     "         --tls-cert FILE --tls-key FILE\n"
     "                               serve HTTPS (TLS 1.2+) with this PEM certificate (chain)\n"
     "                               and PEM private key\n"
+    "         --web DIR             serve the UI from DIR (default: the UI compiled in)\n"
+    "         --access-log FILE     append the access log to FILE (default: stderr)\n"
+    "         --no-access-log       no access log\n"
     "  users, bench --staff-user: the password comes from HOTEL_USER_PASSWORD or a prompt\n"
     "                               without echo, never from the command line\n";
 
@@ -143,6 +150,11 @@ std::string ServerOptionsFromFlags(std::map<std::string, std::string>& flags,
   if (options->tls_certificate_file.empty() != options->tls_key_file.empty()) {
     return "--tls-cert and --tls-key go together";
   }
+  options->access_log = flags["--no-access-log"].empty();
+  options->access_log_file = flags["--access-log"];
+  if (!options->access_log && !options->access_log_file.empty()) {
+    return "--access-log and --no-access-log exclude each other";
+  }
   return "";
 }
 
@@ -182,7 +194,7 @@ int Bench(const hotel::BenchClientFactory& factory, std::map<std::string, std::s
 std::map<std::string, std::string> DefaultFlags() {
   std::map<std::string, std::string> flags = {{"--data", "data"},     {"--address", "127.0.0.1"},
                                               {"--port", "8080"},     {"--keyspace-prefix", ""},
-                                              {"--web", "web"},       {"--threads", "4"},
+                                              {"--web", ""},          {"--threads", "4"},
                                               {"--scale", "small"},   {"--seed", "42"},
                                               {"--cassandra", ""},    {"--replication", ""},
                                               {"--hotels", ""},       {"--rooms", ""},
@@ -195,8 +207,9 @@ std::map<std::string, std::string> DefaultFlags() {
                                               {"--staff-user", ""},   {"--username", ""},
                                               {"--password", ""},     {"--tls-ca", ""}};
   // `hotel serve`'s HTTP server flags ("": HttpServerOptions' default).
-  for (const char* flag : {"--max-connections", "--header-timeout", "--body-timeout",
-                           "--idle-timeout", "--tls-cert", "--tls-key"}) {
+  for (const char* flag :
+       {"--max-connections", "--header-timeout", "--body-timeout", "--idle-timeout", "--tls-cert",
+        "--tls-key", "--access-log", "--no-access-log"}) {
     flags[flag] = "";
   }
   return flags;
@@ -435,7 +448,7 @@ int Serve(hotel::HotelService& service, hotel::Repository& repository,
   }
   hotel::StaffAuth auth(accounts->get());
   std::string web = flags["--web"];
-  if (!std::filesystem::exists(web + "/index.html")) {
+  if (!web.empty() && !std::filesystem::exists(web + "/index.html")) {
     std::fprintf(stderr, "hotel: no %s/index.html; / answers 404\n", web.c_str());
   }
   hotel::ApiRouter router(&service, &auth, web, mode);
@@ -452,11 +465,16 @@ int Serve(hotel::HotelService& service, hotel::Repository& repository,
   return 0;
 }
 
-// Reads argv into `flags` (every flag takes a value) from `first`; false on an unknown flag.
-// The value of --password is blanked in argv once read, so `ps` shows it no longer.
+// Reads argv into `flags` from `first`; false on an unknown flag. Every flag takes a value but
+// the switches (`--no-access-log`), which are set to "true". The value of --password is blanked
+// in argv once read, so `ps` shows it no longer.
 bool ParseFlags(int argc, char** argv, int first, std::map<std::string, std::string>& flags) {
   for (int i = first; i < argc; ++i) {
     std::string flag = argv[i];
+    if (flag == "--no-access-log") {
+      flags[flag] = "true";
+      continue;
+    }
     if (flags.count(flag) == 0 || i + 1 >= argc) return false;
     flags[flag] = argv[++i];
     if (flag == "--password") std::memset(argv[i], 'x', std::strlen(argv[i]));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/logging.h"
+#include "hotel/service_metrics.h"
 
 #include <algorithm>
 #include <chrono>
@@ -46,6 +47,12 @@ HotelService::HotelService(Repository* repository, HotelServiceOptions options)
     repair_ = std::make_unique<RepairScheduler>(
         std::chrono::milliseconds(options_.repair_interval_millis), [this] {
           auto report = RepairAll(NowMillis());
+          const ServiceMetrics& metrics = ServiceMetrics::Get();
+          (report.ok() ? metrics.repair_passes_ok : metrics.repair_passes_failed).Increment();
+          if (report.ok()) {
+            metrics.repair_nights_freed.Increment(report->nights_freed);
+            metrics.repair_pending_removed.Increment(report->pending_removed);
+          }
           if (!report.ok()) {
             LOG_WARNING("hotel repair pass failed: {}", report.status().ToString());
           } else if (report->nights_freed > 0 || report->pending_removed > 0) {

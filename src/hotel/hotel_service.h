@@ -192,6 +192,11 @@ class HotelService {
   common::Result<int> OpenAvailability(const std::string& hotel_id, Day start, Day end,
                                        std::optional<Cents> rate);
 
+  // Ok when the database answers a cheap query now (Repository::Ping); kUnavailable (or the
+  // database's error) otherwise. Blocks as long as the session does: bound it with a
+  // ReadinessProbe.
+  common::Status CheckDatabase() { return repository_->Ping(); }
+
   // kInvalid unless check_in < check_out and the stay has at most max_stay_nights nights.
   common::Status ValidateStay(Day check_in, Day check_out) const;
   const HotelServiceOptions& options() const { return options_; }

@@ -12,8 +12,11 @@
 #include <variant>
 #include <vector>
 
+#include "common/metrics.h"
 #include "cql/parser/lexer.h"
 #include "hotel/http_json.h"
+#include "hotel/service_metrics.h"
+#include "hotel/web_assets.h"
 
 namespace hotel {
 
@@ -40,7 +43,7 @@ std::string ValidUtf8(std::string_view text) {
 // JSON text must be UTF-8 (RFC 8259 §8.1), so invalid bytes become U+FFFD; they can only be
 // inside strings, so the text stays valid JSON.
 HttpResponse JsonResponse(int status, const json::value& value) {
-  return {status, "application/json", ValidUtf8(json::serialize(value)), {}};
+  return {status, "application/json", ValidUtf8(json::serialize(value)), {}, {}};
 }
 
 HttpResponse Error(int status, std::string_view code, std::string_view message,
@@ -111,6 +114,7 @@ struct Context {
   HotelService* service;
   StaffAuth* auth;
   const std::string& mode;
+  ReadinessProbe* readiness;
 };
 
 std::optional<std::string> Param(const Query& query, const std::string& name) {
@@ -166,12 +170,41 @@ json::array PoiArray(const std::vector<Poi>& pois) {
 
 // --- Handlers: one per endpoint (the table below says who may call each) -------------------
 
+// How long a readiness check waits for the database.
+constexpr std::chrono::milliseconds kReadinessDeadline{2000};
+
+// GET /health/ready and /api/v1/health: 200 while the database answers, else 503 with the
+// reason (also as the API's error object, so every error answer has one).
+HttpResponse ReadinessResponse(ReadinessProbe* readiness, const std::string& mode) {
+  Status status =
+      readiness != nullptr ? readiness->Check() : Status(StatusCode::kUnavailable, "no database");
+  if (status.ok()) return JsonResponse(200, json::object{{"status", "ok"}, {"mode", mode}});
+  json::object error{
+      {"status", 503}, {"code", "database_unavailable"}, {"message", status.message()}};
+  return JsonResponse(503, json::object{{"status", "unavailable"},
+                                        {"mode", mode},
+                                        {"reason", status.message()},
+                                        {"error", std::move(error)}});
+}
+
 HttpResponse GetHealth(const Context& context, Call&) {
-  return JsonResponse(200, json::object{{"status", "ok"}, {"mode", context.mode}});
+  return ReadinessResponse(context.readiness, context.mode);
+}
+
+// Counts a booking or a change: made, or refused because the room was taken (RoomUnavailable,
+// kWriteFailure: the database's own write failures arrive as kUnavailable).
+template <typename T>
+void CountOutcome(const common::Result<T>& result, common::metrics::Counter& made,
+                  common::metrics::Counter& conflicts) {
+  if (result.ok()) {
+    made.Increment();
+  } else if (result.status().code() == StatusCode::kWriteFailure) {
+    conflicts.Increment();
+  }
 }
 
 HttpResponse GetOpenApi(const Context&, Call&) {
-  return {200, "application/json", std::string(OpenApiDocument()), {}};
+  return {200, "application/json", std::string(OpenApiDocument()), {}, {}};
 }
 
 HttpResponse ListPois(const Context& context, Call&) {
@@ -288,6 +321,8 @@ HttpResponse Book(const Context& context, Call& call) {
   }
   HttpResponse response;
   auto reservation = context.service->Book(request);
+  const ServiceMetrics& metrics = ServiceMetrics::Get();
+  CountOutcome(reservation, metrics.bookings, metrics.booking_conflicts);
   if (Failed(reservation, &response)) return response;
   return JsonResponse(201, ReservationJson(*reservation));
 }
@@ -354,6 +389,8 @@ HttpResponse ChangeReservation(const Context& context, Call& call) {
   HttpResponse response;
   auto changed = context.service->Change(call.path[1], std::get<ChangeRequest>(change),
                                          std::get<std::optional<std::string>>(last_name));
+  const ServiceMetrics& metrics = ServiceMetrics::Get();
+  CountOutcome(changed, metrics.changes, metrics.change_conflicts);
   if (Failed(changed, &response)) return response;
   return JsonResponse(200, ReservationJson(*changed));
 }
@@ -375,6 +412,7 @@ HttpResponse CancelReservation(const Context& context, Call& call) {
   HttpResponse response;
   auto cancelled =
       context.service->Cancel(call.path[1], std::get<std::optional<std::string>>(last_name));
+  if (cancelled.ok()) ServiceMetrics::Get().cancellations.Increment();
   if (Failed(cancelled, &response)) return response;
   return JsonResponse(200, ReservationJson(*cancelled));
 }
@@ -399,14 +437,20 @@ HttpResponse Login(const Context& context, Call& call) {
     return ErrorResponse(NeedsLogin("Staff login is not available on this server"));
   }
   const std::string& address = call.request.client_address;
+  const ServiceMetrics& metrics = ServiceMetrics::Get();
   if (auto wait = context.auth->RetryAfter(address, request.username); wait.count() > 0) {
+    metrics.logins_throttled.Increment();
     return TooManyAttempts(wait,
                            fmt::format("Too many failed logins; try again in {} s", wait.count()));
   }
   auto grant = context.auth->Login(address, request.username, request.password);
   if (!grant.ok()) {
     if (grant.status().code() == StatusCode::kOverloaded) {
+      metrics.logins_throttled.Increment();
       return TooManyAttempts(std::chrono::seconds(1), grant.status().message());
+    }
+    if (grant.status().code() == StatusCode::kAuthenticationError) {
+      metrics.login_failures.Increment();
     }
     return ErrorResponse(grant.status());
   }
@@ -481,6 +525,28 @@ const std::vector<Endpoint>& Endpoints() {
       {"POST", {"hotels", "*", "availability"}, Access::kStaff, OpenAvailability},
   };
   return endpoints;
+}
+
+// The endpoint's route template: `/api/v1/hotels/{id}/rooms/{room_number}`.
+std::string RouteTemplate(const Endpoint& endpoint) {
+  std::string route = "/api/v1";
+  std::string_view previous;
+  for (std::string_view segment : endpoint.path) {
+    route += '/';
+    if (segment != "*") {
+      route += segment;
+    } else if (previous == "rooms") {
+      route += "{room_number}";
+    } else if (previous == "reservations") {
+      route += "{confirmation}";
+    } else if (previous == "pois") {
+      route += "{name}";
+    } else {
+      route += "{id}";
+    }
+    previous = segment;
+  }
+  return route;
 }
 
 const Endpoint* FindEndpoint(const std::string& method, const std::vector<std::string>& path) {
@@ -611,6 +677,34 @@ std::optional<HttpResponse> ReadBody(const HttpRequest& request, Call& call) {
   return std::nullopt;
 }
 
+// True for an IPv4 loopback address (127.0.0.0/8), ::1, or IPv4 loopback mapped into IPv6.
+bool IsLoopback(std::string_view address) {
+  if (address.starts_with("::ffff:")) address.remove_prefix(7);
+  return address == "::1" || address.starts_with("127.");
+}
+
+std::string ContentTypeOf(std::string_view file) {
+  constexpr std::pair<std::string_view, std::string_view> kTypes[] = {
+      {".html", "text/html; charset=utf-8"},
+      {".css", "text/css; charset=utf-8"},
+      {".js", "text/javascript; charset=utf-8"},
+      {".mjs", "text/javascript; charset=utf-8"},
+      {".json", "application/json"},
+      {".svg", "image/svg+xml"},
+      {".png", "image/png"},
+      {".ico", "image/x-icon"},
+  };
+  for (const auto& [suffix, type] : kTypes) {
+    if (file.ends_with(suffix)) return std::string(type);
+  }
+  return "application/octet-stream";
+}
+
+HttpResponse Named(HttpResponse response, std::string route) {
+  response.route = std::move(route);
+  return response;
+}
+
 }  // namespace
 
 ApiRouter::ApiRouter(HotelService* service, StaffAuth* auth, std::string web_directory,
@@ -618,46 +712,80 @@ ApiRouter::ApiRouter(HotelService* service, StaffAuth* auth, std::string web_dir
     : service_(service),
       auth_(auth),
       web_directory_(std::move(web_directory)),
-      mode_(std::move(mode)) {}
+      mode_(std::move(mode)) {
+  ServiceMetrics::Get();  // every series of the service exists, at 0, from the start
+  if (service_ != nullptr) {
+    readiness_ = std::make_unique<ReadinessProbe>(
+        [service = service_] { return service->CheckDatabase(); }, kReadinessDeadline);
+  }
+}
+
+ApiRouter::~ApiRouter() = default;
 
 HttpResponse ApiRouter::Handle(const HttpRequest& request) const {
   try {
     return Route(request);
   } catch (const std::exception& error) {
-    return Error(500, "internal", std::string("internal error: ") + error.what());
+    return Named(Error(500, "internal", std::string("internal error: ") + error.what()), "other");
   } catch (...) {
-    return Error(500, "internal", "internal error");
+    return Named(Error(500, "internal", "internal error"), "other");
   }
 }
 
 HttpResponse ApiRouter::ServeStatic(const std::string& path) const {
-  if (web_directory_.empty() || path.find("..") != std::string::npos ||
-      path.find('\0') != std::string::npos) {
+  if (path.find("..") != std::string::npos || path.find('\0') != std::string::npos) {
     return Error(404, "not_found", "No such page: " + path);
   }
   std::string file = path == "/" ? "/index.html" : path;
+  if (web_directory_.empty()) {
+    std::optional<std::string_view> content = FindEmbeddedWebAsset(file);
+    if (!content) return Error(404, "not_found", "No such page: " + path);
+    return {200, ContentTypeOf(file), std::string(*content), {}, {}};
+  }
   std::ifstream in(web_directory_ + file, std::ios::binary);
   if (!in.good()) return Error(404, "not_found", "No such page: " + path);
   std::stringstream content;
   content << in.rdbuf();
-  std::string type = "application/octet-stream";
-  auto ends_with = [&](std::string_view suffix) {
-    return file.size() >= suffix.size() &&
-           file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  if (ends_with(".html")) type = "text/html; charset=utf-8";
-  if (ends_with(".css")) type = "text/css; charset=utf-8";
-  if (ends_with(".js") || ends_with(".mjs")) type = "text/javascript; charset=utf-8";
-  if (ends_with(".json")) type = "application/json";
-  if (ends_with(".svg")) type = "image/svg+xml";
-  if (ends_with(".png")) type = "image/png";
-  if (ends_with(".ico")) type = "image/x-icon";
-  return {200, type, content.str(), {}};
+  return {200, ContentTypeOf(file), content.str(), {}, {}};
+}
+
+HttpResponse ApiRouter::Metrics(const HttpRequest& request) const {
+  if (!IsLoopback(request.client_address)) {
+    Credentials credentials = PresentedCredentials(request);
+    bool staff = auth_ != nullptr && !credentials.token.empty() &&
+                 auth_->Authenticate(credentials.token).ok();
+    if (!staff) {
+      return ErrorResponse(NeedsLogin(
+          "/metrics is served to clients on this host (a loopback address) or to a staff "
+          "session ('Authorization: Bearer <token>')"));
+    }
+  }
+  HttpResponse response{200,
+                        "text/plain; version=0.0.4; charset=utf-8",
+                        common::metrics::Registry::Global().RenderPrometheus(),
+                        {},
+                        {}};
+  response.headers.emplace_back("Cache-Control", "no-store");
+  return response;
+}
+
+HttpResponse ApiRouter::RouteOutsideApi(const HttpRequest& request, const std::string& path) const {
+  if (request.method != "GET" && request.method != "HEAD") {
+    return Named(Error(405, "bad_request", "Method not allowed"), "other");
+  }
+  if (path == "/health/live") {
+    return Named(JsonResponse(200, json::object{{"status", "live"}}), path);
+  }
+  if (path == "/health/ready") return Named(ReadinessResponse(readiness_.get(), mode_), path);
+  if (path == "/metrics") return Named(Metrics(request), path);
+  if (path == "/" || path == "/favicon.ico") return Named(ServeStatic(path), path);
+  if (path.rfind("/static/", 0) == 0) return Named(ServeStatic(path), "/static/{file}");
+  return Named(Error(404, "not_found", "No such page: " + path), "other");
 }
 
 HttpResponse ApiRouter::Route(const HttpRequest& request) const {
   auto parsed = boost::urls::parse_origin_form(request.target);
-  if (!parsed) return Error(400, "bad_request", "Malformed request target");
+  if (!parsed) return Named(Error(400, "bad_request", "Malformed request target"), "other");
   Call call{request, {}, {}, {}, {}, {}};
   for (auto segment : parsed->segments()) call.path.push_back(segment);
   for (auto param : parsed->params()) call.query[param.key] = param.value;
@@ -665,31 +793,33 @@ HttpResponse ApiRouter::Route(const HttpRequest& request) const {
 
   const std::string& method = request.method;
   if (call.path.size() < 2 || call.path[0] != "api" || call.path[1] != "v1") {
-    if (method != "GET" && method != "HEAD") return Error(405, "bad_request", "Method not allowed");
-    if (path == "/" || path.rfind("/static/", 0) == 0 || path == "/favicon.ico") {
-      return ServeStatic(path);
-    }
-    return Error(404, "not_found", "No such page: " + path);
+    return RouteOutsideApi(request, path);
   }
   call.path.erase(call.path.begin(), call.path.begin() + 2);
   if (method != "GET" && method != "POST" && method != "PUT" && method != "DELETE") {
-    return Error(405, "bad_request", "Method not allowed: " + method);
+    return Named(Error(405, "bad_request", "Method not allowed: " + method), "other");
   }
   const Endpoint* endpoint = FindEndpoint(method, call.path);
-  if (endpoint == nullptr)
-    return Error(404, "not_found", "No such endpoint: " + method + " " + path);
+  if (endpoint == nullptr) {
+    return Named(Error(404, "not_found", "No such endpoint: " + method + " " + path), "other");
+  }
+  std::string route = RouteTemplate(*endpoint);
 
   Credentials credentials = PresentedCredentials(request);
   if (method != "GET" && (credentials.from_cookie || endpoint->handler == Login) &&
       CrossOrigin(request)) {
-    return ErrorResponse(Status::Unauthorized(
-        "Cross-origin request refused: the Origin header does not match this server"));
+    return Named(ErrorResponse(Status::Unauthorized(
+                     "Cross-origin request refused: the Origin header does not match this server")),
+                 route);
   }
-  if (auto refused = Authenticate(auth_, *endpoint, credentials, call)) return *refused;
+  if (auto refused = Authenticate(auth_, *endpoint, credentials, call)) {
+    return Named(*refused, route);
+  }
   if ((method == "POST" || method == "PUT") && endpoint->handler != Logout) {
-    if (auto refused = ReadBody(request, call)) return *refused;  // (logout reads no body)
+    // (logout reads no body)
+    if (auto refused = ReadBody(request, call)) return Named(*refused, route);
   }
-  return endpoint->handler(Context{service_, auth_, mode_}, call);
+  return Named(endpoint->handler(Context{service_, auth_, mode_, readiness_.get()}, call), route);
 }
 
 }  // namespace hotel

@@ -1,11 +1,18 @@
 // ApiRouter: the hotel HTTP API's routing and handlers, independent of the transport
 // (`http_server.h` feeds it parsed requests). Implements every endpoint of the API under
 // /api/v1 (the endpoint table in http_router.cc; docs/security.md lists who may call each),
-// the OpenAPI description at /api/v1/openapi.json, /api/v1/health, staff login and logout, and
-// the static UI from the web directory at / and /static/*.
+// the OpenAPI description at /api/v1/openapi.json, staff login and logout, the static UI at /
+// and /static/* (from the web directory, or compiled in: web_assets.h), and operations:
+//  - GET /health/live: 200 whenever the process serves;
+//  - GET /health/ready (and /api/v1/health, the same answer): 200 only while the database
+//    answers a cheap query within 2 s (ReadinessProbe), else 503 with the reason;
+//  - GET /metrics: the process's metrics in Prometheus text format, to clients on a loopback
+//    address, or to a staff session (401 otherwise; docs/security.md).
+// Every answer names its route template (HttpResponse::route) for the metrics and the log.
 //
 // Who may call what (docs/security.md, "The hotel service"):
-//  - public: health, the OpenAPI document, points of interest, hotels, rooms, availability,
+//  - public: health and readiness, the OpenAPI document, points of interest, hotels, rooms,
+//  availability,
 //    booking a stay for a new guest, login and logout;
 //  - guest: one reservation (read, change, cancel) by its confirmation number and the guest's
 //    last name (`?last_name=`); a wrong name is the same 404 as an unknown number. A staff
@@ -26,11 +33,13 @@
 
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "hotel/hotel_service.h"
+#include "hotel/readiness_probe.h"
 #include "hotel/staff_auth.h"
 
 namespace hotel {
@@ -56,6 +65,9 @@ struct HttpResponse {
   std::string body;
   // Further headers (Set-Cookie, Retry-After, WWW-Authenticate, Cache-Control).
   std::vector<std::pair<std::string, std::string>> headers;
+  // The route template the request matched (`/api/v1/hotels/{id}`, `/static/{file}`), from a
+  // fixed set: never a raw path. "other" when none matched; "" before routing.
+  std::string route;
 };
 
 // The name of the session cookie.
@@ -67,22 +79,28 @@ std::string_view OpenApiDocument();
 class ApiRouter {
  public:
   // `auth` checks staff logins and sessions; nullptr: no one can log in (every staff endpoint
-  // answers 401). `web_directory` holds index.html and static/ ("" or missing: / answers 404
-  // JSON). `mode` is what /health reports ("embedded" or "cassandra").
+  // answers 401). `web_directory` holds index.html and static/ (missing: / answers 404 JSON);
+  // "": the UI compiled into the binary. `mode` is what /health reports ("embedded" or
+  // "cassandra"). `service` nullptr: no database (readiness answers 503; for transport tests).
   // REQUIRES: `service` and `auth` outlive the router.
   ApiRouter(HotelService* service, StaffAuth* auth, std::string web_directory, std::string mode);
+  ~ApiRouter();
 
   // Answers one request. Never throws.
   HttpResponse Handle(const HttpRequest& request) const;
 
  private:
   HttpResponse Route(const HttpRequest& request) const;
+  // /, /static/*, /favicon.ico, /health/*, /metrics.
+  HttpResponse RouteOutsideApi(const HttpRequest& request, const std::string& path) const;
   HttpResponse ServeStatic(const std::string& path) const;
+  HttpResponse Metrics(const HttpRequest& request) const;
 
   HotelService* service_;
   StaffAuth* auth_;
   std::string web_directory_;
   std::string mode_;
+  std::unique_ptr<ReadinessProbe> readiness_;  // thread-safe
 };
 
 }  // namespace hotel

@@ -18,6 +18,8 @@
 #include <unordered_map>
 
 #include "common/logging.h"
+#include "hotel/access_log.h"
+#include "hotel/service_metrics.h"
 
 namespace hotel {
 
@@ -56,8 +58,9 @@ class HttpConnection;
 // What the server shares with its connections. Outlives them (see HttpServer::State).
 struct ServerContext {
   const ApiRouter* router = nullptr;
-  HttpServerOptions options;          // `max_connections` resolved
-  std::shared_ptr<ssl::context> tls;  // HTTPS when set
+  HttpServerOptions options;              // `max_connections` resolved
+  std::shared_ptr<ssl::context> tls;      // HTTPS when set
+  std::unique_ptr<AccessLog> access_log;  // nullptr: no access log
   std::atomic<uint64_t> accepted{0};
   std::atomic<uint64_t> active{0};
   std::atomic<uint64_t> rejecting{0};
@@ -76,6 +79,7 @@ HttpResponse ErrorAnswer(int status, std::string_view code, std::string_view mes
           "application/json",
           fmt::format(R"({{"error":{{"status":{},"code":"{}","message":"{}"}}}})", status, code,
                       message),
+          {},
           {}};
 }
 
@@ -92,14 +96,17 @@ http::response<http::string_body> ToBeast(const HttpResponse& answer, unsigned v
   return response;
 }
 
-void LogAccess(const std::string& method, const std::string& target, int status,
-               std::chrono::steady_clock::time_point started) {
-  auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                    std::chrono::steady_clock::now() - started)
-                    .count();
-  std::string path = target.substr(0, target.find('?'));
-  std::fprintf(stderr, "access method=%s path=%s status=%d us=%lld\n", method.c_str(), path.c_str(),
-               status, static_cast<long long>(micros));
+// The answer's X-Request-Id, the access-log line and the request's metrics.
+void Account(ServerContext* context, const HttpRequest& call, std::string_view request_id,
+             HttpResponse& answer, Clock::time_point started) {
+  double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  ObserveHttpRequest(answer.route, call.method, answer.status, seconds);
+  if (context->access_log) {
+    context->access_log->Write({std::chrono::system_clock::now(), request_id, call.client_address,
+                                call.method, answer.route, call.target, answer.status,
+                                answer.body.size(), seconds * 1000});
+  }
+  answer.headers.emplace_back("X-Request-Id", std::string(request_id));
 }
 
 // One accepted connection: serves requests (Serve) or answers 503 (Reject), over the plain
@@ -124,9 +131,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     auto peer = socket_.remote_endpoint(error);
     if (!error) client_address_ = peer.address().to_string();
     if (context->tls) tls_.emplace(socket_, *context->tls);
+    if (!rejecting_) ServiceMetrics::Get().open_connections.Add(1);
   }
   ~HttpConnection() {
     (rejecting_ ? context_->rejecting : context_->active).fetch_sub(1);
+    if (!rejecting_) ServiceMetrics::Get().open_connections.Add(-1);
     std::lock_guard lock(context_->mutex);
     context_->connections.erase(id_);
   }
@@ -298,7 +307,7 @@ asio::awaitable<bool> HttpConnection::Write(const HttpResponse& answer, unsigned
 // Handles the parsed request and writes the answer. Returns true to keep the connection;
 // otherwise it has closed the socket.
 asio::awaitable<bool> HttpConnection::Respond(Parser& parser) {
-  auto started = std::chrono::steady_clock::now();
+  auto started = Clock::now();
   http::request<http::string_body>& request = parser.get();
   busy_ = true;
   HttpRequest call;
@@ -312,9 +321,10 @@ asio::awaitable<bool> HttpConnection::Respond(Parser& parser) {
   call.host = std::string(request[http::field::host]);
   call.client_address = client_address_;
   call.secure = tls_.has_value();
+  std::string request_id = RequestIdFor(request["X-Request-Id"]);
   HttpResponse answer = context_->router->Handle(call);
   if (call.method == "HEAD") answer.body.clear();
-  if (context_->options.access_log) LogAccess(call.method, call.target, answer.status, started);
+  Account(context_, call, request_id, answer, started);
   bool keep_alive = request.keep_alive() && !stopping_;
   bool written =
       co_await Write(answer, request.version(), keep_alive, context_->options.write_timeout);
@@ -392,9 +402,9 @@ asio::awaitable<void> HttpConnection::Serve() {
         answer = ErrorAnswer(400, "bad_request", "Malformed HTTP request");
         break;
     }
-    if (context_->options.access_log) {
-      LogAccess("-", "-", answer.status, std::chrono::steady_clock::now());
-    }
+    HttpRequest unread;  // nothing of it is trusted: no id, method or path
+    unread.client_address = client_address_;
+    Account(context_, unread, RequestIdFor(""), answer, Clock::now());
     bool written = co_await Write(answer, 11, false,
                                   std::min(context_->options.write_timeout, kRejectTimeout));
     co_await Close(written);
@@ -569,6 +579,11 @@ common::Status HttpServer::Start() {
   }
   port_ = acceptor.local_endpoint().port();
   ServerContext& context = state_->context;
+  if (options_.access_log && !options_.access_log_file.empty()) {
+    ASSIGN_OR_RETURN(context.access_log, AccessLog::OpenFile(options_.access_log_file));
+  } else if (options_.access_log) {
+    context.access_log = std::make_unique<AccessLog>();
+  }
   context.tls = std::move(tls);
   context.router = router_;
   context.options = options_;

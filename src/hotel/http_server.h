@@ -1,8 +1,9 @@
 // HttpServer: the HTTP/1.1 transport of the hotel API (Boost.Beast over Boost.Asio). Accepts
 // connections on an io_context run by N threads; each connection is a C++20 coroutine that
 // reads a request, hands it to `ApiRouter::Handle` and writes the answer, keeping the connection
-// alive when the client asks. One structured access-log line per request: method, path, status,
-// microseconds.
+// alive when the client asks. One access-log line per request (access_log.h), with a request id
+// echoed in `X-Request-Id`; each request is counted in the service's metrics
+// (service_metrics.h: by route template, status class and duration; open connections).
 //
 // Design (what keeps a slow or hostile client from crashing the process or delaying others):
 //  1. Each connection lives on its own strand: the socket is accepted onto
@@ -74,7 +75,9 @@ struct HttpServerOptions {
   std::string address = "127.0.0.1";
   uint16_t port = 8080;  // 0: any free port (see port())
   int threads = 4;
+  // One line per request (access_log.h): to stderr, or appended to `access_log_file`.
   bool access_log = true;
+  std::string access_log_file;
   // Connections served at once; 0: min(1024, RLIMIT_NOFILE's soft limit / 2).
   int max_connections = 0;
   // Deadlines (see the design block above).
@@ -105,7 +108,8 @@ class HttpServer {
   HttpServer& operator=(const HttpServer&) = delete;
 
   // Binds and starts serving. Errors: kInvalid for a bad address or option (or TLS files
-  // NewTlsServerContext refuses), kIOError when binding fails. Call once.
+  // NewTlsServerContext refuses), kIOError when binding fails or the access log file cannot
+  // be opened. Call once.
   common::Status Start();
   // The bound port (after Start).
   uint16_t port() const { return port_; }

@@ -2,7 +2,7 @@
 // the connection limit, size limits, accept errors; and HTTPS (a self-signed certificate made
 // with the `openssl` command): TLS 1.2+ only, the deadlines and the limit before and during the
 // handshake. The server runs with short deadlines set by each test; clients are raw sockets so
-// a test can send half a request and stall. The router has no service: /api/v1/health and the
+// a test can send half a request and stall. The router has no service: /health/live and the
 // 404 for / need none.
 
 #include <fcntl.h>
@@ -143,7 +143,7 @@ std::string BodyOf(const std::string& response) {
   return end == std::string::npos ? "" : response.substr(end + 4);
 }
 
-const char kHealth[] = "GET /api/v1/health HTTP/1.1\r\nHost: test\r\n\r\n";
+const char kHealth[] = "GET /health/live HTTP/1.1\r\nHost: test\r\n\r\n";
 
 // Raises RLIMIT_NOFILE's soft limit towards `wanted`; returns the soft limit in force.
 rlim_t RaiseDescriptorLimit(rlim_t wanted) {
@@ -243,7 +243,7 @@ class HttpServerTest : public ::testing::Test {
     server_ = std::make_unique<HttpServer>(&router_, options_);
     ASSERT_TRUE(server_->Start().ok());
   }
-  // One complete GET /api/v1/health on a fresh connection; returns the status (0: none).
+  // One complete GET /health/live on a fresh connection; returns the status (0: none).
   int Health() {
     RawClient client;
     if (!client.Connect(server_->port()) || !client.Send(kHealth)) return 0;
@@ -298,7 +298,7 @@ TEST_F(HttpServerTest, HeaderTimeoutAnswers408) {
   StartServer();
   RawClient partial;
   ASSERT_TRUE(partial.Connect(server_->port()));
-  ASSERT_TRUE(partial.Send("GET /api/v1/health HTTP/1.1\r\nHost: te"));
+  ASSERT_TRUE(partial.Send("GET /health/live HTTP/1.1\r\nHost: te"));
   bool closed = false;
   std::string received = partial.ReadUntilClosed(kWaitBound, &closed);
   EXPECT_TRUE(closed);
@@ -324,7 +324,7 @@ TEST_F(HttpServerTest, SlowlorisIsClosedAtTheHeaderDeadline) {
   RawClient slow;
   ASSERT_TRUE(slow.Connect(server_->port()));
   std::string request =
-      "GET /api/v1/health HTTP/1.1\r\nHost: test\r\nX-Slow: " + std::string(400, 'a') + "\r\n\r\n";
+      "GET /health/live HTTP/1.1\r\nHost: test\r\nX-Slow: " + std::string(400, 'a') + "\r\n\r\n";
   bool cut_off = false;
   for (size_t i = 0; i < request.size(); ++i) {
     if (!slow.Send(request.substr(i, 1))) {
@@ -497,8 +497,8 @@ TEST_F(HttpServerTest, HttpsServesTls12AndLaterOnly) {
   options_.tls_certificate_file = files.certificate;
   options_.tls_key_file = files.key;
   StartServer();
-  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/api/v1/health"), 200);
-  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/api/v1/health", TLS1_1_VERSION), 0);
+  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/health/live"), 200);
+  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/health/live", TLS1_1_VERSION), 0);
   RawClient plain;
   ASSERT_TRUE(plain.Connect(server_->port()));
   ASSERT_TRUE(plain.Send(kHealth));
@@ -506,7 +506,7 @@ TEST_F(HttpServerTest, HttpsServesTls12AndLaterOnly) {
   std::string received = plain.ReadUntilClosed(kWaitBound, &closed);
   EXPECT_TRUE(closed);
   EXPECT_EQ(StatusOf(received), 0) << received;
-  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/api/v1/health"), 200);
+  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/health/live"), 200);
 }
 
 // The deadlines and the connection limit hold before and during the handshake: a client that
@@ -524,13 +524,13 @@ TEST_F(HttpServerTest, HttpsHandshakesHaveTheHeaderDeadlineAndTheLimit) {
   ASSERT_TRUE(stalled.Connect(server_->port()));
   ASSERT_TRUE(stalled.Send(std::string("\x16\x03\x01\x02\x00\x01", 6)));  // a cut record
   ASSERT_TRUE(WaitFor([&] { return server_->stats().active == 1; }));
-  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/api/v1/health"), 503);
+  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/health/live"), 503);
   bool closed = false;
   std::string received = stalled.ReadUntilClosed(kWaitBound, &closed);
   EXPECT_TRUE(closed);
   EXPECT_GE(server_->stats().timeouts, 1u);
   ASSERT_TRUE(WaitFor([&] { return server_->stats().active == 0; }));
-  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/api/v1/health"), 200);
+  EXPECT_EQ(TlsGet(server_->port(), files.certificate, "/health/live"), 200);
 }
 
 }  // namespace

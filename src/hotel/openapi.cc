@@ -149,8 +149,39 @@ const std::vector<Endpoint>& Endpoints() {
        kPublic},
       {"post", "/logout", "End the session presented", {}, nullptr, 200, "LoggedOut", kPublic},
       {"get", "/session", "The caller's staff session", {}, nullptr, 200, "Session", kStaff},
-      {"get", "/health", "Liveness and mode", {}, nullptr, 200, "Health", kPublic},
+      {"get", "/health", "Readiness, as /health/ready", {}, nullptr, 200, "Health", kPublic},
       {"get", "/openapi.json", "This document", {}, nullptr, 200, nullptr, kPublic},
+  };
+  return endpoints;
+}
+
+// Operations endpoints, outside /api/v1 (their path items name the server root).
+const std::vector<Endpoint>& RootEndpoints() {
+  static const std::vector<Endpoint> endpoints{
+      {"get",
+       "/health/live",
+       "Liveness: 200 whenever the process serves",
+       {},
+       nullptr,
+       200,
+       "Health",
+       kPublic},
+      {"get",
+       "/health/ready",
+       "Readiness: 200 while the database answers within 2 s, else 503 with the reason",
+       {},
+       nullptr,
+       200,
+       "Health",
+       kPublic},
+      {"get",
+       "/metrics",
+       "Prometheus metrics (text/plain; version=0.0.4)",
+       {},
+       nullptr,
+       200,
+       nullptr,
+       kGuest},
   };
   return endpoints;
 }
@@ -235,7 +266,9 @@ json::object Schemas() {
   change_props["room_number"] = {{"type", "integer"}};
   s["Change"] = {
       {"type", "object"}, {"required", {"check_in", "check_out"}}, {"properties", change_props}};
-  s["Health"] = {{"type", "object"}, {"properties", Strings({"status", "mode"})}};
+  s["Health"] = {{"type", "object"},
+                 {"properties", Strings({"status", "mode", "reason"})},
+                 {"description", "status: ok, live or unavailable (503, with the reason)"}};
   s["Login"] = {{"type", "object"},
                 {"required", {"username", "password"}},
                 {"properties", Strings({"username", "password"})}};
@@ -285,46 +318,60 @@ json::object SecuritySchemes() {
             {"description", "The token POST /login answers, as 'Authorization: Bearer <token>'"}}}};
 }
 
+json::object Operation(const Endpoint& endpoint) {
+  json::object operation{{"summary", endpoint.summary}};
+  json::array parameters;
+  std::string path = endpoint.path;
+  for (size_t open = path.find('{'); open != std::string::npos; open = path.find('{', open + 1)) {
+    std::string name = path.substr(open + 1, path.find('}', open) - open - 1);
+    parameters.push_back(json::object{
+        {"name", name}, {"in", "path"}, {"required", true}, {"schema", {{"type", "string"}}}});
+  }
+  for (std::string name : endpoint.query) {
+    bool optional = !name.empty() && name.back() == '?';
+    if (optional) name.pop_back();
+    parameters.push_back(json::object{{"name", name},
+                                      {"in", "query"},
+                                      {"required", !optional},
+                                      {"schema", {{"type", "string"}}}});
+  }
+  if (!parameters.empty()) operation["parameters"] = std::move(parameters);
+  if (endpoint.request_schema != nullptr) {
+    operation["requestBody"] = {
+        {"required", true},
+        {"content", {{"application/json", {{"schema", Ref(endpoint.request_schema)}}}}}};
+  }
+  json::object responses;
+  json::object ok{{"description", "OK"}};
+  if (endpoint.response_schema != nullptr) {
+    ok["content"] = {{"application/json", {{"schema", Ref(endpoint.response_schema)}}}};
+  }
+  responses[std::to_string(endpoint.status)] = std::move(ok);
+  json::object error{
+      {"description", "Error (400, 401, 403, 404, 408, 409, 413, 415, 429, 431, 503, 500)"},
+      {"content", {{"application/json", {{"schema", Ref("Error")}}}}}};
+  responses["default"] = std::move(error);
+  operation["responses"] = std::move(responses);
+  AddSecurity(endpoint.access, operation);
+  return operation;
+}
+
 std::string Build() {
   json::object paths;
   for (const Endpoint& endpoint : Endpoints()) {
-    json::object operation{{"summary", endpoint.summary}};
-    json::array parameters;
-    std::string path = endpoint.path;
-    for (size_t open = path.find('{'); open != std::string::npos; open = path.find('{', open + 1)) {
-      std::string name = path.substr(open + 1, path.find('}', open) - open - 1);
-      parameters.push_back(json::object{
-          {"name", name}, {"in", "path"}, {"required", true}, {"schema", {{"type", "string"}}}});
-    }
-    for (std::string name : endpoint.query) {
-      bool optional = !name.empty() && name.back() == '?';
-      if (optional) name.pop_back();
-      parameters.push_back(json::object{{"name", name},
-                                        {"in", "query"},
-                                        {"required", !optional},
-                                        {"schema", {{"type", "string"}}}});
-    }
-    if (!parameters.empty()) operation["parameters"] = std::move(parameters);
-    if (endpoint.request_schema != nullptr) {
-      operation["requestBody"] = {
-          {"required", true},
-          {"content", {{"application/json", {{"schema", Ref(endpoint.request_schema)}}}}}};
-    }
-    json::object responses;
-    json::object ok{{"description", "OK"}};
-    if (endpoint.response_schema != nullptr) {
-      ok["content"] = {{"application/json", {{"schema", Ref(endpoint.response_schema)}}}};
-    }
-    responses[std::to_string(endpoint.status)] = std::move(ok);
-    json::object error{
-        {"description", "Error (400, 401, 403, 404, 408, 409, 413, 415, 429, 431, 503, 500)"},
-        {"content", {{"application/json", {{"schema", Ref("Error")}}}}}};
-    responses["default"] = std::move(error);
-    operation["responses"] = std::move(responses);
-    AddSecurity(endpoint.access, operation);
-    json::value& slot = paths[path];
+    json::value& slot = paths[endpoint.path];
     if (!slot.is_object()) slot.emplace_object();
-    slot.as_object()[endpoint.method] = std::move(operation);
+    slot.as_object()[endpoint.method] = Operation(endpoint);
+  }
+  for (const Endpoint& endpoint : RootEndpoints()) {
+    json::object operation = Operation(endpoint);
+    if (std::string_view(endpoint.path) == "/metrics") {
+      operation["description"] =
+          "Public to clients on a loopback address; from any other address it needs a staff "
+          "session (401 without one).";
+    }
+    paths[endpoint.path] = json::object{{"servers", json::array{json::object{{"url", "/"}}}},
+                                        {endpoint.method, std::move(operation)}};
   }
   json::object document{
       {"openapi", "3.0.3"},

@@ -287,6 +287,14 @@ Result<cql::ResultSet> Repository::RunBatch(cql::BatchType type,
   return std::move(*result);
 }
 
+common::Status Repository::Ping() {
+  cql::QueryOptions options;
+  options.consistency = cql::Consistency::kLocalOne;
+  auto result = session_->Execute("SELECT release_version FROM system.local", options);
+  if (!result.ok()) return DatabaseError(result.status());
+  return common::Status::Ok();
+}
+
 // --- Reads ---------------------------------------------------------------------------------
 
 Result<std::vector<Poi>> Repository::ListPois() {

@@ -56,6 +56,11 @@ class Repository {
   void set_availability_bucketing(AvailabilityBucketing bucketing) { bucketing_ = bucketing; }
   AvailabilityBucketing availability_bucketing() const { return bucketing_; }
 
+  // A cheap query the database answers without touching the service's tables
+  // (`SELECT release_version FROM system.local`): Ok when it answers, else the error
+  // (DatabaseError's codes). For readiness checks.
+  common::Status Ping();
+
   // --- Reads (one partition each) ---------------------------------------------------------
 
   // Every POI: the single partition directory = 'all' of `pois`.

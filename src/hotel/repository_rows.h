@@ -23,6 +23,7 @@
 #include "cql/types/temporal.h"
 #include "cql/types/value_codec.h"
 #include "hotel/domain.h"
+#include "hotel/service_metrics.h"
 
 namespace hotel::repository_rows {
 
@@ -173,8 +174,10 @@ class RowView {
   Status status_;
 };
 
-// The database's errors as the service sees them (header comment).
+// The database's errors as the service sees them (header comment); each is counted in
+// hotel_database_errors_total.
 inline Status DatabaseError(const Status& status) {
+  CountDatabaseError(status.code());
   switch (status.code()) {
     case common::StatusCode::kUnavailable:
     case common::StatusCode::kOverloaded:
