@@ -184,8 +184,6 @@ void WriteStoreMetrics(SampleWriter& writer, const storage::StoreStatistics& sto
   writer.Counter("cqld_storage_write_stall_seconds_total",
                  "Time writes were delayed or stopped by RocksDB.", {},
                  static_cast<double>(store.write_stall_micros) / 1e6);
-  counter("cqld_storage_write_stalls_total", "Writes delayed or stopped by RocksDB.",
-          store.write_stalls);
   gauge("cqld_storage_wal_size_bytes", "Bytes of write-ahead log files.", store.wal_bytes);
   gauge("cqld_storage_running_compactions", "Compactions running now.", store.running_compactions);
   gauge("cqld_storage_running_flushes", "Memtable flushes running now.", store.running_flushes);

@@ -6,7 +6,8 @@
 // Costs: everything is read when asked (RocksDB properties, the statistics object's tickers,
 // the table properties of live SST files, which RocksDB keeps cached for open files); nothing
 // here is on the write or read path except `rocksdb::Statistics` itself, kept at
-// `kExceptDetailedTimers` (docs/benchmarks.md has the measured write overhead).
+// `kExceptTimers`: tickers, no timers or histograms (docs/benchmarks.md has the measured write
+// overhead).
 //
 // Thread-safety: plain values; the functions are thread-safe (RocksDB's are).
 
@@ -69,7 +70,6 @@ struct StoreStatistics {
   uint64_t compaction_bytes_read = 0;
   uint64_t compaction_bytes_written = 0;
   uint64_t write_stall_micros = 0;  // time writes were delayed or stopped, since open
-  uint64_t write_stalls = 0;        // writes that were delayed or stopped
   uint64_t wal_bytes = 0;           // write-ahead log files in the directory
   uint64_t running_compactions = 0;
   uint64_t running_flushes = 0;
@@ -96,7 +96,7 @@ TableStorageStatistics CollectTableStatistics(rocksdb::DB* db, rocksdb::ColumnFa
 // The RocksDB side of Store::Statistics: the cache, the tickers, running jobs and WAL files.
 void CollectStoreStatistics(rocksdb::DB* db, const rocksdb::Statistics* statistics,
                             const std::string& path, StoreStatistics* out);
-// The statistics object a Store's RocksDB instances share (kExceptDetailedTimers).
+// The statistics object a Store's RocksDB instances share (kExceptTimers).
 std::shared_ptr<rocksdb::Statistics> NewStoreStatistics();
 
 // Logs Cassandra's warning for every large partition a new SST file recorded
