@@ -1,4 +1,5 @@
 #include "engine/batch_statement.h"
+#include "engine/request_metrics.h"
 
 #include <algorithm>
 #include <map>
@@ -105,7 +106,13 @@ Result<std::vector<std::unique_lock<std::mutex>>> LockPartitions(
     }
   }
   std::vector<std::unique_lock<std::mutex>> guards;
-  for (std::mutex* m : mutexes) guards.emplace_back(*m);
+  for (std::mutex* m : mutexes) {
+    guards.emplace_back(*m, std::try_to_lock);
+    if (!guards.back().owns_lock()) {
+      RecordPartitionLockContention();
+      guards.back().lock();
+    }
+  }
   return guards;
 }
 

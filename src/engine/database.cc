@@ -23,7 +23,7 @@ using common::Bytes;
 using common::Result;
 using common::Status;
 
-Database::~Database() = default;
+Database::~Database() { metrics_collector_.Reset(); }
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
                                                  const DatabaseOptions& options) {
@@ -45,6 +45,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   db->timestamps_ = std::make_unique<common::WriteTimestampGenerator>(db->clock_);
   db->list_paths_ = std::make_unique<ListPathAllocator>(db->timeuuids_.get());
   db->locks_ = std::make_unique<PartitionLocks>();
+  db->metrics_ = std::make_unique<EngineMetrics>();
   RETURN_IF_ERROR(db->DescribeLocalNode());
   db->WireContext();
   db->schema_ = std::make_unique<SchemaManager>(
@@ -54,6 +55,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   db->processor_ =
       std::make_unique<QueryProcessor>(&db->context_, db->schema_.get(), db->roles_.get(),
                                        db->authorizer_.get(), &db->options_.local_node);
+  db->StartMetrics();
   if (options.purge_interval.count() > 0) {
     db->purge_scheduler_ =
         std::make_unique<PurgeScheduler>(db->store_.get(), options.purge_interval);
@@ -129,6 +131,7 @@ void Database::WireContext() {
   context_.timestamps = timestamps_.get();
   context_.list_paths = list_paths_.get();
   context_.locks = locks_.get();
+  context_.metrics = metrics_.get();
   context_.write_gate = &write_gate_;
   context_.local_node = &options_.local_node;
   context_.catalog = [this]() { return catalog(); };
@@ -207,7 +210,12 @@ Result<cql::ResultSet> Database::ExecuteBatch(const cql::BatchRequest& request,
     holders.push_back(std::move(prepared));
   }
   std::vector<std::span<const cql::BoundValue>> values(owned_values.begin(), owned_values.end());
-  return engine::ExecuteBatch(context_, request.type, statements, values, request.timestamp);
+  const auto started = std::chrono::steady_clock::now();
+  Result<cql::ResultSet> result =
+      engine::ExecuteBatch(context_, request.type, statements, values, request.timestamp);
+  metrics_->RecordBatch(request.type, statements, std::chrono::steady_clock::now() - started,
+                        result);
+  return result;
 }
 
 std::mutex& PartitionLocks::For(std::string_view table_id, std::string_view partition_prefix) {

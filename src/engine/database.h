@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "common/metrics.h"
 #include "common/result.h"
 #include "common/uuid.h"
 #include "cql/parser/statement.h"
@@ -40,8 +41,10 @@
 #include "engine/execution_context.h"
 #include "engine/purge_scheduler.h"
 #include "engine/query_processor.h"
+#include "engine/request_metrics.h"
 #include "engine/role_manager.h"
 #include "engine/schema_manager.h"
+#include "engine/table_statistics.h"
 #include "schema/catalog.h"
 #include "schema/system_tables.h"
 #include "storage/store.h"
@@ -144,6 +147,20 @@ class Database {
   // `nodetool compact`). Safe to run alongside reads and writes.
   common::Status Purge();
 
+  // Statistics (table_statistics.h) of the table or materialized view `keyspace`.`table`, as
+  // `nodetool tablestats` shows them. Invalid "Unknown table 'ks.t'" when there is none.
+  common::Result<TableStatisticsResult> TableStatistics(std::string_view keyspace,
+                                                        std::string_view table) const;
+  // The statistics of every table and view of `keyspace`, or of every keyspace but the system
+  // ones when `keyspace` is empty; sorted by keyspace, then name. Invalid "Unknown keyspace
+  // 'ks'" for a keyspace that does not exist.
+  common::Result<std::vector<TableStatisticsResult>> AllTableStatistics(
+      std::string_view keyspace = "") const;
+  // The percentiles `nodetool tablehistograms` prints for `keyspace`.`table`; errors as
+  // TableStatistics.
+  common::Result<TableHistogramsResult> TableHistograms(std::string_view keyspace,
+                                                        std::string_view table) const;
+
  private:
   Database() = default;
 
@@ -154,6 +171,13 @@ class Database {
   common::Status DescribeLocalNode();
   // Points `context_` at the parts above.
   void WireContext();
+  // Registers the metrics collector (per-table and store figures, the prepared-statement
+  // cache) and keeps the store's table names for its warnings up to date.
+  void StartMetrics();
+  // The collector: the samples of this database (database_statistics.cc).
+  void CollectMetrics(common::metrics::SampleWriter& writer) const;
+  // Tells the store the "ks/table" name of each table id (large-partition warnings).
+  void PublishTableNames();
   common::Result<std::shared_ptr<const PreparedStatement>> Rebind(
       const PreparedStatement& prepared);
 
@@ -173,6 +197,9 @@ class Database {
   std::unique_ptr<engine::Authorizer> authorizer_;
   std::unique_ptr<QueryProcessor> processor_;
   std::unique_ptr<PurgeScheduler> purge_scheduler_;  // destroyed first
+  std::unique_ptr<EngineMetrics> metrics_;
+  // Reset first thing in the destructor: the collector reads the parts above.
+  common::metrics::CollectorHandle metrics_collector_;
 };
 
 }  // namespace engine

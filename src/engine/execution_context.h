@@ -25,6 +25,8 @@
 
 namespace engine {
 
+class EngineMetrics;
+
 // Striped mutexes serializing lightweight transactions, counter updates and view maintenance
 // per partition (docs/dev/storage_format.md §7-8).
 class PartitionLocks {
@@ -54,6 +56,8 @@ struct ExecutionContext {
   std::function<std::shared_ptr<const schema::Catalog>()> catalog;
   // The roles and grants the system_auth tables show (null: they are empty).
   std::function<schema::AuthTablesData()> auth_tables;
+  // Where executions are recorded (request_metrics.h); null: nowhere.
+  EngineMetrics* metrics = nullptr;
 
   cql::FunctionContext function_context() const { return cql::FunctionContext{clock, timeuuids}; }
   int64_t NowSeconds() const { return clock->NowMicros() / 1000000; }

@@ -1,4 +1,5 @@
 #include "engine/modification_statement.h"
+#include "engine/request_metrics.h"
 
 #include <algorithm>
 #include <map>
@@ -122,7 +123,10 @@ class PartitionGuard {
     std::set<std::mutex*> mutexes;
     for (const PartitionKey& p : partitions) mutexes.insert(&locks->For(table_id, p.prefix));
     for (std::mutex* m : mutexes) {
-      m->lock();
+      if (!m->try_lock()) {
+        RecordPartitionLockContention();
+        m->lock();
+      }
       held_.push_back(m);
     }
   }

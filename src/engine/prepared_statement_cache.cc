@@ -11,7 +11,11 @@ PreparedStatementCache::PreparedStatementCache(size_t capacity)
 std::shared_ptr<const PreparedStatement> PreparedStatementCache::Find(std::string_view id) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(std::string(id));
-  if (it == entries_.end()) return nullptr;
+  if (it == entries_.end()) {
+    misses_.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  hits_.fetch_add(1, std::memory_order_relaxed);
   order_.splice(order_.begin(), order_, it->second.position);
   return it->second.statement;
 }
@@ -28,6 +32,7 @@ void PreparedStatementCache::Put(const std::string& id,
   if (entries_.size() >= capacity_) {
     entries_.erase(order_.back());
     order_.pop_back();
+    evictions_.fetch_add(1, std::memory_order_relaxed);
   }
   order_.push_front(id);
   entries_.emplace(id, Entry{std::move(statement), order_.begin()});

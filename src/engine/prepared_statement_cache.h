@@ -16,7 +16,9 @@
 
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -46,6 +48,11 @@ class PreparedStatementCache {
 
   size_t size() const;
   size_t capacity() const { return capacity_; }
+  // Since construction: Find calls that found a statement, that did not, and statements
+  // evicted to make room.
+  uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
+  uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+  uint64_t evictions() const { return evictions_.load(std::memory_order_relaxed); }
 
  private:
   struct Entry {
@@ -57,6 +64,9 @@ class PreparedStatementCache {
   mutable std::mutex mutex_;
   std::list<std::string> order_;                    // GUARDED_BY(mutex_)
   std::unordered_map<std::string, Entry> entries_;  // GUARDED_BY(mutex_)
+  std::atomic<uint64_t> hits_{0};
+  std::atomic<uint64_t> misses_{0};
+  std::atomic<uint64_t> evictions_{0};
 };
 
 }  // namespace engine

@@ -1,5 +1,6 @@
 #include "engine/query_processor.h"
 
+#include <chrono>
 #include <utility>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "engine/authorizer.h"
 #include "engine/batch_statement.h"
 #include "engine/modification_statement.h"
+#include "engine/request_metrics.h"
 #include "engine/role_manager.h"
 #include "engine/schema_lookup.h"
 #include "engine/schema_manager.h"
@@ -251,7 +253,13 @@ Result<cql::ResultSet> QueryProcessor::Dispatch(const PreparedStatement& prepare
   const std::string& keyspace = prepared.keyspace;
   RETURN_IF_ERROR(
       authorizer_->CheckAccess(prepared.statement, keyspace, *prepared.catalog, state->user));
-  ASSIGN_OR_RETURN(cql::ResultSet result, Run(prepared, options, values, state));
+  const auto started = std::chrono::steady_clock::now();
+  Result<cql::ResultSet> ran = Run(prepared, options, values, state);
+  if (context_->metrics != nullptr) {
+    context_->metrics->RecordStatement(prepared, options,
+                                       std::chrono::steady_clock::now() - started, ran);
+  }
+  ASSIGN_OR_RETURN(cql::ResultSet result, std::move(ran));
   RETURN_IF_ERROR(authorizer_->AfterChange(prepared.statement, keyspace, state->user));
   return result;
 }

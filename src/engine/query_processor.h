@@ -89,6 +89,9 @@ class QueryProcessor {
   common::Result<cql::ResultSet> ExecuteText(std::string_view query,
                                              const cql::QueryOptions& options, SessionState* state);
 
+  // The prepared-statement cache, for its size and counters (the Database's metrics).
+  const PreparedStatementCache& cache() const { return cache_; }
+
  private:
   std::shared_ptr<const schema::Catalog> catalog() const;
 

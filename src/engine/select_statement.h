@@ -49,6 +49,9 @@ class SelectStatement {
   const TableSchema& table() const { return *table_; }
   // Partition key column -> bind marker index, when every pk column is bound by `= ?`.
   const std::vector<uint16_t>& partition_key_bind_indexes() const { return pk_bind_indexes_; }
+  // Whether it reads partitions named by their keys (Cassandra's Read scope), not a range.
+  bool reads_partitions_by_key() const { return restrictions_.is_single_partitions(); }
+  bool is_system() const { return is_system_; }
 
  private:
   SelectStatement() = default;

@@ -18,6 +18,7 @@
 #include "common/ascii.h"
 #include "common/logging.h"
 #include "common/status.h"
+#include "server/server_metrics.h"
 
 namespace server {
 namespace {
@@ -121,9 +122,10 @@ Connection::Connection(asio::ip::tcp::socket socket, const ConnectionContext* co
   auto remote = transport_.socket().remote_endpoint(ec);
   peer_ = ec ? std::string("?") : fmt::format("{}:{}", remote.address().to_string(), remote.port());
   transport_.socket().set_option(asio::ip::tcp::no_delay(true), ec);
+  NativeMetrics::Get().connections.Add(1);
 }
 
-Connection::~Connection() = default;
+Connection::~Connection() { NativeMetrics::Get().connections.Add(-1); }
 
 void Connection::Start() {
   auto self = shared_from_this();
@@ -218,6 +220,7 @@ asio::awaitable<void> Connection::ReadLoop() {
           co_await transport_.ReadSome(asio::buffer(read_buffer_), read_cancel_.slot());
       read_pending_ = false;
       if (ec) break;
+      NativeMetrics::Get().bytes_received.Increment(size);
       std::string_view bytes(read_buffer_.data(), size);
       if (version_) {
         reader_.Append(bytes);
@@ -248,7 +251,7 @@ asio::awaitable<void> Connection::WriteLoop() {
       if (!output_.empty()) {
         writing_.swap(output_);
         auto [ec, size] = co_await transport_.Write(asio::buffer(writing_));
-        (void)size;
+        NativeMetrics::Get().bytes_sent.Increment(size);
         if (writing_.capacity() > kReadBufferSize) {
           common::Bytes().swap(writing_);  // a large response's buffer is not kept
         } else {
@@ -362,6 +365,7 @@ void Connection::HandleEnvelope(protocol::Envelope envelope) {
     return;
   }
   protocol::Request& request = *decoded;
+  NativeMetrics::Get().Request(header.opcode);
   if (std::holds_alternative<protocol::OptionsRequest>(request)) {
     Queue(stream, SupportedBody());
     return;
@@ -502,6 +506,7 @@ void Connection::CompleteAuthentication(int16_t stream, common::Result<std::stri
 
 void Connection::Dispatch(int16_t stream, protocol::Request request, size_t request_size) {
   ++in_flight_;
+  NativeMetrics::Get().requests_in_flight.Add(1);
   size_t estimate = ReservedResponse();
   size_t reserved = request_size + estimate;
   in_flight_reserved_ += reserved;
@@ -530,6 +535,7 @@ void Connection::Dispatch(int16_t stream, protocol::Request request, size_t requ
 void Connection::CompleteRequest(int16_t stream, Response response, size_t reserved,
                                  size_t estimate) {
   --in_flight_;
+  NativeMetrics::Get().requests_in_flight.Add(-1);
   in_flight_reserved_ -= reserved;
   in_flight_estimate_ -= estimate;
   // Rise at once to a larger response, decay by halves to smaller ones (design 4).
@@ -600,6 +606,7 @@ void Connection::CheckDeadline() {
   if (!ready_ && limits.handshake_timeout > none && now >= started_ + limits.handshake_timeout) {
     LOG_INFO("closing connection {}: no {} within {} ms", peer_,
              transport_ready_ ? "STARTUP" : "TLS handshake", limits.handshake_timeout.count());
+    NativeMetrics::Get().handshake_timeouts.Increment();
     if (!version_) {
       Abandon();
       return;
@@ -614,6 +621,7 @@ void Connection::CheckDeadline() {
   if (ready_ && limits.idle_timeout > none && in_flight_ == 0 &&
       now >= last_activity_ + limits.idle_timeout) {
     LOG_INFO("closing connection {}: idle for {} ms", peer_, limits.idle_timeout.count());
+    NativeMetrics::Get().idle_timeouts.Increment();
     Abandon();
     return;
   }
@@ -623,6 +631,7 @@ void Connection::CheckDeadline() {
 
 void Connection::Queue(int16_t stream, const Response& response, std::optional<uint8_t> version) {
   if (write_failed_) return;
+  if (response.opcode == protocol::Opcode::kError) NativeMetrics::Get().Error(response.body);
   protocol::EnvelopeHeader header;
   header.version = version ? *version : version_.value_or(protocol::kMinVersion);
   header.is_response = true;

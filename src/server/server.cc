@@ -17,6 +17,7 @@
 #include <boost/asio/write.hpp>
 
 #include "common/logging.h"
+#include "server/server_metrics.h"
 
 namespace server {
 namespace {
@@ -120,6 +121,7 @@ common::Result<std::unique_ptr<Server>> Server::Start(engine::Database* database
   server->context_.limits.idle_timeout = options.idle_timeout;
   server->context_.handler = &server->handler_;
   server->context_.budget = &server->budget_;
+  server->budget_collector_ = AddBudgetCollector(&server->budget_);
   if (options.execute_on_workers) {
     server->workers_ = std::make_unique<asio::thread_pool>(options.worker_threads);
     server->context_.request_executor = server->workers_->get_executor();
@@ -182,6 +184,7 @@ asio::awaitable<void> Server::AcceptLoop() {
       refusing = true;
       ++refused;
       ++rejected_connections_;
+      NativeMetrics::Get().connections_refused.Increment();
       if (rejections_in_progress_.load() < kMaxRejectionsInProgress) {
         ++rejections_in_progress_;
         asio::any_io_executor executor = socket.get_executor();
@@ -192,6 +195,7 @@ asio::awaitable<void> Server::AcceptLoop() {
       }
       continue;
     }
+    NativeMetrics::Get().connections_accepted.Increment();
     if (refusing) {
       LOG_INFO("accepting connections again ({} refused)", refused);
       refusing = false;
@@ -266,6 +270,7 @@ void Server::Stop() {
   std::lock_guard<std::mutex> lock(stop_mutex_);
   if (stopped_) return;
   stopped_ = true;
+  budget_collector_.Reset();
   stopping_.store(true);
   registry_->Close();
   asio::post(acceptor_strand_, [this] {

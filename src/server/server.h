@@ -49,6 +49,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include "common/metrics.h"
 #include "common/result.h"
 #include "engine/database.h"
 #include "protocol/frame.h"
@@ -137,6 +138,8 @@ class Server {
   // the io_context is destroyed.
   MemoryBudget budget_;
   std::atomic<uint64_t> rejected_connections_{0};
+  // Exports budget_ to /metrics (server_metrics.h); reset by Stop, before budget_ goes.
+  common::metrics::CollectorHandle budget_collector_;
   std::atomic<size_t> rejections_in_progress_{0};
   boost::asio::io_context io_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;

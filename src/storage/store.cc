@@ -21,6 +21,7 @@
 #include "storage/info_log.h"
 #include "storage/key_layout.h"
 #include "storage/merge_operator.h"
+#include "storage/partition_statistics.h"
 
 namespace storage {
 
@@ -76,8 +77,10 @@ rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.s
 // `block_cache`: the Store's shared block cache, or null for RocksDB's default.
 rocksdb::ColumnFamilyOptions TableFamilyOptions(
     std::shared_ptr<RowFragmentCompactionFilterFactory> factory,
-    const std::shared_ptr<rocksdb::Cache>& block_cache) {
+    const std::shared_ptr<rocksdb::Cache>& block_cache, uint64_t large_partition_bytes) {
   rocksdb::ColumnFamilyOptions cf;
+  cf.table_properties_collector_factories.push_back(
+      std::make_shared<PartitionStatisticsCollectorFactory>(factory, large_partition_bytes));
   cf.merge_operator = MakeRowFragmentMergeOperator();
   cf.compaction_filter_factory = std::move(factory);
   cf.prefix_extractor = NewTokenPrefixExtractor();
@@ -245,6 +248,8 @@ rocksdb::DBOptions Store::MakeDbOptions() const {
   db_options.info_log = info_log_;           // header invariant 2
   db_options.sst_file_manager = sst_files_;  // header invariant 6
   db_options.listeners.push_back(std::make_shared<StoreListener>(health_, path_));
+  db_options.statistics = statistics_;
+  db_options.listeners.push_back(NewLargePartitionListener(display_names_));
   return db_options;
 }
 
@@ -273,7 +278,8 @@ common::Result<Store::Instance> Store::OpenInstance(
       table->filter_factory =
           std::make_shared<RowFragmentCompactionFilterFactory>(options_.clock, table->options);
     }
-    descriptors.emplace_back(name, TableFamilyOptions(table->filter_factory, block_cache_));
+    descriptors.emplace_back(name, TableFamilyOptions(table->filter_factory, block_cache_,
+                                                      options_.large_partition_warning_bytes));
     instance.tables.push_back(std::move(table));
   }
 
@@ -341,6 +347,8 @@ common::Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   }
   store->info_log_ = std::make_shared<InfoLogFile>(path);
   store->health_ = std::make_shared<StoreHealth>();
+  store->statistics_ = NewStoreStatistics();
+  store->display_names_ = std::make_shared<TableDisplayNames>();
   store->sst_files_.reset(rocksdb::NewSstFileManager(rocksdb::Env::Default(), store->info_log_));
   store->sst_files_->SetCompactionBufferSize(store->disk_space_->floor_bytes());
 
@@ -462,8 +470,10 @@ common::Result<std::shared_ptr<StoreTable>> Store::CreateColumnFamily(const std:
   table->filter_factory =
       std::make_shared<RowFragmentCompactionFilterFactory>(options_.clock, options);
   rocksdb::ColumnFamilyHandle* handle = nullptr;
-  rocksdb::Status s = db_->CreateColumnFamily(
-      TableFamilyOptions(table->filter_factory, block_cache_), table_id, &handle);
+  rocksdb::Status s =
+      db_->CreateColumnFamily(TableFamilyOptions(table->filter_factory, block_cache_,
+                                                 options_.large_partition_warning_bytes),
+                              table_id, &handle);
   if (!s.ok()) return WriteError(FromRocks(s));
   table->db = db_;
   table->handle.reset(handle);
@@ -700,6 +710,29 @@ common::Status Store::CompactTable(std::string_view table_id) {
       table->db->CompactRange(compact_options, table->handle.get(), nullptr, nullptr);
   table->filter_factory->set_purge_partition_tombstones(false);
   return FromRocks(s);
+}
+
+common::Result<TableStorageStatistics> Store::TableStatistics(std::string_view table_id) const {
+  ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
+  return CollectTableStatistics(table->db.get(), table->handle.get());
+}
+
+StoreStatistics Store::Statistics() const {
+  StoreStatistics out;
+  std::shared_ptr<rocksdb::DB> db;
+  {
+    std::shared_lock lock(mutex_);
+    db = db_;
+  }
+  if (db) CollectStoreStatistics(db.get(), statistics_.get(), path_, &out);
+  out.disk_free_bytes = disk_space_->free_bytes();
+  out.disk_floor_bytes = disk_space_->floor_bytes();
+  out.read_only = read_only_;
+  return out;
+}
+
+void Store::SetTableDisplayNames(std::map<std::string, std::string, std::less<>> names) {
+  display_names_->Set(std::move(names));
 }
 
 }  // namespace storage

@@ -65,6 +65,7 @@
 #include "common/result.h"
 #include "storage/disk_space.h"
 #include "storage/row_fragment.h"
+#include "storage/store_statistics.h"
 #include "storage/table_options.h"
 
 namespace rocksdb {
@@ -75,6 +76,7 @@ class Iterator;
 class Logger;
 class Slice;
 class SstFileManager;
+class Statistics;
 struct DBOptions;
 }  // namespace rocksdb
 
@@ -96,6 +98,10 @@ struct StoreOptions {
   // Free bytes below which changes are refused (disk_space.h, header invariant 1). nullopt: 64
   // MiB or 1% of the disk, whichever is larger; 0: never refuse.
   std::optional<uint64_t> min_free_space_bytes = std::nullopt;
+  // A partition larger than this written to one SST file (flush or compaction) is logged with
+  // Cassandra's "Writing large partition" warning (compaction_large_partition_warning_threshold_mb,
+  // 100 MiB by default; partition_statistics.h). 0: never.
+  uint64_t large_partition_warning_bytes = uint64_t{100} << 20;
 };
 
 // Mutations for one atomic Store::Write, across any tables and the meta family.
@@ -275,6 +281,15 @@ class Store {
   // WriteFailure below the free-space floor or while read-only (header invariant 1).
   common::Status CompactTable(std::string_view table_id);
 
+  // What RocksDB knows about table `table_id` now (store_statistics.h; partition figures are
+  // estimates over its SST files, partition_statistics.h). NotFound if the table is missing.
+  common::Result<TableStorageStatistics> TableStatistics(std::string_view table_id) const;
+  // What RocksDB knows about the whole store now.
+  StoreStatistics Statistics() const;
+  // The "keyspace/table" names that the large-partition warning prints for table ids (the
+  // engine sets them after each schema change); unknown ids are printed as they are.
+  void SetTableDisplayNames(std::map<std::string, std::string, std::less<>> names);
+
  private:
   // One opened RocksDB instance with its column families; defined in store.cc.
   struct Instance;
@@ -317,6 +332,9 @@ class Store {
   std::shared_ptr<rocksdb::Logger> info_log_;
   std::shared_ptr<rocksdb::SstFileManager> sst_files_;
   std::shared_ptr<StoreHealth> health_;
+  // RocksDB's tickers, shared by every instance the store opens (store_statistics.h).
+  std::shared_ptr<rocksdb::Statistics> statistics_;
+  std::shared_ptr<TableDisplayNames> display_names_;
   // The current RocksDB instance; tables and iterators bound to an older (read-only) one keep
   // that one alive through StoreTable::db.
   std::shared_ptr<rocksdb::DB> db_;     // GUARDED_BY(mutex_)
