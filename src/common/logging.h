@@ -13,7 +13,8 @@
 
 namespace common {
 
-enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
+// kOff is a minimum level only (SetLogLevel): nothing is logged at it.
+enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3, kOff = 4 };
 
 void SetLogLevel(LogLevel level);
 LogLevel GetLogLevel();
