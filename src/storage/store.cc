@@ -702,4 +702,10 @@ common::Status Store::CompactTable(std::string_view table_id) {
   return FromRocks(s);
 }
 
+rocksdb::ColumnFamilyHandle* Store::FamilyHandle(const StoreTable& table) {
+  return table.handle.get();
+}
+
+common::Status Store::ReadOnlyRefusal() const { return disk_space_->Refusal(kReadOnlySuffix); }
+
 }  // namespace storage
