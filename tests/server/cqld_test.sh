@@ -31,7 +31,7 @@ fail() {
 # Starts cqld in the background; sets $pid and $port from its ready line.
 start() {
   : >"$tmp/out"
-  "$cqld" --data "$tmp/data" --port 0 "$@" >"$tmp/out" 2>"$tmp/err" &
+  "$cqld" --data "$tmp/data" --port 0 --admin-port 0 "$@" >"$tmp/out" 2>"$tmp/err" &
   pid=$!
   for _ in $(seq 1 200); do
     [ -s "$tmp/out" ] && break
@@ -39,7 +39,7 @@ start() {
     sleep 0.05
   done
   line=$(head -n 1 "$tmp/out")
-  [[ "$line" =~ ^cqld\ listening\ on\ 127\.0\.0\.1:([0-9]+)\ \(data\ $tmp/data,\ durability\ (periodic|batch),\ authenticator\ (AllowAllAuthenticator|PasswordAuthenticator),\ authorizer\ (AllowAllAuthorizer|CassandraAuthorizer),\ tls\ (on|optional|off)\)$ ]] ||
+  [[ "$line" =~ ^cqld\ listening\ on\ 127\.0\.0\.1:([0-9]+)\ \(data\ $tmp/data,\ durability\ (periodic|batch),\ authenticator\ (AllowAllAuthenticator|PasswordAuthenticator),\ authorizer\ (AllowAllAuthorizer|CassandraAuthorizer),\ tls\ (on|optional|off),\ admin\ (127\.0\.0\.1:[1-9][0-9]*|off)\)$ ]] ||
     fail "unexpected ready line: '$line'"
   port=${BASH_REMATCH[1]}
   [ "$port" -gt 0 ] || fail "port 0 in the ready line"
