@@ -5,14 +5,18 @@
 //        [--max-frame-size-mb N] [--max-request-memory-mb N] [--handshake-timeout-ms N]
 //        [--idle-timeout-ms N] [--min-free-space-mb N] [--authenticator NAME]
 //        [--authorizer NAME] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]
-//        [--tls-require-client-cert] [--tls-optional]] [--config FILE]
+//        [--tls-require-client-cert] [--tls-optional]] [--admin-address ADDR]
+//        [--admin-port N|-1] [--config FILE]
 //   cqld --data DIR --check
+//   cqld admin [--host H] [--admin-port N] [-u USER -pw PASSWORD] COMMAND [ARGS] (admin_tool.h)
 //
 // Opens (or creates) the data directory with the embedded engine and serves the CQL native
 // protocol (v4, v5) on ADDR:N (server/server.h), over TLS with --tls-cert and --tls-key
 // (docs/security.md). Once listening it prints exactly one line to standard output, `cqld
 // listening on ADDR:PORT (data DIR, durability MODE, authenticator NAME, authorizer NAME, tls
-// on|optional|off)`, with the real port (`--port 0` picks a free one). While the data
+// on|optional|off, admin ADDR:PORT|off)`, with the real ports (`--port 0` and `--admin-port 0`
+// pick free ones). The admin listener (server/admin_server.h: /metrics and the admin API) is on
+// 127.0.0.1:9180 unless `--admin-port -1` turns it off. While the data
 // directory's disk has less free space than the floor (`--min-free-space-mb`), writes fail with
 // WriteFailure and reads go on; on such a disk it starts read-only; both end by themselves once
 // space is freed (docs/reliability.md). SIGINT or SIGTERM stop it gracefully: requests in flight
@@ -48,6 +52,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -55,9 +60,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
+#include "admin_tool.h"
 #include "common/logging.h"
 #include "engine/data_check.h"
 #include "engine/database.h"
+#include "server/admin_api.h"
+#include "server/admin_server.h"
 #include "server/config.h"
 #include "server/server.h"
 
@@ -65,6 +73,8 @@ namespace {
 
 constexpr int kUsageError = 2;
 constexpr int kStartFailed = 1;
+// When the process started, for the admin tool's uptime.
+const std::chrono::steady_clock::time_point kStarted = std::chrono::steady_clock::now();
 
 // The long flags that take a value (also the keys of the config file).
 constexpr const char* kKeys[] = {"data",
@@ -90,6 +100,8 @@ constexpr const char* kKeys[] = {"data",
                                  "log-format",
                                  "log-file-max-mb",
                                  "log-file-count",
+                                 "admin-address",
+                                 "admin-port",
                                  "config"};
 
 // Flags without a value on the command line; `true` or `false` in the config file.
@@ -137,6 +149,11 @@ void Usage(std::FILE* out) {
       "  --tls-require-client-cert        refuse clients without a valid certificate (mutual\n"
       "                                   TLS; needs --tls-ca)\n"
       "  --tls-optional                   serve plaintext clients too, on the same port\n"
+      "  --admin-address ADDR             address of the admin listener: /metrics and the\n"
+      "                                   API `cqld admin` calls (default 127.0.0.1; beyond\n"
+      "                                   loopback it exposes the metrics to that network)\n"
+      "  --admin-port N                   its port; 0 picks a free one, -1 turns it off\n"
+      "                                   (default 9180)\n"
       "  --cluster-name NAME              the cluster name system.local reports (default\n"
       "                                   'Test Cluster', as Cassandra's)\n"
       "  --log-level LEVEL                DEBUG, INFO (default), WARN, ERROR or OFF\n"
@@ -153,8 +170,9 @@ void Usage(std::FILE* out) {
       "                                   exit: 0 when clean, 1 otherwise; serves nothing\n"
       "  -h, --help                       this text\n"
       "\n"
+      "`cqld admin ...` is the admin tool (nodetool's commands): `cqld admin --help`.\n"
       "Prints `cqld listening on ADDR:PORT (data DIR, durability MODE, authenticator NAME,\n"
-      "authorizer NAME, tls on|optional|off)` once ready.\n"
+      "authorizer NAME, tls on|optional|off, admin ADDR:PORT|off)` once ready.\n"
       "SIGINT/SIGTERM stop it gracefully; SIGHUP re-reads the TLS files for new connections.\n"
       "Exit status: 0; 1 when the data directory cannot be opened or the address bound; 2 on\n"
       "a usage error. A table whose stored definition cannot be read is quarantined (logged\n"
@@ -392,11 +410,54 @@ std::string ConfigureLogging(const Values& values) {
   return "";
 }
 
+// --admin-address and --admin-port into `admin` (nullopt: -1, off). Returns an error message
+// or "".
+std::string ParseAdmin(const Values& values, std::optional<server::AdminServerOptions>* admin) {
+  server::AdminServerOptions options;
+  if (auto it = values.find("admin-address"); it != values.end()) options.address = it->second;
+  if (auto it = values.find("admin-port"); it != values.end()) {
+    if (it->second == "-1") {
+      admin->reset();
+      return "";
+    }
+    std::optional<size_t> port = ParseCount(it->second, 65535);
+    if (!port) return "bad value '" + it->second + "' for admin-port (0-65535, or -1: off)";
+    options.port = static_cast<uint16_t>(*port);
+  }
+  *admin = options;
+  return "";
+}
+
+// Starts the admin listener over `database` and `server` (drain stops it); nullptr when `admin`
+// is nullopt (off). On an error, prints it and returns nullptr with `*failed` set.
+std::unique_ptr<server::AdminServer> StartAdmin(
+    const std::optional<server::AdminServerOptions>& admin, engine::Database* database,
+    server::Server* server, std::unique_ptr<server::AdminApi>* api, bool* failed) {
+  if (!admin) return nullptr;
+  server::AdminApiOptions api_options;
+  api_options.database = database;
+  api_options.started = kStarted;
+  api_options.native_address = server->endpoint().address().to_string();
+  api_options.native_port = server->port();
+  api_options.stop_native_transport = [server] { server->Stop(); };
+  *api = std::make_unique<server::AdminApi>(std::move(api_options));
+  auto started = server::AdminServer::Start(
+      *admin,
+      [api = api->get()](const server::AdminRequest& request) { return api->Handle(request); });
+  if (!started.ok()) {
+    std::fprintf(stderr, "cqld: %s\n", started.status().ToString().c_str());
+    *failed = true;
+    return nullptr;
+  }
+  return std::move(started).value();
+}
+
 // Opens the database, serves it until SIGINT or SIGTERM, and closes both; the exit status.
 // SIGHUP reloads the TLS files.
 int Serve(const std::string& data, const std::string& durability,
           const engine::DatabaseOptions& database_options,
-          const server::ServerOptions& server_options) {
+          const server::ServerOptions& server_options,
+          const std::optional<server::AdminServerOptions>& admin) {
   // Signals first, so a SIGTERM right after the ready line is never lost, nor a SIGHUP fatal.
   boost::asio::io_context signals_io;
   boost::asio::signal_set stop_signals(signals_io, SIGINT, SIGTERM);
@@ -428,20 +489,31 @@ int Serve(const std::string& data, const std::string& durability,
         reload_signals.async_wait(on_reload);
       };
   reload_signals.async_wait(on_reload);
+  std::unique_ptr<server::AdminApi> admin_api;
+  bool admin_failed = false;
+  std::unique_ptr<server::AdminServer> admin_server =
+      StartAdmin(admin, database->get(), server->get(), &admin_api, &admin_failed);
+  if (admin_failed) return kStartFailed;
+  const std::string admin_text =
+      admin_server ? fmt::format("{}:{}", admin_server->endpoint().address().to_string(),
+                                 admin_server->port())
+                   : "off";
   const bool login =
       database_options.authenticator == engine::DatabaseOptions::Authenticator::kPassword;
   const bool authorize =
       database_options.authorizer == engine::DatabaseOptions::Authorizer::kCassandra;
   std::printf(
-      "cqld listening on %s:%u (data %s, durability %s, authenticator %s, authorizer %s, tls %s)\n",
+      "cqld listening on %s:%u (data %s, durability %s, authenticator %s, authorizer %s, tls %s, "
+      "admin %s)\n",
       (*server)->endpoint().address().to_string().c_str(), static_cast<unsigned>((*server)->port()),
       data.c_str(), durability.c_str(), login ? "PasswordAuthenticator" : "AllowAllAuthenticator",
       authorize ? "CassandraAuthorizer" : "AllowAllAuthorizer",
-      std::string(server::TlsMode(server_options.tls)).c_str());
+      std::string(server::TlsMode(server_options.tls)).c_str(), admin_text.c_str());
   std::fflush(stdout);
 
   signals_io.run();  // returns once a stop signal arrived
   LOG_INFO("stopping");
+  if (admin_server) admin_server->Stop();
   (*server)->Stop();
   server->reset();
   database->reset();  // closes the store: the write-ahead log is synced
@@ -451,6 +523,7 @@ int Serve(const std::string& data, const std::string& durability,
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "admin") return cqld::RunAdmin(argc - 1, argv + 1);
   Values values;
   bool check = false;
   if (std::optional<int> exit = ParseCommandLine(argc, argv, &values, &check)) return *exit;
@@ -488,5 +561,7 @@ int main(int argc, char** argv) {
   if (std::string error = ParseTls(values, &server_options.tls); !error.empty()) {
     return UsageError(error);
   }
-  return Serve(data, durability, database_options, server_options);
+  std::optional<server::AdminServerOptions> admin;
+  if (std::string error = ParseAdmin(values, &admin); !error.empty()) return UsageError(error);
+  return Serve(data, durability, database_options, server_options, admin);
 }

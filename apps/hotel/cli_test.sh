@@ -151,7 +151,7 @@ check "--no-access-log writes no access line" bash -c "! grep -q ' access id=' '
 # --- 3. A cluster that asks for a login -----------------------------------------------------------
 if [ -n "$cqld" ]; then
   super="super-$(head -c 9 /dev/urandom | base64 | tr '+/' '-_')"
-  CQLD_SUPERUSER_PASSWORD=$super "$cqld" --data "$work/cqld" --address 127.0.0.1 --port 0 \
+  CQLD_SUPERUSER_PASSWORD=$super "$cqld" --data "$work/cqld" --address 127.0.0.1 --port 0 --admin-port 0 \
     --authenticator PasswordAuthenticator >"$work/cqld.out" 2>"$work/cqld.err" &
   cqld_pid=$!
   port=$(wait_for '127\.0\.0\.1:[0-9]+' "$work/cqld.out" "$cqld_pid" | cut -d: -f2)
@@ -188,7 +188,7 @@ fi
 
 # --- 4. A cluster with TLS -------------------------------------------------------------------------
 if [ -n "$cqld" ]; then
-  "$cqld" --data "$work/cqld-tls" --address 127.0.0.1 --port 0 --tls-cert "$work/cert.pem" \
+  "$cqld" --data "$work/cqld-tls" --address 127.0.0.1 --port 0 --admin-port 0 --tls-cert "$work/cert.pem" \
     --tls-key "$work/key.pem" >"$work/cqld-tls.out" 2>"$work/cqld-tls.err" &
   tls_pid=$!
   port=$(wait_for '127\.0\.0\.1:[0-9]+' "$work/cqld-tls.out" "$tls_pid" | cut -d: -f2)

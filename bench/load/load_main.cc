@@ -146,8 +146,8 @@ class CqldProcess {
     process->directory_ = pattern;
     int pipe_fds[2];
     if (pipe(pipe_fds) != 0) return Status::IOError("pipe failed");
-    std::vector<std::string> args = {binary, "--data", process->directory_ + "/data", "--port",
-                                     "0"};
+    std::vector<std::string> args = {
+        binary, "--data", process->directory_ + "/data", "--port", "0", "--admin-port", "0"};
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());

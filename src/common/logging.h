@@ -26,6 +26,7 @@
 
 namespace common {
 
+// kOff is a minimum level only (SetLogLevel): nothing is logged at it.
 enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3, kOff = 4 };
 
 void SetLogLevel(LogLevel level);

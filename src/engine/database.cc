@@ -29,6 +29,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
                                                  const DatabaseOptions& options) {
   std::unique_ptr<Database> db(new Database());
   db->options_ = options;
+  db->directory_ = directory;
   if (options.clock == nullptr) {
     db->system_clock_ = std::make_unique<common::SystemClock>();
     db->clock_ = db->system_clock_.get();
@@ -99,6 +100,10 @@ Result<std::string> Database::Authenticate(std::string_view username,
                   "Authentication is not enabled (authenticator: AllowAllAuthenticator)");
   }
   return roles_->Authenticate(username, password);
+}
+
+bool Database::IsSuperuser(std::string_view role) const {
+  return roles_->roles()->IsSuperuser(role);
 }
 
 Status Database::DescribeLocalNode() {

@@ -160,6 +160,14 @@ class Database {
   // TableStatistics.
   common::Result<TableHistogramsResult> TableHistograms(std::string_view keyspace,
                                                         std::string_view table) const;
+  // For the admin tool's operations (node_operations.h) and logins.
+  // The storage the database runs on; lives as long as the Database.
+  storage::Store* store() const { return store_.get(); }
+  // The data directory Open was given.
+  const std::string& directory() const { return directory_; }
+  // Whether the role `role`, or a role granted to it, is a superuser (false when it does not
+  // exist).
+  bool IsSuperuser(std::string_view role) const;
 
  private:
   Database() = default;
@@ -182,6 +190,7 @@ class Database {
       const PreparedStatement& prepared);
 
   DatabaseOptions options_;
+  std::string directory_;
   std::unique_ptr<common::SystemClock> system_clock_;
   const common::Clock* clock_ = nullptr;
   std::unique_ptr<storage::Store> store_;

@@ -735,4 +735,10 @@ void Store::SetTableDisplayNames(std::map<std::string, std::string, std::less<>>
   display_names_->Set(std::move(names));
 }
 
+rocksdb::ColumnFamilyHandle* Store::FamilyHandle(const StoreTable& table) {
+  return table.handle.get();
+}
+
+common::Status Store::ReadOnlyRefusal() const { return disk_space_->Refusal(kReadOnlySuffix); }
+
 }  // namespace storage

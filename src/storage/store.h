@@ -290,6 +290,35 @@ class Store {
   // engine sets them after each schema change); unknown ids are printed as they are.
   void SetTableDisplayNames(std::map<std::string, std::string, std::less<>> names);
 
+  // Operations (store_operations.cc; docs/operations.md §5, §6).
+
+  // The data directory this store opened.
+  const std::string& path() const { return path_; }
+  // Flushes the memtables of every table and of the meta family to files. WriteFailure while
+  // read-only or when RocksDB cannot write.
+  common::Status FlushAll();
+  // A file of a checkpoint and the column family it belongs to (a table id, or "meta").
+  struct CheckpointFile {
+    std::string name;  // relative to the checkpoint directory, e.g. "000012.sst"
+    std::string column_family;
+    uint64_t bytes = 0;
+  };
+  // Writes a consistent checkpoint of the whole database, every table and the meta family as
+  // of one moment, into `directory` (which must not exist; its parent must): memtables are
+  // flushed, then the table files are hard-linked (copied when `directory` is on another
+  // filesystem) and the manifest and logs copied. The checkpoint is a data directory of its
+  // own: Store::Open on (a copy of) it restores the database as it was. Returns the table
+  // files of the checkpoint with their column family. WriteFailure below the free-space floor
+  // or while read-only (header invariant 1); IOError when `directory` exists or cannot be
+  // written (nothing is left behind).
+  common::Result<std::vector<CheckpointFile>> Checkpoint(const std::string& directory);
+  // The shared block cache: capacity and bytes in use (both 0 when there is none).
+  struct CacheUsage {
+    uint64_t capacity_bytes = 0;
+    uint64_t used_bytes = 0;
+  };
+  CacheUsage BlockCacheUsage() const;
+
  private:
   // One opened RocksDB instance with its column families; defined in store.cc.
   struct Instance;
@@ -315,6 +344,10 @@ class Store {
   common::Status WriteError(const common::Status& rocks_error) const;
 
   common::Result<std::shared_ptr<StoreTable>> FindTable(std::string_view table_id) const;
+  // For store_operations.cc, which does not see StoreTable's definition: a table's column
+  // family, and the refusal of a change while read-only.
+  static rocksdb::ColumnFamilyHandle* FamilyHandle(const StoreTable& table);
+  common::Status ReadOnlyRefusal() const;
   // Creates the column family `table_id` (REQUIRES: mutex_ held exclusively, name unused).
   common::Result<std::shared_ptr<StoreTable>> CreateColumnFamily(const std::string& table_id,
                                                                  const TableOptions& options);

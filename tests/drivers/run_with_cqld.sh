@@ -3,7 +3,7 @@
 #
 #   run_with_cqld.sh CQLD_BINARY -- COMMAND [ARGS...]
 #
-# Makes a temporary data directory, starts `CQLD_BINARY --data DIR --address 127.0.0.1 --port 0`
+# Makes a temporary data directory, starts `CQLD_BINARY --data DIR --address 127.0.0.1 --port 0 --admin-port 0`
 # (loopback only), waits up to 10 s for its line `cqld listening on 127.0.0.1:PORT (...)`,
 # exports CQLD_HOST and CQLD_PORT, and runs COMMAND. Extra cqld flags come from $CQLD_ARGS. Whatever happens, cqld is then stopped
 # (SIGTERM; SIGKILL after 10 s) and the directory removed.
@@ -67,7 +67,7 @@ trap 'exit 143' TERM
 : >"$work/cqld.err"
 # CQLD_ARGS: extra flags for cqld (e.g. --authenticator PasswordAuthenticator), split on spaces.
 # shellcheck disable=SC2086
-"$cqld" --data "$work/data" --address 127.0.0.1 --port 0 ${CQLD_ARGS:-} \
+"$cqld" --data "$work/data" --address 127.0.0.1 --port 0 --admin-port 0 ${CQLD_ARGS:-} \
   >"$work/cqld.out" 2>"$work/cqld.err" &
 cqld_pid=$!
 

@@ -67,7 +67,7 @@ grep -q "served" "$tmp/cql" || fail "cql --data did not serve k.fine"
 grep -q "quarantined table k.broken" "$tmp/cql" || fail "cql --data logged no quarantine"
 
 # 4. cqld starts, logs the quarantine, serves the rest, refuses the quarantined name.
-"$cqld" --data "$tmp/data" --port 0 >"$tmp/out" 2>"$tmp/err" &
+"$cqld" --data "$tmp/data" --port 0 --admin-port 0 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 for _ in $(seq 1 200); do
   [ -s "$tmp/out" ] && break

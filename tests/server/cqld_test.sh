@@ -32,7 +32,7 @@ fail() {
 # Starts cqld in the background; sets $pid and $port from its ready line.
 start() {
   : >"$tmp/out"
-  "$cqld" --data "$tmp/data" --port 0 "$@" >"$tmp/out" 2>"$tmp/err" &
+  "$cqld" --data "$tmp/data" --port 0 --admin-port 0 "$@" >"$tmp/out" 2>"$tmp/err" &
   pid=$!
   for _ in $(seq 1 200); do
     [ -s "$tmp/out" ] && break
@@ -40,7 +40,7 @@ start() {
     sleep 0.05
   done
   line=$(head -n 1 "$tmp/out")
-  [[ "$line" =~ ^cqld\ listening\ on\ 127\.0\.0\.1:([0-9]+)\ \(data\ $tmp/data,\ durability\ (periodic|batch),\ authenticator\ (AllowAllAuthenticator|PasswordAuthenticator),\ authorizer\ (AllowAllAuthorizer|CassandraAuthorizer),\ tls\ (on|optional|off)\)$ ]] ||
+  [[ "$line" =~ ^cqld\ listening\ on\ 127\.0\.0\.1:([0-9]+)\ \(data\ $tmp/data,\ durability\ (periodic|batch),\ authenticator\ (AllowAllAuthenticator|PasswordAuthenticator),\ authorizer\ (AllowAllAuthorizer|CassandraAuthorizer),\ tls\ (on|optional|off),\ admin\ (127\.0\.0\.1:[1-9][0-9]*|off)\)$ ]] ||
     fail "unexpected ready line: '$line'"
   port=${BASH_REMATCH[1]}
   [ "$port" -gt 0 ] || fail "port 0 in the ready line"
@@ -127,10 +127,15 @@ python3 "$tmp/client.py" "$port" \
   >/dev/null || fail "the protocol client failed on the first run"
 stop
 
+# The admin listener turned off (--admin-port -1; a later flag wins over start's --admin-port 0).
+start --admin-port -1
+[[ "$line" == *", tls off, admin off)" ]] || fail "admin not off in the ready line: '$line'"
+stop
+
 # 3. Second run (durability batch, settings from a config file): the keyspace is still there.
 printf '# test config\ndurability: batch\nio-threads: 2\n' >"$tmp/cqld.conf"
 start --config "$tmp/cqld.conf"
-[[ "$line" == *"durability batch, authenticator AllowAllAuthenticator, authorizer AllowAllAuthorizer, tls off)" ]] || fail "config file not applied: '$line'"
+[[ "$line" == *"durability batch, authenticator AllowAllAuthenticator, authorizer AllowAllAuthorizer, tls off, admin 127.0.0.1:"*")" ]] || fail "config file not applied: '$line'"
 out=$(python3 "$tmp/client.py" "$port" \
   "SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = 'persisted'") ||
   fail "the protocol client failed on the second run"
@@ -162,7 +167,7 @@ query="SELECT release_version FROM system.local"
 
 issue server cqld-first
 start --tls-cert "$tmp/server.pem" --tls-key "$tmp/server.key"
-[[ "$line" == *", tls on)" ]] || fail "TLS not in the ready line: '$line'"
+[[ "$line" == *", tls on, admin 127.0.0.1:"*")" ]] || fail "TLS not in the ready line: '$line'"
 out=$(python3 "$tmp/client.py" --tls "$tmp/ca.pem" "$port" "$query") || fail "the TLS client failed"
 [[ "$out" == cn=cqld-first* ]] || fail "unexpected certificate: $out"
 if python3 "$tmp/client.py" "$port" "$query" >/dev/null 2>&1; then
@@ -206,7 +211,7 @@ cp "$tmp/next.key" "$tmp/server.key"
   echo "client_encryption_options.private_key: $tmp/server.key"
 } >"$tmp/tls.conf"
 start --config "$tmp/tls.conf"
-[[ "$line" == *", tls optional)" ]] || fail "TLS optional not in the ready line: '$line'"
+[[ "$line" == *", tls optional, admin 127.0.0.1:"*")" ]] || fail "TLS optional not in the ready line: '$line'"
 python3 "$tmp/client.py" --tls "$tmp/ca.pem" "$port" "$query" >/dev/null ||
   fail "the TLS client failed on an optional port"
 python3 "$tmp/client.py" "$port" "$query" >/dev/null ||
@@ -215,7 +220,7 @@ stop
 printf 'client_encryption_options.enabled: false\nclient_encryption_options.certificate: x\n' \
   >"$tmp/off.conf"
 start --config "$tmp/off.conf"
-[[ "$line" == *", tls off)" ]] || fail "enabled: false did not turn TLS off: '$line'"
+[[ "$line" == *", tls off, admin 127.0.0.1:"*")" ]] || fail "enabled: false did not turn TLS off: '$line'"
 stop
 set +e
 "$cqld" --data "$tmp/data" --tls-cert "$tmp/server.pem" >/dev/null 2>"$tmp/usage"

@@ -56,7 +56,7 @@ run() {
 start_cqld() {
   local dir=$1
   mkdir -p "$dir"
-  "$cqld" --data "$dir/data" --port 0 >"$dir/cqld.out" 2>"$dir/cqld.err" &
+  "$cqld" --data "$dir/data" --port 0 --admin-port 0 >"$dir/cqld.out" 2>"$dir/cqld.err" &
   pids+=($!)
   local pid=$!
   for _ in $(seq 1 300); do

@@ -140,7 +140,7 @@ wait_port() {  # NAME FILE PID
   [ -n "$port" ] || fail "$1 did not start: $(cat "$2" "$2.err")"
   echo "$port"
 }
-CQLD_SUPERUSER_PASSWORD=$super_password "$cqld" --data "$tmp/data" --address 127.0.0.1 --port 0 \
+CQLD_SUPERUSER_PASSWORD=$super_password "$cqld" --data "$tmp/data" --address 127.0.0.1 --port 0 --admin-port 0 \
   --authenticator PasswordAuthenticator --authorizer CassandraAuthorizer \
   >"$tmp/cqld.out" 2>"$tmp/cqld.out.err" &
 pids+=($!)
@@ -343,7 +343,7 @@ label=pty
 # The same client against a cqld serving TLS itself (no proxy), mutual TLS and logins on.
 label=cqld_tls
 CQLD_SUPERUSER_PASSWORD=$super_password "$cqld" --data "$tmp/data_tls" --address 127.0.0.1 \
-  --port 0 --authenticator PasswordAuthenticator --authorizer CassandraAuthorizer \
+  --port 0 --admin-port 0 --authenticator PasswordAuthenticator --authorizer CassandraAuthorizer \
   --tls-cert "$certs/server.pem" --tls-key "$certs/server.key" --tls-ca "$ca" \
   --tls-require-client-cert >"$tmp/cqld_tls.out" 2>"$tmp/cqld_tls.out.err" &
 pids+=($!)

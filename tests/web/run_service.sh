@@ -46,7 +46,7 @@ trap 'stop' EXIT
 
 where=(--data "$work/data")
 if [ -n "$cqld" ]; then
-  "$cqld" --data "$work/cqld" --address 127.0.0.1 --port 0 >"$work/cqld.out" 2>"$work/cqld.err" &
+  "$cqld" --data "$work/cqld" --address 127.0.0.1 --port 0 --admin-port 0 >"$work/cqld.out" 2>"$work/cqld.err" &
   cqld_pid=$!
   port=""
   for _ in $(seq 200); do

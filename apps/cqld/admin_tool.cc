@@ -1,0 +1,496 @@
+#include "admin_tool.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <boost/json.hpp>
+
+#include "admin_client.h"
+
+namespace cqld {
+
+namespace json = boost::json;
+
+namespace {
+
+constexpr int kOk = 0;
+constexpr int kFailed = 1;
+constexpr int kUsage = 2;
+
+// The parsed command line.
+struct Invocation {
+  AdminEndpoint endpoint;
+  std::string command;
+  std::vector<std::string> arguments;  // positional, after the command
+  std::string tag;                     // -t
+  bool all = false;                    // --all
+  bool tokens = false;                 // -T
+};
+
+// What a command needs: the invocation, and the API.
+class Context {
+ public:
+  explicit Context(const Invocation& invocation) : invocation_(invocation) {}
+  const Invocation& invocation() const { return invocation_; }
+  const std::vector<std::string>& arguments() const { return invocation_.arguments; }
+
+  // Calls the API; the answer's JSON object, or nullopt after printing the error (then the
+  // command exits kFailed).
+  std::optional<json::object> Call(const std::string& method, const std::string& path,
+                                   const json::object& body = {}) const {
+    std::string text = body.empty() ? "" : json::serialize(body);
+    auto answer = CallAdmin(invocation_.endpoint, method, path, text);
+    if (!answer.ok()) {
+      std::fprintf(stderr, "cqld admin: %s\n", answer.status().message().c_str());
+      return std::nullopt;
+    }
+    boost::system::error_code error;
+    json::value value = json::parse(answer->body, error);
+    if (answer->status >= 200 && answer->status < 300 && !error && value.is_object()) {
+      return std::move(value.get_object());
+    }
+    std::string message = fmt::format("HTTP status {}", answer->status);
+    if (!error && value.is_object() && value.get_object().contains("error")) {
+      const json::value& text_value = value.get_object().at("error");
+      if (text_value.is_string()) message = std::string(text_value.get_string());
+    }
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    return std::nullopt;
+  }
+
+ private:
+  const Invocation& invocation_;
+};
+
+std::string Text(const json::object& object, std::string_view key) {
+  const json::value* value = object.if_contains(key);
+  if (value == nullptr) return "";
+  if (value->is_string()) return std::string(value->get_string());
+  return json::serialize(*value);
+}
+
+uint64_t Number(const json::object& object, std::string_view key) {
+  const json::value* value = object.if_contains(key);
+  if (value == nullptr) return 0;
+  if (value->is_uint64()) return value->get_uint64();
+  if (value->is_int64()) return static_cast<uint64_t>(std::max<int64_t>(0, value->get_int64()));
+  return 0;
+}
+
+// nodetool's sizes: "0 bytes", "306.77 KiB", "48 MiB" (at most two decimals, no trailing 0).
+std::string FileSize(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"TiB", "GiB", "MiB", "KiB"};
+  for (int i = 0; i < 4; ++i) {
+    double unit = static_cast<double>(uint64_t{1} << (10 * (4 - i)));
+    if (static_cast<double>(bytes) >= unit) {
+      std::string number = fmt::format("{:.2f}", static_cast<double>(bytes) / unit);
+      while (number.back() == '0') number.pop_back();
+      if (number.back() == '.') number.pop_back();
+      return number + " " + kUnits[i];
+    }
+  }
+  return fmt::format("{} bytes", bytes);
+}
+
+// Prints rows as nodetool's TableBuilder does: each column as wide as its widest cell, one space
+// between columns.
+void PrintTable(const std::vector<std::vector<std::string>>& rows, std::string_view separator) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()));
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size())
+        line += std::string(widths[i] - row[i].size(), ' ') + std::string(separator);
+    }
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+// {"keyspace": first argument, "tables": the others}, for flush, compact and garbagecollect.
+json::object TableSelection(const Context& context) {
+  json::object body;
+  const auto& arguments = context.arguments();
+  if (arguments.empty()) return body;
+  body["keyspace"] = arguments[0];
+  json::array tables;
+  for (size_t i = 1; i < arguments.size(); ++i) tables.emplace_back(arguments[i]);
+  body["tables"] = tables;
+  return body;
+}
+
+// "[all keyspaces]" or "[ks1, ks2]", as nodetool names keyspaces in its messages.
+std::string KeyspaceList(const std::vector<std::string>& keyspaces) {
+  if (keyspaces.empty()) return "[all keyspaces]";
+  return fmt::format("[{}]", fmt::join(keyspaces, ", "));
+}
+
+int NodeStatus(const Context& context) {
+  auto node = context.Call("GET", "/api/v1/node");
+  if (!node) return kFailed;
+  std::string header = "Datacenter: " + Text(*node, "data_center");
+  std::printf("%s\n%s\n", header.c_str(), std::string(header.size(), '=').c_str());
+  std::printf("Status=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n");
+  size_t tokens = node->at("tokens").as_array().size();
+  // Up and Normal: the one node answers (even drained: Cassandra's drained node is UN too).
+  const std::string state = "UN";
+  PrintTable({{"--", "Address", "Load", "Tokens", "Owns (effective)", "Host ID", "Rack"},
+              {state, Text(*node, "listen_address"), FileSize(Number(*node, "load_bytes")),
+               std::to_string(tokens), "100.0%", Text(*node, "host_id"), Text(*node, "rack")}},
+             "  ");
+  std::printf("\n");
+  return kOk;
+}
+
+int Info(const Context& context) {
+  auto node = context.Call("GET", "/api/v1/node");
+  if (!node) return kFailed;
+  auto line = [](std::string_view name, const std::string& value) {
+    std::printf("%-23.*s: %s\n", static_cast<int>(name.size()), name.data(), value.c_str());
+  };
+  const json::object& cache = node->at("block_cache").as_object();
+  line("ID", Text(*node, "host_id"));
+  line("Gossip active", "false");
+  line("Native Transport active", node->at("native_transport_active").as_bool() ? "true" : "false");
+  line("Load", FileSize(Number(*node, "load_bytes")));
+  line("Generation No", Text(*node, "generation"));
+  line("Uptime (seconds)", Text(*node, "uptime_seconds"));
+  line("Heap Memory (MB)",
+       fmt::format("{:.2f} / n/a", static_cast<double>(Number(*node, "resident_bytes")) / 1048576));
+  line("Off Heap Memory (MB)", "n/a");
+  line("Data Center", Text(*node, "data_center"));
+  line("Rack", Text(*node, "rack"));
+  line("Exceptions", "n/a");
+  line("Key Cache", "n/a");
+  line("Row Cache", "n/a");
+  line("Counter Cache", "n/a");
+  line("Chunk Cache",
+       fmt::format("entries n/a, size {}, capacity {}, n/a misses, n/a requests, n/a recent hit "
+                   "rate, n/a microseconds miss latency",
+                   FileSize(Number(cache, "used_bytes")),
+                   FileSize(Number(cache, "capacity_bytes"))));
+  line("Percent Repaired", "n/a");
+  const json::array& tokens = node->at("tokens").as_array();
+  if (tokens.size() == 1 || context.invocation().tokens) {
+    for (const json::value& token : tokens) line("Token", std::string(token.as_string()));
+  } else {
+    line("Token", fmt::format("(invoke with -T/--tokens to see all {} tokens)", tokens.size()));
+  }
+  return kOk;
+}
+
+int Version(const Context& context) {
+  auto node = context.Call("GET", "/api/v1/node");
+  if (!node) return kFailed;
+  std::printf("ReleaseVersion: %s\n", Text(*node, "release_version").c_str());
+  return kOk;
+}
+
+// "SimpleStrategy {replication_factor=1}" from a keyspace's replication map.
+std::string Replication(const json::object& replication) {
+  std::string strategy = Text(replication, "class");
+  strategy = strategy.substr(strategy.rfind('.') + 1);
+  std::vector<std::string> options;
+  for (const json::key_value_pair& entry : replication) {
+    std::string_view key = entry.key();
+    if (key != "class") options.push_back(fmt::format("{}={}", key, Text(replication, key)));
+  }
+  return fmt::format("{} {{{}}}", strategy, fmt::join(options, ", "));
+}
+
+int DescribeCluster(const Context& context) {
+  auto node = context.Call("GET", "/api/v1/node");
+  if (!node) return kFailed;
+  std::string address = Text(*node, "listen_address");
+  std::printf(
+      "Cluster Information:\n\tName: %s\n\tSnitch: n/a\n\tDynamicEndPointSnitch: disabled\n"
+      "\tPartitioner: %s\n\tSchema versions:\n\t\t%s: [%s]\n\n",
+      Text(*node, "cluster_name").c_str(), Text(*node, "partitioner").c_str(),
+      Text(*node, "schema_version").c_str(), address.c_str());
+  std::printf(
+      "Stats for all nodes:\n\tLive: 1\n\tJoining: 0\n\tMoving: 0\n\tLeaving: 0\n"
+      "\tUnreachable: 0\n\n");
+  std::printf("Data Centers: \n\t%s #Nodes: 1 #Down: 0\n\n", Text(*node, "data_center").c_str());
+  std::printf("Database versions:\n\t%s: [%s]\n\n", Text(*node, "release_version").c_str(),
+              address.c_str());
+  std::printf("Keyspaces:\n");
+  for (const json::value& keyspace : node->at("keyspaces").as_array()) {
+    const json::object& object = keyspace.as_object();
+    std::printf("\t%s -> Replication class: %s\n", Text(object, "name").c_str(),
+                Replication(object.at("replication").as_object()).c_str());
+  }
+  return kOk;
+}
+
+int Flush(const Context& context) {
+  return context.Call("POST", "/api/v1/flush", TableSelection(context)) ? kOk : kFailed;
+}
+
+int Compact(const Context& context) {
+  return context.Call("POST", "/api/v1/compact", TableSelection(context)) ? kOk : kFailed;
+}
+
+int GarbageCollect(const Context& context) {
+  return context.Call("POST", "/api/v1/garbagecollect", TableSelection(context)) ? kOk : kFailed;
+}
+
+json::array Strings(const std::vector<std::string>& values) {
+  json::array array;
+  for (const std::string& value : values) array.emplace_back(value);
+  return array;
+}
+
+int Snapshot(const Context& context) {
+  std::string tag = context.invocation().tag;
+  if (tag.empty()) {
+    tag = std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count());
+  }
+  std::printf(
+      "Requested creating snapshot(s) for %s with snapshot name [%s] and options "
+      "{skipFlush=false}\n",
+      KeyspaceList(context.arguments()).c_str(), tag.c_str());
+  std::fflush(stdout);
+  json::object body{{"tag", tag}, {"keyspaces", Strings(context.arguments())}};
+  if (!context.Call("POST", "/api/v1/snapshots", body)) return kFailed;
+  std::printf("Snapshot directory: %s\n", tag.c_str());
+  return kOk;
+}
+
+int ListSnapshots(const Context& context) {
+  auto answer = context.Call("GET", "/api/v1/snapshots");
+  if (!answer) return kFailed;
+  const json::array& snapshots = answer->at("snapshots").as_array();
+  if (snapshots.empty()) {
+    std::printf("Snapshot Details: \nThere are no snapshots\n");
+    return kOk;
+  }
+  std::vector<std::vector<std::string>> rows = {{"Snapshot name", "Keyspace name",
+                                                 "Column family name", "True size", "Size on disk",
+                                                 "Creation time"}};
+  uint64_t total_true = 0;
+  for (const json::value& snapshot : snapshots) {
+    const json::object& object = snapshot.as_object();
+    for (const json::value& table : object.at("tables").as_array()) {
+      const json::object& figures = table.as_object();
+      total_true += Number(figures, "true_bytes");
+      rows.push_back({Text(object, "tag"), Text(figures, "keyspace"), Text(figures, "table"),
+                      FileSize(Number(figures, "true_bytes")),
+                      FileSize(Number(figures, "disk_bytes")), Text(object, "created_at")});
+    }
+  }
+  std::printf("Snapshot Details: \n");
+  PrintTable(rows, " ");
+  std::printf("\nTotal TrueDiskSpaceUsed: %s\n\n", FileSize(total_true).c_str());
+  return kOk;
+}
+
+int ClearSnapshot(const Context& context) {
+  const Invocation& invocation = context.invocation();
+  if (invocation.tag.empty() && !invocation.all) {
+    std::fprintf(stderr, "error: Specify snapshot name or --all\n");
+    return kFailed;
+  }
+  if (!invocation.tag.empty() && invocation.all) {
+    std::fprintf(stderr, "error: Specify only one of snapshot name or --all\n");
+    return kFailed;
+  }
+  std::string which =
+      invocation.all ? "[all snapshots]" : fmt::format("snapshot name [{}]", invocation.tag);
+  std::printf("Requested clearing snapshot(s) for %s with %s\n",
+              KeyspaceList(context.arguments()).c_str(), which.c_str());
+  std::fflush(stdout);
+  json::object body{{"keyspaces", Strings(context.arguments())}};
+  if (invocation.all) body["all"] = true;
+  if (!invocation.tag.empty()) body["tag"] = invocation.tag;
+  return context.Call("DELETE", "/api/v1/snapshots", body) ? kOk : kFailed;
+}
+
+int Drain(const Context& context) { return context.Call("POST", "/api/v1/drain") ? kOk : kFailed; }
+
+int GetLoggingLevels(const Context& context) {
+  auto answer = context.Call("GET", "/api/v1/logging");
+  if (!answer) return kFailed;
+  std::printf("\n%-50s%10s\n", "Logger Name", "Log Level");
+  const json::object& levels = answer->at("levels").as_object();
+  for (const json::key_value_pair& entry : levels) {
+    std::printf("%-50s%10s\n", std::string(entry.key()).c_str(), Text(levels, entry.key()).c_str());
+  }
+  return kOk;
+}
+
+int SetLoggingLevel(const Context& context) {
+  const auto& arguments = context.arguments();
+  json::object body;
+  if (arguments.size() == 1) {  // nodetool: a lone argument is the level of the root logger
+    body["logger"] = "ROOT";
+    body["level"] = arguments[0];
+  } else if (arguments.size() == 2) {
+    body["logger"] = arguments[0].empty() ? "ROOT" : arguments[0];
+    body["level"] = arguments[1];
+  }
+  return context.Call("PUT", "/api/v1/logging", body) ? kOk : kFailed;
+}
+
+struct Command {
+  const char* name;
+  const char* usage;  // after the command name
+  size_t max_arguments;
+  int (*run)(const Context&);
+};
+
+constexpr size_t kAny = 1000;
+
+constexpr Command kCommands[] = {
+    {"status", "", 0, NodeStatus},
+    {"info", "[-T]", 0, Info},
+    {"version", "", 0, Version},
+    {"describecluster", "", 0, DescribeCluster},
+    {"flush", "[keyspace [table...]]", kAny, Flush},
+    {"compact", "[keyspace [table...]]", kAny, Compact},
+    {"garbagecollect", "[keyspace [table...]]", kAny, GarbageCollect},
+    {"snapshot", "[-t tag] [keyspace...]", kAny, Snapshot},
+    {"listsnapshots", "", 0, ListSnapshots},
+    {"clearsnapshot", "(-t tag | --all) [keyspace...]", kAny, ClearSnapshot},
+    {"drain", "", 0, Drain},
+    {"getlogginglevels", "", 0, GetLoggingLevels},
+    {"setlogginglevel", "[ROOT] [TRACE|DEBUG|INFO|WARN|ERROR|OFF]", 2, SetLoggingLevel},
+};
+
+void Usage(std::FILE* out) {
+  std::fprintf(
+      out,
+      "usage: cqld admin [--host H] [--admin-port N] [-u USER [-pw PASSWORD | -pwf FILE]]\n"
+      "                  COMMAND [ARGS]\n"
+      "\n"
+      "  --host H, -h H        cqld's admin address (default 127.0.0.1)\n"
+      "  --admin-port N, -p N  its admin port (default 9180)\n"
+      "  -u USER               a superuser role, with the PasswordAuthenticator\n"
+      "  -pw PASSWORD          its password (visible in `ps`: prefer the two below)\n"
+      "  -pwf FILE             read the password from FILE (its first line, or the\n"
+      "                        line `USER PASSWORD` as nodetool's password file)\n"
+      "  $CQLD_ADMIN_PASSWORD  the password, when neither -pw nor -pwf is given\n"
+      "\n"
+      "Commands (nodetool's; docs/operations.md):\n");
+  for (const Command& command : kCommands)
+    std::fprintf(out, "  %s %s\n", command.name, command.usage);
+  std::fprintf(out, "\nExit status: 0; 1 on an error; 2 on a usage error.\n");
+}
+
+int UsageError(const std::string& message) {
+  std::fprintf(stderr, "cqld admin: %s\n", message.c_str());
+  Usage(stderr);
+  return kUsage;
+}
+
+// The password of `user` in a password file: its first line, or the value of the line
+// "USER PASSWORD". nullopt when the file cannot be read.
+std::optional<std::string> ReadPasswordFile(const std::string& path, const std::string& user) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::string line;
+  std::optional<std::string> first;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!first) first = line;
+    size_t space = line.find_first_of(" \t");
+    if (space != std::string::npos && line.substr(0, space) == user) {
+      return line.substr(line.find_first_not_of(" \t", space));
+    }
+  }
+  return first.value_or("");
+}
+
+// Parses argv into `invocation`; an exit status to leave with, or nullopt to go on.
+std::optional<int> ParseAdmin(int argc, char** argv, Invocation* invocation) {
+  std::optional<std::string> password;
+  std::optional<std::string> password_file;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](std::string* out) {
+      if (i + 1 >= argc) return false;
+      *out = argv[++i];
+      return true;
+    };
+    std::string text;
+    if (arg == "--help") {
+      Usage(stdout);
+      return kOk;
+    } else if (arg == "--host" || arg == "-h") {
+      if (!value(&invocation->endpoint.host)) return UsageError(arg + " needs a value");
+    } else if (arg == "--admin-port" || arg == "-p" || arg == "--port") {
+      if (!value(&text)) return UsageError(arg + " needs a value");
+      char* end = nullptr;
+      long port = std::strtol(text.c_str(), &end, 10);
+      if (*end != '\0' || port < 1 || port > 65535) return UsageError("bad port '" + text + "'");
+      invocation->endpoint.port = static_cast<uint16_t>(port);
+    } else if (arg == "-u" || arg == "--username") {
+      if (!value(&text)) return UsageError(arg + " needs a value");
+      invocation->endpoint.user = text;
+    } else if (arg == "-pw" || arg == "--password") {
+      if (!value(&text)) return UsageError(arg + " needs a value");
+      password = text;
+    } else if (arg == "-pwf" || arg == "--password-file") {
+      if (!value(&text)) return UsageError(arg + " needs a value");
+      password_file = text;
+    } else if (arg == "-t" || arg == "--tag") {
+      if (!value(&invocation->tag)) return UsageError(arg + " needs a value");
+    } else if (arg == "--all") {
+      invocation->all = true;
+    } else if (arg == "-T" || arg == "--tokens") {
+      invocation->tokens = true;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return UsageError("unknown option '" + arg + "'");
+    } else if (invocation->command.empty()) {
+      invocation->command = arg;
+    } else {
+      invocation->arguments.push_back(arg);
+    }
+  }
+  if (invocation->command.empty()) return UsageError("a command is needed");
+  if (invocation->endpoint.user) {
+    if (password_file) {
+      password = ReadPasswordFile(*password_file, *invocation->endpoint.user);
+      if (!password) {
+        std::fprintf(stderr, "cqld admin: cannot read %s\n", password_file->c_str());
+        return kFailed;
+      }
+    } else if (!password) {
+      if (const char* env = std::getenv("CQLD_ADMIN_PASSWORD")) password = env;
+    }
+    if (!password) return UsageError("-u needs a password (-pw, -pwf or $CQLD_ADMIN_PASSWORD)");
+    invocation->endpoint.password = *password;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int RunAdmin(int argc, char** argv) {
+  Invocation invocation;
+  if (std::optional<int> exit = ParseAdmin(argc, argv, &invocation)) return *exit;
+  for (const Command& command : kCommands) {
+    if (invocation.command != command.name) continue;
+    if (invocation.arguments.size() > command.max_arguments) {
+      return UsageError(fmt::format("too many arguments for {}", command.name));
+    }
+    return command.run(Context(invocation));
+  }
+  return UsageError("unknown command '" + invocation.command + "'");
+}
+
+}  // namespace cqld

@@ -1,0 +1,316 @@
+#include "server/admin_api.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <boost/json.hpp>
+
+#include "common/base64.h"
+#include "common/logging.h"
+#include "common/metrics.h"
+
+namespace server {
+
+namespace json = boost::json;
+using common::Status;
+using common::StatusCode;
+
+namespace {
+
+AdminResponse JsonAnswer(const json::value& body, int status = 200) {
+  return AdminResponse{status, "application/json", json::serialize(body) + "\n", {}};
+}
+
+// The body as a JSON object ({} when empty); nullopt when it is not one.
+std::optional<json::object> BodyObject(const AdminRequest& request) {
+  if (request.body.empty()) return json::object();
+  boost::system::error_code error;
+  json::value value = json::parse(request.body, error);
+  if (error || !value.is_object()) return std::nullopt;
+  return std::move(value.get_object());
+}
+
+// The string member `key` ("" when missing); false when it is there but not a string.
+bool ReadString(const json::object& object, std::string_view key, std::string* out) {
+  const json::value* value = object.if_contains(key);
+  if (value == nullptr || value->is_null()) return true;
+  if (!value->is_string()) return false;
+  *out = std::string(value->get_string());
+  return true;
+}
+
+// The array of strings `key` (empty when missing); false when it is not one.
+bool ReadStrings(const json::object& object, std::string_view key, std::vector<std::string>* out) {
+  const json::value* value = object.if_contains(key);
+  if (value == nullptr || value->is_null()) return true;
+  if (!value->is_array()) return false;
+  for (const json::value& item : value->get_array()) {
+    if (!item.is_string()) return false;
+    out->emplace_back(item.get_string());
+  }
+  return true;
+}
+
+AdminResponse BadBody(std::string_view expected) {
+  return AdminError(400, fmt::format("The body must be a JSON object {}", expected));
+}
+
+// The resident set size of this process in bytes (0 when unknown).
+uint64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0;
+  uint64_t resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
+
+const AdminApi::Route AdminApi::kRoutes[] = {
+    {"GET", "/metrics", &AdminApi::Metrics, false},
+    {"GET", "/api/v1/node", &AdminApi::Node, true},
+    {"POST", "/api/v1/flush", &AdminApi::Flush, true},
+    {"POST", "/api/v1/compact", &AdminApi::Compact, true},
+    {"POST", "/api/v1/garbagecollect", &AdminApi::Compact, true},
+    {"GET", "/api/v1/snapshots", &AdminApi::ListSnapshots, true},
+    {"POST", "/api/v1/snapshots", &AdminApi::TakeSnapshot, true},
+    {"DELETE", "/api/v1/snapshots", &AdminApi::ClearSnapshots, true},
+    {"POST", "/api/v1/drain", &AdminApi::Drain, true},
+    {"GET", "/api/v1/logging", &AdminApi::GetLogging, true},
+    {"PUT", "/api/v1/logging", &AdminApi::SetLogging, true},
+};
+
+AdminApi::AdminApi(AdminApiOptions options)
+    : options_(std::move(options)),
+      operations_(options_.database),
+      initial_level_(common::GetLogLevel()) {}
+
+AdminResponse AdminApi::StatusAnswer(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk:
+      return JsonAnswer(json::object());
+    case StatusCode::kInvalid:
+    case StatusCode::kSyntaxError:
+      return AdminError(400, status.message());
+    case StatusCode::kNotFound:
+      return AdminError(404, status.message());
+    case StatusCode::kAlreadyExists:
+      return AdminError(409, status.message());
+    case StatusCode::kWriteFailure:
+      return AdminError(507, status.message());
+    default:
+      return AdminError(500, status.message());
+  }
+}
+
+AdminResponse AdminApi::Handle(const AdminRequest& request) {
+  bool path_known = false;
+  for (const Route& route : kRoutes) {
+    if (request.path != route.path) continue;
+    path_known = true;
+    if (request.method != route.method) continue;
+    if (route.needs_login) {
+      if (std::optional<AdminResponse> refusal = CheckLogin(request)) return *refusal;
+    }
+    return (this->*route.endpoint)(request);
+  }
+  if (path_known) return AdminError(405, "Method not allowed");
+  return AdminError(404, "No such endpoint");
+}
+
+std::optional<AdminResponse> AdminApi::CheckLogin(const AdminRequest& request) const {
+  engine::Database& database = *options_.database;
+  if (database.authenticator() != engine::DatabaseOptions::Authenticator::kPassword) {
+    return std::nullopt;
+  }
+  auto challenge = [](std::string_view message) {
+    AdminResponse answer = AdminError(401, message);
+    answer.headers.emplace_back("WWW-Authenticate", "Basic realm=\"cqld admin\"");
+    return answer;
+  };
+  std::string_view header = request.authorization;
+  if (header.substr(0, 6) != "Basic ") return challenge("Credentials required (HTTP Basic)");
+  std::optional<std::string> pair = common::Base64Decode(header.substr(6));
+  size_t colon = pair ? pair->find(':') : std::string::npos;
+  if (colon == std::string::npos) return challenge("Malformed Basic credentials");
+  std::string_view user = std::string_view(*pair).substr(0, colon);
+  std::string_view password = std::string_view(*pair).substr(colon + 1);
+  common::Result<std::string> role = database.Authenticate(user, password);
+  if (!role.ok()) {
+    LOG_INFO("admin: login refused: {}", role.status().message());
+    return challenge(role.status().message());
+  }
+  if (!database.IsSuperuser(*role)) {
+    return AdminError(403, fmt::format("User {} is not a superuser: only superusers may use the "
+                                       "admin API",
+                                       *role));
+  }
+  return std::nullopt;
+}
+
+AdminResponse AdminApi::Metrics(const AdminRequest&) {
+  return AdminResponse{
+      200, "text/plain; version=0.0.4", common::metrics::Registry::Global().RenderPrometheus(), {}};
+}
+
+AdminResponse AdminApi::Node(const AdminRequest&) {
+  engine::Database& database = *options_.database;
+  const schema::LocalNodeInfo& node = database.local_node();
+  std::shared_ptr<const schema::Catalog> catalog = database.catalog();
+  json::array tokens;
+  for (const std::string& token : node.tokens) tokens.emplace_back(token);
+  json::array keyspaces;
+  for (const auto& [name, keyspace] : catalog->keyspaces()) {
+    json::object replication;
+    for (const auto& [key, value] : keyspace->replication) replication[key] = value;
+    keyspaces.push_back(json::object{{"name", name}, {"replication", replication}});
+  }
+  storage::Store::CacheUsage cache = database.store()->BlockCacheUsage();
+  auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
+                                                                 options_.started);
+  return JsonAnswer(json::object{
+      {"host_id", node.host_id.ToString()},
+      {"cluster_name", node.cluster_name},
+      {"data_center", node.data_center},
+      {"rack", node.rack},
+      {"tokens", tokens},
+      {"release_version", node.release_version},
+      {"partitioner", node.partitioner},
+      {"listen_address", node.listen_address},
+      {"native_address", options_.native_address},
+      {"native_port", options_.native_port},
+      {"native_transport_active", !drained_.load()},
+      {"generation", node.gossip_generation},
+      {"uptime_seconds", uptime.count()},
+      {"load_bytes", operations_.LoadBytes()},
+      {"resident_bytes", ResidentBytes()},
+      {"read_only", database.read_only()},
+      {"block_cache",
+       json::object{{"capacity_bytes", cache.capacity_bytes}, {"used_bytes", cache.used_bytes}}},
+      {"schema_version", catalog->schema_version().ToString()},
+      {"keyspaces", keyspaces}});
+}
+
+AdminResponse AdminApi::Flush(const AdminRequest& request) {
+  return TableOperation(request, false);
+}
+
+AdminResponse AdminApi::Compact(const AdminRequest& request) {
+  return TableOperation(request, true);
+}
+
+AdminResponse AdminApi::TableOperation(const AdminRequest& request, bool compact) {
+  std::optional<json::object> body = BodyObject(request);
+  std::string keyspace;
+  std::vector<std::string> tables;
+  if (!body || !ReadString(*body, "keyspace", &keyspace) ||
+      !ReadStrings(*body, "tables", &tables)) {
+    return BadBody(R"({"keyspace": "ks", "tables": ["t"]})");
+  }
+  if (keyspace.empty() && !tables.empty()) return AdminError(400, "Tables need a keyspace");
+  return StatusAnswer(compact ? operations_.Compact(keyspace, tables)
+                              : operations_.Flush(keyspace, tables));
+}
+
+AdminResponse AdminApi::ListSnapshots(const AdminRequest&) {
+  auto snapshots = operations_.ListSnapshots();
+  if (!snapshots.ok()) return StatusAnswer(snapshots.status());
+  json::array list;
+  for (const engine::SnapshotDetails& snapshot : *snapshots) {
+    json::array tables;
+    for (const engine::SnapshotTable& table : snapshot.tables) {
+      tables.push_back(json::object{{"keyspace", table.keyspace},
+                                    {"table", table.table},
+                                    {"true_bytes", table.true_bytes},
+                                    {"disk_bytes", table.disk_bytes}});
+    }
+    json::array keyspaces;
+    for (const std::string& keyspace : snapshot.keyspaces) keyspaces.emplace_back(keyspace);
+    list.push_back(json::object{{"tag", snapshot.tag},
+                                {"created_at", snapshot.created_at},
+                                {"keyspaces", keyspaces},
+                                {"tables", tables}});
+  }
+  return JsonAnswer(json::object{{"snapshots", list}});
+}
+
+AdminResponse AdminApi::TakeSnapshot(const AdminRequest& request) {
+  std::optional<json::object> body = BodyObject(request);
+  std::string tag;
+  std::vector<std::string> keyspaces;
+  if (!body || !ReadString(*body, "tag", &tag) || !ReadStrings(*body, "keyspaces", &keyspaces)) {
+    return BadBody(R"({"tag": "name", "keyspaces": ["ks"]})");
+  }
+  Status status = operations_.Snapshot(tag, keyspaces);
+  if (!status.ok()) return StatusAnswer(status);
+  return JsonAnswer(json::object{{"tag", tag}}, 201);
+}
+
+AdminResponse AdminApi::ClearSnapshots(const AdminRequest& request) {
+  std::optional<json::object> body = BodyObject(request);
+  std::string tag;
+  std::vector<std::string> keyspaces;
+  const json::value* all = body ? body->if_contains("all") : nullptr;
+  if (!body || !ReadString(*body, "tag", &tag) || !ReadStrings(*body, "keyspaces", &keyspaces) ||
+      (all != nullptr && !all->is_bool())) {
+    return BadBody(R"({"tag": "name"} or {"all": true}, with "keyspaces": ["ks"])");
+  }
+  const bool everything = all != nullptr && all->get_bool();
+  if (tag.empty() && !everything) return AdminError(400, "Specify snapshot name or --all");
+  if (!tag.empty() && everything)
+    return AdminError(400, "Specify only one of snapshot name or --all");
+  auto removed = operations_.ClearSnapshots(tag, keyspaces);
+  if (!removed.ok()) return StatusAnswer(removed.status());
+  return JsonAnswer(json::object{{"cleared", *removed}});
+}
+
+AdminResponse AdminApi::Drain(const AdminRequest&) {
+  if (!drained_.exchange(true)) {
+    LOG_INFO("drain: stopping the native transport, then flushing every table");
+    if (options_.stop_native_transport) options_.stop_native_transport();
+  }
+  Status flushed = operations_.Flush("", {});
+  if (flushed.ok()) LOG_INFO("drain: done; the process waits for SIGTERM");
+  return StatusAnswer(flushed);
+}
+
+AdminResponse AdminApi::GetLogging(const AdminRequest&) {
+  return JsonAnswer(json::object{
+      {"levels", json::object{{"ROOT", common::LogLevelName(common::GetLogLevel())}}}});
+}
+
+AdminResponse AdminApi::SetLogging(const AdminRequest& request) {
+  std::optional<json::object> body = BodyObject(request);
+  std::string logger;
+  std::string level;
+  if (!body || !ReadString(*body, "logger", &logger) || !ReadString(*body, "level", &level)) {
+    return BadBody(R"({"logger": "ROOT", "level": "DEBUG"})");
+  }
+  if (logger.empty() && level.empty()) {  // nodetool's reset to the configured levels
+    common::SetLogLevel(initial_level_);
+    return GetLogging(request);
+  }
+  if (!logger.empty() && logger != "ROOT") {
+    return AdminError(400, fmt::format("Unknown logger '{}': cqld has one process-wide level, "
+                                       "ROOT",
+                                       logger));
+  }
+  if (std::optional<common::LogLevel> parsed = common::ParseLogLevel(level)) {
+    common::SetLogLevel(*parsed);
+    LOG_INFO("log level set to {} (asked for {})", common::LogLevelName(*parsed), level);
+    return GetLogging(request);
+  }
+  return AdminError(400, fmt::format("Unknown level '{}': use TRACE, DEBUG, INFO, WARN, ERROR "
+                                     "or OFF",
+                                     level));
+}
+
+}  // namespace server

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# server.admin: every `cqld admin` command against the real cqld (docs/operations.md §4, §5).
+#
+#   tests/server/cqld_admin_test.sh CQLD_BINARY CQL_BINARY
+#
+# Starts cqld (free ports, loopback), writes data with `cql`, then checks each command's output
+# and exit status: version, status, info, describecluster (their figures against system.local),
+# flush, compact, garbagecollect, snapshot, listsnapshots, clearsnapshot, getlogginglevels,
+# setlogginglevel, drain; usage errors (2), errors (1), and /metrics. Then with the
+# PasswordAuthenticator: refused without credentials, with a wrong password and for a role that
+# is not a superuser; accepted for the superuser with -pw, -pwf and $CQLD_ADMIN_PASSWORD.
+set -euo pipefail
+
+# shellcheck source=cqld_admin_lib.sh
+. "$(dirname "$0")/cqld_admin_lib.sh"
+admin_test_setup "$@"
+
+start_cqld cqld "$tmp/data"
+run_cql "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+CREATE TABLE ks.t (k int PRIMARY KEY, v text) WITH gc_grace_seconds = 0;
+CREATE KEYSPACE other WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+CREATE TABLE other.w (k int PRIMARY KEY);
+INSERT INTO ks.t (k, v) VALUES (1, 'one');
+INSERT INTO ks.t (k, v) VALUES (2, 'two');
+DELETE FROM ks.t WHERE k = 2;"
+run_cql "SELECT host_id, release_version, schema_version, data_center, rack FROM system.local"
+row=$(grep -E '^ *[0-9a-f]{8}-[0-9a-f]{4}-' "$tmp/cql.out" | head -n 1)
+read -r host_id release schema_version dc rack < <(tr -d '|' <<<"$row")
+[[ "$host_id" =~ ^[0-9a-f-]{36}$ ]] || fail "no host id from system.local: $(cat "$tmp/cql.out")"
+
+# version, status, info, describecluster: what system.local says.
+expect_admin 0 version
+[ "$out" = "ReleaseVersion: $release" ] || fail "version printed '$out'"
+expect_admin 0 status
+grep -qx "Datacenter: $dc" <<<"$out" || fail "status: no datacenter line: $out"
+grep -q "^--  Address    Load *Tokens  Owns (effective)  Host ID  *Rack$" <<<"$out" ||
+  fail "status: header: $out"
+grep -Eq "^UN  127\.0\.0\.1  [0-9.]+ (bytes|KiB|MiB)  *1       100\.0%            $host_id  $rack$" \
+  <<<"$out" || fail "status: node line: $out"
+expect_admin 0 info
+grep -qx "ID                     : $host_id" <<<"$out" || fail "info: ID: $out"
+grep -qx "Native Transport active: true" <<<"$out" || fail "info: native transport: $out"
+grep -Eqx "Load                   : [0-9.]+ (bytes|KiB|MiB)" <<<"$out" || fail "info: load: $out"
+grep -Eqx "Uptime \(seconds\)       : [0-9]+" <<<"$out" || fail "info: uptime: $out"
+grep -Eqx "Heap Memory \(MB\)       : [0-9]+\.[0-9]{2} / n/a" <<<"$out" || fail "info: memory: $out"
+grep -qx "Data Center            : $dc" <<<"$out" || fail "info: data center: $out"
+grep -qx "Rack                   : $rack" <<<"$out" || fail "info: rack: $out"
+grep -qx "Key Cache              : n/a" <<<"$out" || fail "info: key cache: $out"
+grep -qx "Token                  : -9223372036854775808" <<<"$out" || fail "info: token: $out"
+expect_admin 0 describecluster
+grep -qx "	Name: Test Cluster" <<<"$out" || fail "describecluster: name: $out"
+grep -qx "		$schema_version: \[127.0.0.1\]" <<<"$out" || fail "describecluster: schema: $out"
+grep -qx "	ks -> Replication class: SimpleStrategy {replication_factor=1}" <<<"$out" ||
+  fail "describecluster: keyspaces: $out"
+
+# flush, compact, garbagecollect: silent on success; a missing keyspace or table is an error.
+for command in flush compact garbagecollect; do
+  expect_admin 0 "$command"
+  [ -z "$out$err" ] || fail "$command printed: $out $err"
+  expect_admin 0 "$command" ks
+  expect_admin 0 "$command" ks t
+  expect_admin 1 "$command" nope
+  [ "$err" = "error: Keyspace nope does not exist" ] || fail "$command nope: '$err'"
+  expect_admin 1 "$command" ks nope
+  [ "$err" = "error: Unknown keyspace/cf pair (ks.nope)" ] || fail "$command ks nope: '$err'"
+done
+ls "$tmp"/data/*.sst >/dev/null 2>&1 || fail "flush wrote no table file"
+
+# snapshot, listsnapshots, clearsnapshot.
+expect_admin 0 listsnapshots
+[ "$out" = $'Snapshot Details: \nThere are no snapshots' ] || fail "listsnapshots (none): '$out'"
+expect_admin 0 snapshot -t first ks
+[ "$out" = $'Requested creating snapshot(s) for [ks] with snapshot name [first] and options {skipFlush=false}\nSnapshot directory: first' ] ||
+  fail "snapshot printed '$out'"
+[ -f "$tmp/data/snapshots/first/manifest.json" ] || fail "no snapshot folder"
+expect_admin 1 snapshot -t first
+[ "$err" = "error: Snapshot first already exists." ] || fail "snapshot again: '$err'"
+expect_admin 1 snapshot -t ../escape
+[[ "$err" == "error: Invalid snapshot name '../escape'"* ]] || fail "bad tag: '$err'"
+expect_admin 1 snapshot -t x nope
+[ "$err" = "error: Keyspace nope does not exist" ] || fail "snapshot nope: '$err'"
+expect_admin 0 snapshot
+grep -Eq "with snapshot name \[[0-9]{13}\]" <<<"$out" || fail "default tag: $out"
+expect_admin 0 listsnapshots
+grep -qx "Snapshot Details: " <<<"$out" || fail "listsnapshots: $out"
+grep -Eq "^Snapshot name +Keyspace name +Column family name +True size +Size on disk +Creation time$" \
+  <<<"$out" || fail "listsnapshots header: $out"
+grep -Eq "^first +ks +t +0 bytes +[0-9.]+ (bytes|KiB) +20[0-9-]+T[0-9:]+Z$" <<<"$out" ||
+  fail "listsnapshots: no row for ks.t: $out"
+grep -Eq "^first +other +w " <<<"$out" || fail "listsnapshots: every table is in it: $out"
+grep -Eq "^first +- +catalogue " <<<"$out" || fail "listsnapshots: catalogue: $out"
+grep -Eq "^Total TrueDiskSpaceUsed: [0-9.]+ (bytes|KiB|MiB)$" <<<"$out" || fail "total: $out"
+expect_admin 1 clearsnapshot
+[ "$err" = "error: Specify snapshot name or --all" ] || fail "clearsnapshot: '$err'"
+expect_admin 1 clearsnapshot -t first --all
+expect_admin 0 clearsnapshot -t first
+[ "$out" = "Requested clearing snapshot(s) for [all keyspaces] with snapshot name [first]" ] ||
+  fail "clearsnapshot printed '$out'"
+[ ! -e "$tmp/data/snapshots/first" ] || fail "snapshot first not cleared"
+expect_admin 0 clearsnapshot --all
+[ "$out" = "Requested clearing snapshot(s) for [all keyspaces] with [all snapshots]" ] ||
+  fail "clearsnapshot --all printed '$out'"
+[ -z "$(ls -A "$tmp/data/snapshots")" ] || fail "clearsnapshot --all left $(ls "$tmp/data/snapshots")"
+
+# Logging levels.
+expect_admin 0 getlogginglevels
+[ "$out" = "$(printf '\n%-50s%10s\n%-50s%10s' 'Logger Name' 'Log Level' ROOT INFO)" ] ||
+  fail "getlogginglevels printed '$out'"
+expect_admin 0 setlogginglevel ROOT DEBUG
+expect_admin 0 getlogginglevels
+grep -Eq "^ROOT +DEBUG$" <<<"$out" || fail "level not DEBUG: $out"
+expect_admin 0 setlogginglevel TRACE
+expect_admin 0 getlogginglevels
+grep -Eq "^ROOT +DEBUG$" <<<"$out" || fail "TRACE is DEBUG: $out"
+expect_admin 1 setlogginglevel org.apache.cassandra DEBUG
+expect_admin 1 setlogginglevel ROOT LOUD
+expect_admin 0 setlogginglevel
+expect_admin 0 getlogginglevels
+grep -Eq "^ROOT +INFO$" <<<"$out" || fail "reset: $out"
+
+# Usage errors, and a listener that is not there.
+expect_admin 2
+expect_admin 2 bogus
+expect_admin 2 status --bogus
+expect_admin 2 version extra
+status=0
+"$cqld" admin --admin-port 1 status >"$tmp/admin.out" 2>"$tmp/admin.err" || status=$?
+[ "$status" -eq 1 ] || fail "an unreachable listener exited $status"
+grep -q "^cqld admin: Failed to connect to '127.0.0.1:1': " "$tmp/admin.err" || fail "$(cat "$tmp/admin.err")"
+
+# /metrics: Prometheus text, no credentials.
+python3 - "$admin_port" <<'PY' || fail "/metrics"
+import sys, urllib.request
+with urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=10) as r:
+    assert r.status == 200, r.status
+    assert r.headers["Content-Type"] == "text/plain; version=0.0.4", r.headers["Content-Type"]
+PY
+
+# drain: flushes, stops CQL, keeps running until SIGTERM.
+expect_admin 0 drain
+expect_admin 0 info
+grep -qx "Native Transport active: false" <<<"$out" || fail "info after drain: $out"
+if "$cql" 127.0.0.1 "$port" -e "SELECT * FROM ks.t" >/dev/null 2>&1; then
+  fail "CQL still served after drain"
+fi
+kill -0 "$pid" || fail "cqld exited after drain"
+stop_cqld
+
+# The PasswordAuthenticator: only a superuser may use the admin API.
+CQLD_SUPERUSER_PASSWORD=s3cret start_cqld cqld-auth "$tmp/auth" --authenticator PasswordAuthenticator
+cql_login=(-u cassandra -p s3cret)
+run_cql "CREATE ROLE bob WITH PASSWORD = 'bobpw' AND LOGIN = true"
+expect_admin 1 status
+[ "$err" = "error: Credentials required (HTTP Basic)" ] || fail "no credentials: '$err'"
+expect_admin 1 -u cassandra -pw wrong status
+[[ "$err" == "error: Provided username cassandra and/or password are incorrect" ]] ||
+  fail "wrong password: '$err'"
+! grep -q "wrong" "$tmp/cqld-auth.err" || fail "a password was logged"
+expect_admin 1 -u bob -pw bobpw status
+[[ "$err" == "error: User bob is not a superuser"* ]] || fail "non-superuser: '$err'"
+expect_admin 0 -u cassandra -pw s3cret version
+CQLD_ADMIN_PASSWORD=s3cret expect_admin 0 -u cassandra snapshot -t authed
+printf 'cassandra s3cret\n' >"$tmp/password"
+expect_admin 0 -u cassandra -pwf "$tmp/password" listsnapshots
+grep -q "^authed " <<<"$out" || fail "listsnapshots with -pwf: $out"
+expect_admin 2 -u cassandra status
+python3 - "$admin_port" <<'PY' || fail "/metrics needs no credentials"
+import sys, urllib.request
+urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=10).read()
+PY
+stop_cqld
+echo "cqld_admin_test: ok"
