@@ -89,6 +89,7 @@ constexpr const char* kKeys[] = {"data",
                                  "handshake-timeout-ms",
                                  "idle-timeout-ms",
                                  "min-free-space-mb",
+                                 "slow-query-log-ms",
                                  "authenticator",
                                  "authorizer",
                                  "tls-cert",
@@ -131,6 +132,9 @@ void Usage(std::FILE* out) {
       "  --min-free-space-mb N            refuse writes (WriteFailure) while the data disk has\n"
       "                                   less free space; 0 = never (default: 64 MiB or 1%%\n"
       "                                   of the disk, whichever is larger)\n"
+      "  --slow-query-log-ms N            log a WARN line for each request slower than N ms\n"
+      "                                   (statement text, passwords redacted, never bound\n"
+      "                                   values); 0 = off (default 500, as Cassandra)\n"
       "  --authenticator NAME             who may connect, as cassandra.yaml's authenticator:\n"
       "                                   AllowAllAuthenticator (default: anyone, no login) or\n"
       "                                   PasswordAuthenticator (roles log in with a password;\n"
@@ -318,6 +322,7 @@ std::string ParseLimits(const Values& values, server::ServerOptions* server_opti
   size_t request_memory_mb = 256;
   size_t handshake_ms = 10000;
   size_t idle_ms = 0;
+  size_t slow_query_ms = 500;
   for (Count count :
        {Count{"port", &port, 0, 65535}, Count{"io-threads", &server_options->io_threads, 0, 1024},
         Count{"max-connections", &server_options->max_connections, 1, 1000000},
@@ -326,7 +331,8 @@ std::string ParseLimits(const Values& values, server::ServerOptions* server_opti
         Count{"max-frame-size-mb", &frame_mb, 1, 2047},
         Count{"max-request-memory-mb", &request_memory_mb, 1, size_t{1024} * 1024},
         Count{"handshake-timeout-ms", &handshake_ms, 0, 86400000},
-        Count{"idle-timeout-ms", &idle_ms, 0, 86400000}}) {
+        Count{"idle-timeout-ms", &idle_ms, 0, 86400000},
+        Count{"slow-query-log-ms", &slow_query_ms, 0, 86400000}}) {
     auto it = values.find(count.key);
     if (it == values.end()) continue;
     std::optional<size_t> parsed = ParseCount(it->second, count.max);
@@ -345,6 +351,7 @@ std::string ParseLimits(const Values& values, server::ServerOptions* server_opti
   server_options->max_request_memory = request_memory_mb * 1024 * 1024;
   server_options->handshake_timeout = std::chrono::milliseconds(handshake_ms);
   server_options->idle_timeout = std::chrono::milliseconds(idle_ms);
+  database_options->slow_query_log_threshold = std::chrono::milliseconds(slow_query_ms);
   return "";
 }
 

@@ -221,6 +221,7 @@ void Connection::Send(const protocol::Request& request, std::chrono::millisecond
   header.version = version_;
   header.stream = stream;
   header.opcode = slot.request_opcode;
+  if (protocol::TracingRequested(request)) header.flags = protocol::kFlagTracing;
   writer_.Add(header, protocol::EncodeRequestBody(request, version_));
   if (!writing_) write_wakeup_.cancel();
 }
@@ -362,6 +363,7 @@ void Connection::Dispatch(protocol::Envelope envelope) {
   response.opcode = opcode;
   response.body = Bytes(prefix->rest);
   response.warnings = std::move(prefix->warnings);
+  response.tracing_id = std::move(prefix->tracing_id);
   callback(std::move(response));
 }
 

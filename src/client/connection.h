@@ -54,6 +54,7 @@ struct Response {
   protocol::Opcode opcode = protocol::Opcode::kResult;
   common::Bytes body;  // the message body after the tracing id and warnings
   std::vector<std::string> warnings;
+  std::optional<common::Bytes> tracing_id;  // the tracing session, when the request was traced
 };
 
 // What one connection needs to open.

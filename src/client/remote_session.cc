@@ -117,12 +117,17 @@ Result<protocol::ResultResponse> RemoteSession::Decode(
 }
 
 Result<cql::ResultSet> RemoteSession::Finish(protocol::ResultResponse decoded,
-                                             std::vector<std::string> warnings, size_t host) {
+                                             std::vector<std::string> warnings,
+                                             std::optional<common::Bytes> tracing_id, size_t host) {
   if (decoded.kind == protocol::ResultResponse::Kind::kPrepared) {
     return Status::ProtocolError("Unexpected Prepared result for a statement");
   }
   cql::ResultSet result = std::move(decoded.result);
   for (std::string& warning : warnings) result.AddWarning(std::move(warning));
+  if (tracing_id) {
+    Result<common::Uuid> id = common::Uuid::FromBytes(*tracing_id);
+    if (id.ok()) result.set_tracing_id(*id);
+  }
   if (result.kind() == cql::ResultSet::Kind::kSetKeyspace) {
     {
       std::lock_guard lock(mutex_);
@@ -145,7 +150,8 @@ Result<cql::ResultSet> RemoteSession::Execute(std::string_view query,
   CallResult call = Call(std::move(request), Route{});
   if (!call.response.ok()) return call.response.status();
   ASSIGN_OR_RETURN(protocol::ResultResponse decoded, Decode(*call.response, nullptr));
-  return Finish(std::move(decoded), std::move(call.response->warnings), call.host);
+  return Finish(std::move(decoded), std::move(call.response->warnings),
+                std::move(call.response->tracing_id), call.host);
 }
 
 Result<cql::ResultSet> RemoteSession::ExecuteAll(std::string_view query,
@@ -236,7 +242,8 @@ Result<cql::ResultSet> RemoteSession::ExecutePrepared(const cql::PreparedMetadat
       prepared_.UpdateResultMetadata(cached->id, decoded.result.columns(),
                                      *decoded.new_metadata_id);
     }
-    return Finish(std::move(decoded), std::move(call.response->warnings), call.host);
+    return Finish(std::move(decoded), std::move(call.response->warnings),
+                  std::move(call.response->tracing_id), call.host);
   }
 }
 
@@ -258,6 +265,7 @@ Result<cql::ResultSet> RemoteSession::ExecuteBatch(const cql::BatchRequest& batc
     message.serial_consistency = batch.serial_consistency;
     message.timestamp = batch.timestamp;
     message.keyspace = batch.keyspace;
+    message.tracing = batch.tracing;
     for (size_t i = 0; i < batch.entries.size(); ++i) {
       const cql::BatchEntry& entry = batch.entries[i];
       protocol::BatchRequestMessage::Statement statement;
@@ -283,7 +291,8 @@ Result<cql::ResultSet> RemoteSession::ExecuteBatch(const cql::BatchRequest& batc
       return call.response.status();
     }
     ASSIGN_OR_RETURN(protocol::ResultResponse decoded, Decode(*call.response, nullptr));
-    return Finish(std::move(decoded), std::move(call.response->warnings), call.host);
+    return Finish(std::move(decoded), std::move(call.response->warnings),
+                  std::move(call.response->tracing_id), call.host);
   }
 }
 

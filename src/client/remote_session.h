@@ -121,9 +121,11 @@ class RemoteSession final : public cql::Session {
 
   common::Result<protocol::ResultResponse> Decode(
       const Response& response, const std::vector<cql::ColumnSpec>* known_columns) const;
-  // USE propagation and schema agreement after a statement that changed them.
+  // USE propagation and schema agreement after a statement that changed them; the warnings
+  // and the tracing id of the response go into the result.
   common::Result<cql::ResultSet> Finish(protocol::ResultResponse decoded,
-                                        std::vector<std::string> warnings, size_t host);
+                                        std::vector<std::string> warnings,
+                                        std::optional<common::Bytes> tracing_id, size_t host);
   common::Status UseEverywhere(const std::string& keyspace);
   common::Result<std::shared_ptr<const cql::PreparedMetadata>> Reprepare(
       const cql::PreparedMetadata& prepared, size_t host);

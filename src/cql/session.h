@@ -26,6 +26,7 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
+#include "common/uuid.h"
 #include "cql/types/types.h"
 
 namespace cql {
@@ -79,6 +80,9 @@ struct QueryOptions {
   std::optional<int64_t> timestamp;
   // Keyspace for unqualified names (protocol v5); empty means the session's keyspace.
   std::string keyspace;
+  // Trace the request (the protocol's tracing flag): the result then carries the tracing
+  // session id (ResultSet::tracing_id) whose events system_traces.events holds.
+  bool tracing = false;
 };
 
 // One column of a result or one bind variable.
@@ -148,8 +152,15 @@ class ResultSet {
   const std::string& keyspace() const { return keyspace_; }                  // kSetKeyspace
   const SchemaChangeEvent& schema_change() const { return schema_change_; }  // kSchemaChange
 
+  // Client warnings (the protocol's warnings field): e.g. a large batch, an aggregation
+  // without partition key, a read over the tombstone warning threshold.
   const std::vector<std::string>& warnings() const { return warnings_; }
   void AddWarning(std::string warning) { warnings_.push_back(std::move(warning)); }
+
+  // The tracing session of a request that asked to be traced (QueryOptions::tracing,
+  // BatchRequest::tracing); nullopt otherwise.
+  const std::optional<common::Uuid>& tracing_id() const { return tracing_id_; }
+  void set_tracing_id(std::optional<common::Uuid> id) { tracing_id_ = id; }
 
  private:
   static const std::vector<ColumnSpec>& NoColumns();
@@ -161,6 +172,7 @@ class ResultSet {
   std::string keyspace_;
   SchemaChangeEvent schema_change_;
   std::vector<std::string> warnings_;
+  std::optional<common::Uuid> tracing_id_;
 };
 
 // What PREPARE returns: the statement's id and metadata.
@@ -196,6 +208,7 @@ struct BatchRequest {
   std::optional<Consistency> serial_consistency;
   std::optional<int64_t> timestamp;
   std::string keyspace;
+  bool tracing = false;  // as QueryOptions::tracing
 };
 
 class Session {

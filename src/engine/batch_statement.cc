@@ -16,6 +16,7 @@
 #include "cql/types/value_codec.h"
 #include "engine/maintenance_plan.h"
 #include "engine/modification_statement.h"
+#include "engine/tracing.h"
 #include "storage/cell_merge.h"
 
 namespace engine {
@@ -234,10 +235,14 @@ class BatchSize {
       return Status::Invalid("Batch too large");
     }
     if (size_ > kBatchSizeWarnThreshold) {
-      Warn(fmt::format("Batch for {} is of size {}, exceeding specified threshold of {} by {}.",
-                       tables, PrettyMemory(size_), PrettyMemory(kBatchSizeWarnThreshold),
-                       PrettyMemory(size_ - kBatchSizeWarnThreshold)),
-           warnings);
+      // As Cassandra 4's BatchStatement.verifyBatchSize: the log line pretty-prints the sizes,
+      // the client warning gives them in bytes.
+      LOG_WARNING("Batch for {} is of size {}, exceeding specified threshold of {} by {}.", tables,
+                  PrettyMemory(size_), PrettyMemory(kBatchSizeWarnThreshold),
+                  PrettyMemory(size_ - kBatchSizeWarnThreshold));
+      warnings->push_back(
+          fmt::format("Batch for {} is of size {}, exceeding specified threshold of {} by {}.",
+                      tables, size_, kBatchSizeWarnThreshold, size_ - kBatchSizeWarnThreshold));
     }
     if (type == cql::BatchType::kUnlogged &&
         partitions_.size() > kUnloggedBatchPartitionsWarnThreshold) {
@@ -313,7 +318,11 @@ Status WriteBatchMutations(const ExecutionContext& context, cql::BatchType type,
   for (const auto& [table, entry] : maintained) {
     RETURN_IF_ERROR(entry.first->AddMutations(*context.store, entry.second, params, &batch));
   }
-  return context.store->Write(batch);
+  Trace("Appending the batch of {} statements to the write-ahead log and memtable",
+        statements.size());
+  RETURN_IF_ERROR(context.store->Write(batch));
+  Trace("Batch applied");
+  return Status::Ok();
 }
 
 }  // namespace
@@ -361,6 +370,11 @@ Result<cql::ResultSet> ExecuteBatch(const ExecutionContext& context, cql::BatchT
                                     const std::vector<std::span<const cql::BoundValue>>& values,
                                     std::optional<int64_t> timestamp) {
   RETURN_IF_ERROR(CheckBatchType(type, statements));
+  Trace("Executing {} batch of {} statements",
+        type == cql::BatchType::kUnlogged  ? "unlogged"
+        : type == cql::BatchType::kCounter ? "counter"
+                                           : "logged",
+        statements.size());
   bool conditional = false;
   bool needs_lock = false;
   for (const ModificationStatement* stmt : statements) {
@@ -384,9 +398,14 @@ Result<cql::ResultSet> ExecuteBatch(const ExecutionContext& context, cql::BatchT
     ASSIGN_OR_RETURN(guards, LockPartitions(context, statements, values, conditional));
   }
   if (conditional) {
+    Trace("Reading existing values for CAS precondition");
     ASSIGN_OR_RETURN(std::optional<cql::ResultSet> report,
                      CheckBatchConditions(context, statements, values));
-    if (report) return std::move(*report);
+    if (report) {
+      Trace("CAS precondition does not match current values");
+      return std::move(*report);
+    }
+    Trace("CAS precondition is met; applying the batch");
   }
   WriteParams params;
   params.now_seconds = context.NowSeconds();

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "common/utf8.h"
 #include "cql/types/value_codec.h"
 #include "engine/batch_statement.h"
 #include "engine/embedded_session.h"
@@ -48,6 +49,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   db->locks_ = std::make_unique<PartitionLocks>();
   db->metrics_ = std::make_unique<EngineMetrics>();
   RETURN_IF_ERROR(db->DescribeLocalNode());
+  db->tracer_ =
+      std::make_unique<Tracer>(db->clock_, db->timeuuids_.get(), &db->options_.local_node);
   db->WireContext();
   db->schema_ = std::make_unique<SchemaManager>(
       &db->context_, &db->write_gate_, db->options_.local_node.data_center, options.backfill_fault);
@@ -140,6 +143,11 @@ void Database::WireContext() {
   context_.write_gate = &write_gate_;
   context_.local_node = &options_.local_node;
   context_.catalog = [this]() { return catalog(); };
+  context_.trace_tables = [this](std::span<const common::Uuid> ids) {
+    return tracer_->store().Snapshot(ids);
+  };
+  context_.tombstone_warn_threshold = options_.tombstone_warn_threshold;
+  context_.tombstone_failure_threshold = options_.tombstone_failure_threshold;
 }
 
 std::shared_ptr<const schema::Catalog> Database::catalog() const { return schema_->catalog(); }
@@ -173,19 +181,78 @@ Result<std::shared_ptr<const PreparedStatement>> Database::Rebind(
   return processor_->Rebind(prepared);
 }
 
+template <typename Query, typename Run>
+Result<cql::ResultSet> Database::Monitored(std::string_view request,
+                                           const cql::QueryOptions& options,
+                                           const SessionState& state, std::string_view keyspace,
+                                           Query query, Run run) {
+  TraceScope trace(tracer_.get(), options.tracing, [&] {
+    return TraceRequest{std::string(request), TraceParameters(query(), options),
+                        state.client_address};
+  });
+  const std::chrono::milliseconds threshold = options_.slow_query_log_threshold;
+  const auto start = std::chrono::steady_clock::now();
+  Result<cql::ResultSet> result = run();
+  if (threshold.count() > 0) {
+    const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - start);
+    if (elapsed >= threshold) {
+      LOG_WARNING("Slow query: {} ms (slow_query_log_timeout {} ms) in keyspace {}: {}",
+                  elapsed.count(), threshold.count(), keyspace.empty() ? "(none)" : keyspace,
+                  common::TruncateUtf8(RedactPasswords(query()), 1024, "..."));
+    }
+  }
+  if (!result.ok()) {
+    Trace("Request failed: {}", result.status().message());
+  } else {
+    result->set_tracing_id(trace.client_id());
+  }
+  return result;
+}
+
 Result<cql::ResultSet> Database::Execute(const PreparedStatement& prepared,
                                          const cql::QueryOptions& options, SessionState* state) {
-  return processor_->Execute(prepared, options, state);
+  const std::string& query = prepared.metadata->query;
+  return Monitored(
+      "Execute CQL3 prepared query", options, *state, prepared.keyspace,
+      [&]() -> std::string_view { return query; },
+      [&] { return processor_->Execute(prepared, options, state); });
 }
 
 Result<cql::ResultSet> Database::ExecuteText(std::string_view query,
                                              const cql::QueryOptions& options,
                                              SessionState* state) {
-  return processor_->ExecuteText(query, options, state);
+  std::string_view keyspace = options.keyspace.empty() ? state->keyspace : options.keyspace;
+  return Monitored(
+      "Execute CQL3 query", options, *state, keyspace, [&] { return query; },
+      [&] { return processor_->ExecuteText(query, options, state); });
 }
 
 Result<cql::ResultSet> Database::ExecuteBatch(const cql::BatchRequest& request,
                                               SessionState* state) {
+  cql::QueryOptions options;
+  options.consistency = request.consistency;
+  options.serial_consistency = request.serial_consistency;
+  options.tracing = request.tracing;
+  std::string text;  // the batch as CQL, built only for a trace or the slow-query log
+  auto query = [&]() -> std::string_view {
+    if (!text.empty()) return text;
+    text = request.type == cql::BatchType::kUnlogged  ? "BEGIN UNLOGGED BATCH "
+           : request.type == cql::BatchType::kCounter ? "BEGIN COUNTER BATCH "
+                                                      : "BEGIN BATCH ";
+    for (const cql::BatchEntry& entry : request.entries) {
+      text += entry.prepared ? entry.prepared->query : entry.query;
+      text += "; ";
+    }
+    text += "APPLY BATCH";
+    return text;
+  };
+  std::string_view keyspace = request.keyspace.empty() ? state->keyspace : request.keyspace;
+  return Monitored("Execute batch of CQL3 queries", options, *state, keyspace, query,
+                   [&] { return RunBatch(request, state); });
+}
+
+Result<cql::ResultSet> Database::RunBatch(const cql::BatchRequest& request, SessionState* state) {
   std::vector<std::shared_ptr<const PreparedStatement>> holders;
   std::vector<const ModificationStatement*> statements;
   std::vector<std::vector<cql::BoundValue>> owned_values;

@@ -45,6 +45,7 @@
 #include "engine/role_manager.h"
 #include "engine/schema_manager.h"
 #include "engine/table_statistics.h"
+#include "engine/tracing.h"
 #include "schema/catalog.h"
 #include "schema/system_tables.h"
 #include "storage/store.h"
@@ -89,6 +90,19 @@ struct DatabaseOptions {
   // REQUIRES: kCassandra only with the kPassword authenticator (Open refuses it otherwise).
   enum class Authorizer : uint8_t { kAllowAll, kCassandra };
   Authorizer authorizer = Authorizer::kAllowAll;
+  // Tombstones one read may scan (cassandra.yaml's tombstone_warn_threshold and
+  // tombstone_failure_threshold, with their defaults): over the first, the client gets
+  // Cassandra's warning "Read N live rows and M tombstone cells for query ... (see
+  // tombstone_warn_threshold)" and the log a WARN line; over the second the read stops and
+  // fails with ReadFailure (READ_TOO_MANY_TOMBSTONES). Counted as Cassandra counts them:
+  // tombstone and expired cells, row tombstones of rows with nothing live, and both bounds of
+  // each range tombstone (row_reader.h).
+  int64_t tombstone_warn_threshold = 1000;
+  int64_t tombstone_failure_threshold = 100000;
+  // A request that takes longer is logged at WARN with its statement text (passwords
+  // redacted, never bound values), its keyspace and the milliseconds it took;
+  // Cassandra's slow_query_log_timeout_in_ms (default 500). Zero: off.
+  std::chrono::milliseconds slow_query_log_threshold{500};
   // Tests only: fault injection into the backfill of new views and indexes (schema_manager.h).
   BackfillFault backfill_fault = nullptr;
 };
@@ -142,6 +156,14 @@ class Database {
                                            std::string_view password) const;
   DatabaseOptions::Authenticator authenticator() const { return options_.authenticator; }
 
+  // The fraction of requests traced without asking for it (Cassandra's nodetool
+  // settraceprobability), clamped to [0, 1]; 0 by default. Their traces are in
+  // system_traces like the others, but their ids are not returned to clients.
+  void SetTraceProbability(double probability) { tracer_->set_probability(probability); }
+  double TraceProbability() const { return tracer_->probability(); }
+  // Tracing (tracing.h): the server opens a TraceScope on it for traced PREPAREs.
+  Tracer& tracer() { return *tracer_; }
+
   // Compacts every table now, purging tombstones and expired data older than their table's
   // gc_grace_seconds together with what they shadow (what the background purge does; like
   // `nodetool compact`). Safe to run alongside reads and writes.
@@ -188,6 +210,15 @@ class Database {
   void PublishTableNames();
   common::Result<std::shared_ptr<const PreparedStatement>> Rebind(
       const PreparedStatement& prepared);
+  common::Result<cql::ResultSet> RunBatch(const cql::BatchRequest& batch, SessionState* state);
+  // Runs one client request: traced when `tracing` asks or the trace probability samples it
+  // (its id into the result when asked), and logged when slower than the slow-query threshold.
+  // `query()` gives the statement text; called only when tracing or logging needs it.
+  template <typename Query, typename Run>
+  common::Result<cql::ResultSet> Monitored(std::string_view request,
+                                           const cql::QueryOptions& options,
+                                           const SessionState& state, std::string_view keyspace,
+                                           Query query, Run run);
 
   DatabaseOptions options_;
   std::string directory_;
@@ -198,6 +229,7 @@ class Database {
   std::unique_ptr<common::WriteTimestampGenerator> timestamps_;
   std::unique_ptr<ListPathAllocator> list_paths_;
   std::unique_ptr<PartitionLocks> locks_;
+  std::unique_ptr<Tracer> tracer_;
   ExecutionContext context_;
   // Held shared by every write, exclusively by DDL to drain them (execution_context.h).
   std::shared_mutex write_gate_;

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <span>
 #include <string_view>
 
 #include "common/clock.h"
@@ -58,6 +59,12 @@ struct ExecutionContext {
   std::function<schema::AuthTablesData()> auth_tables;
   // Where executions are recorded (request_metrics.h); null: nowhere.
   EngineMetrics* metrics = nullptr;
+  // The traces the system_traces tables show: the sessions `ids`, or all when empty (null:
+  // they are empty).
+  std::function<schema::TraceTablesData(std::span<const common::Uuid> ids)> trace_tables;
+  // DatabaseOptions::tombstone_warn_threshold and tombstone_failure_threshold.
+  int64_t tombstone_warn_threshold = 1000;
+  int64_t tombstone_failure_threshold = 100000;
 
   cql::FunctionContext function_context() const { return cql::FunctionContext{clock, timeuuids}; }
   int64_t NowSeconds() const { return clock->NowMicros() / 1000000; }

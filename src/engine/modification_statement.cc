@@ -17,6 +17,7 @@
 #include "engine/maintenance_plan.h"
 #include "engine/modification_internal.h"
 #include "engine/schema_lookup.h"
+#include "engine/tracing.h"
 #include "schema/system_tables.h"
 #include "storage/key_layout.h"
 
@@ -148,9 +149,15 @@ Status WriteMutations(const ExecutionContext& context, const TableSchema& table,
   storage::WriteBatch batch;
   for (const Mutation& m : mutations) batch.Merge(table.storage_id, m.key, m.fragment);
   if (batch.empty()) return Status::Ok();
-  if (plan != nullptr)
+  if (plan != nullptr) {
     RETURN_IF_ERROR(plan->AddMutations(*context.store, mutations, params, &batch));
-  return context.store->Write(batch);
+    Trace("Adding the view and index updates of {} mutations", mutations.size());
+  }
+  Trace("Appending {} mutations of {}.{} to the write-ahead log and memtable", mutations.size(),
+        table.table->keyspace, table.table->name);
+  RETURN_IF_ERROR(context.store->Write(batch));
+  Trace("Mutations applied");
+  return Status::Ok();
 }
 
 // Holds the write gate shared (when the context has one).
@@ -200,8 +207,13 @@ Result<cql::ResultSet> ModificationStatement::ExecuteConditional(const Execution
   ASSIGN_OR_RETURN(std::vector<PartitionKey> partitions, PartitionsOf(context, eval));
   PartitionGuard guard(context.locks, table_->storage_id, partitions);
   cql::ResultSet report;
+  Trace("Reading existing values for CAS precondition");
   ASSIGN_OR_RETURN(bool applied, Check(context, eval, &report));
-  if (!applied) return report;
+  if (!applied) {
+    Trace("CAS precondition does not match current values");
+    return report;
+  }
+  Trace("CAS precondition is met; applying the client's update");
   ASSIGN_OR_RETURN(WriteParams params, Params(context, options, eval));
   ASSIGN_OR_RETURN(std::vector<Mutation> mutations, BuildMutations(context, eval, params));
   RETURN_IF_ERROR(WriteMutations(context, *table_, mutations, plan.get(), params));

@@ -18,6 +18,7 @@
 #include "engine/schema_lookup.h"
 #include "engine/schema_manager.h"
 #include "engine/select_statement.h"
+#include "engine/tracing.h"
 #include "engine/value_expr.h"
 #include "schema/describe.h"
 
@@ -191,8 +192,13 @@ Result<std::shared_ptr<const PreparedStatement>> QueryProcessor::Prepare(
     std::string_view query, std::string_view keyspace) {
   Bytes id = StatementId(keyspace, query);
   std::shared_ptr<const PreparedStatement> found = cache_.Find(id);
-  if (found != nullptr && found->catalog == catalog()) return found;
+  if (found != nullptr && found->catalog == catalog()) {
+    Trace("Found the statement in the prepared statement cache");
+    return found;
+  }
+  Trace("Parsing {}", query);
   ASSIGN_OR_RETURN(cql::Statement statement, cql::ParseStatement(query));
+  Trace("Preparing statement");
   ASSIGN_OR_RETURN(std::shared_ptr<const PreparedStatement> prepared,
                    Bind(std::move(statement), std::string(keyspace), std::string(query), id));
   cache_.Put(id, prepared);
@@ -215,6 +221,7 @@ Result<std::shared_ptr<const PreparedStatement>> QueryProcessor::FindPrepared(st
 Result<std::shared_ptr<const PreparedStatement>> QueryProcessor::Rebind(
     const PreparedStatement& prepared) {
   // The same statement bound to the current catalogue, keeping its id.
+  Trace("Preparing statement again for the current schema");
   ASSIGN_OR_RETURN(
       std::shared_ptr<const PreparedStatement> rebound,
       Bind(prepared.statement, prepared.keyspace, prepared.metadata->query, prepared.metadata->id));

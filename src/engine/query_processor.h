@@ -58,6 +58,8 @@ struct PreparedStatement {
 struct SessionState {
   std::string keyspace;
   std::string user;  // the role the session logged in as; "" for anonymous
+  // The client's address (IPv4 or IPv6 text) for system_traces.sessions.client; "": in-process.
+  std::string client_address;
 };
 
 class QueryProcessor {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "cql/types/value_codec.h"
 #include "storage/cell_merge.h"
 #include "storage/key_layout.h"
@@ -110,7 +112,10 @@ void RowReader::AssembleCells(const RowFragment& fragment,
       continue;
     }
     if (deletion && deletion->Deletes(cell.timestamp)) continue;
-    if (!cell.IsLive(now_seconds_)) continue;
+    if (!cell.IsLive(now_seconds_)) {
+      ++counts_.tombstones;  // a tombstone or expired cell
+      continue;
+    }
     if (auto dropped = table_->table->dropped_columns.find(column.name);
         dropped != table_->table->dropped_columns.end() &&
         cell.timestamp <= dropped->second.dropped_time_micros) {
@@ -172,6 +177,23 @@ void RowReader::AssembleCells(const RowFragment& fragment,
   flush();
 }
 
+Status TombstoneFailure(std::string_view address, int32_t port) {
+  return Status(common::StatusCode::kReadFailure,
+                fmt::format("Operation failed - received 0 responses and 1 failures: "
+                            "READ_TOO_MANY_TOMBSTONES from /{}:{}",
+                            address, port));
+}
+
+Status RowReader::CountRowTombstone(const RowFragment& fragment, bool live,
+                                    int64_t tombstones_before) const {
+  // Cassandra counts a row's own deletion only when nothing in it is live and it had no
+  // tombstone cell of its own.
+  if (!live && fragment.deletion && counts_.tombstones == tombstones_before) {
+    return CountTombstones(1);
+  }
+  return CountTombstones(0);
+}
+
 Result<bool> RowReader::ReadSingleRowPartition(std::string_view prefix,
                                                std::span<const Bytes> partition_key,
                                                const KeyInterval& interval,
@@ -193,10 +215,14 @@ Result<bool> RowReader::ReadSingleRowPartition(std::string_view prefix,
   row.cells.resize(table_->table->columns.size());
   SetPartitionKey(*table_, partition_key, &row);
   bool live_cell = false;
+  const int64_t before = counts_.tombstones;
   AssembleCells(*fragment, deletion, /*is_static=*/false, &row, &live_cell);
-  if (!MarkerIsLive(*fragment, deletion, now_seconds_) && !live_cell) return true;
+  const bool live = live_cell || MarkerIsLive(*fragment, deletion, now_seconds_);
+  RETURN_IF_ERROR(CountRowTombstone(*fragment, live, before));
+  if (!live) return true;
   row.key = std::move(row_key);
   row.static_only = false;
+  ++counts_.live_rows;
   return callback(row);
 }
 
@@ -234,6 +260,8 @@ Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const B
   scan.row.cells.resize(table_->table->columns.size());
   SetPartitionKey(*table_, partition_key, &scan.row);
   AssembleStaticRow(scan);
+  // Each range tombstone is two markers to Cassandra: its open and its close bound.
+  RETURN_IF_ERROR(CountTombstones(2 * static_cast<int64_t>(scan.level.ranges.size())));
   scan.static_key = storage::StaticRowKey(prefix);
   if (options.distinct) return ReadDistinct(scan, options, callback);
 
@@ -278,8 +306,11 @@ Result<bool> RowReader::LoadRow(PartitionScan& scan, std::string_view key) const
   if (fragment.deletion) KeepStrongest(&deletion, *fragment.deletion);
   ResetRow(scan);
   bool live_cell = false;
+  const int64_t before = counts_.tombstones;
   AssembleCells(fragment, deletion, /*is_static=*/false, &scan.row, &live_cell);
-  if (!MarkerIsLive(fragment, deletion, now_seconds_) && !live_cell) return false;
+  const bool live = live_cell || MarkerIsLive(fragment, deletion, now_seconds_);
+  RETURN_IF_ERROR(CountRowTombstone(fragment, live, before));
+  if (!live) return false;
   // Only the clustering values follow the known prefix; no need to re-parse the whole key.
   RETURN_IF_ERROR(
       storage::ParseRowClustering(table_->shape, scan.prefix.size(), key, &scan.clustering));
@@ -330,6 +361,7 @@ Result<bool> RowReader::ReadIntervalForward(PartitionScan& scan,
     ASSIGN_OR_RETURN(bool live, LoadRow(scan, key));
     if (!live) continue;
     scan.emitted = true;
+    ++counts_.live_rows;
     ASSIGN_OR_RETURN(bool more, callback(scan.row));
     if (!more) return false;
   }
@@ -351,6 +383,7 @@ Result<bool> RowReader::ReadIntervalReverse(PartitionScan& scan,
     ASSIGN_OR_RETURN(bool live, LoadRow(scan, key));
     if (!live) continue;
     scan.emitted = true;
+    ++counts_.live_rows;
     ASSIGN_OR_RETURN(bool more, callback(scan.row));
     if (!more) return false;
   }
@@ -362,6 +395,7 @@ Result<bool> RowReader::EmitStaticOnlyRow(PartitionScan& scan, const RowCallback
   ResetRow(scan);
   scan.row.key = scan.static_key;
   scan.row.static_only = true;
+  ++counts_.live_rows;
   return callback(scan.row);
 }
 

@@ -12,6 +12,13 @@
 // of a table without clustering columns (at most a partition tombstone and one row) is read
 // with two point reads instead of an iterator, unless paging, DISTINCT or several intervals.
 //
+// Counting (docs/operations.md §7): the reader counts the live rows it returns and the
+// tombstones it scans as Cassandra's ReadCommand does — each tombstone or expired cell of a row
+// it assembles, a row tombstone of a row left with nothing live and no such cell, and both
+// bounds of each range tombstone of a partition it reads (cells a deletion shadows are not
+// counted: merging has removed them in Cassandra). Past `ReadLimits::tombstone_failure` the
+// read stops with ReadFailure (TombstoneFailure). Counting costs an increment per counted item.
+//
 // Thread-safety: a RowReader is used by one thread; the Store it reads is thread-safe.
 
 #pragma once
@@ -23,11 +30,13 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/bytes.h"
 #include "common/result.h"
 #include "engine/table_schema.h"
+#include "schema/system_tables.h"
 #include "storage/row_fragment.h"
 #include "storage/store.h"
 
@@ -96,11 +105,33 @@ struct PartitionReadOptions {
   bool distinct = false;
 };
 
+// What a read counted (see Counting above).
+struct ReadCounts {
+  int64_t live_rows = 0;
+  int64_t tombstones = 0;
+};
+
+// The ReadFailure a read gets once it has scanned more than `failure_threshold` tombstones,
+// with Cassandra 4's message ("Operation failed - received 0 responses and 1 failures:
+// READ_TOO_MANY_TOMBSTONES from /<address>:<port>"); protocol/messages.h turns the reason
+// into the error body's failure map.
+common::Status TombstoneFailure(std::string_view address, int32_t port);
+
 class RowReader {
  public:
   // REQUIRES: `store` and `table` outlive the reader.
   RowReader(const storage::Store* store, const TableSchema* table, int64_t now_seconds)
       : store_(store), table_(table), now_seconds_(now_seconds) {}
+
+  // Fail reads past `threshold` tombstones with TombstoneFailure naming `node` (default:
+  // never). REQUIRES: `node` outlives the reader.
+  void set_tombstone_failure(int64_t threshold, const schema::LocalNodeInfo* node) {
+    tombstone_failure_threshold_ = threshold;
+    node_ = node;
+  }
+  // What the reader has counted since it was made (or since the last TakeCounts).
+  const ReadCounts& counts() const { return counts_; }
+  ReadCounts TakeCounts() { return std::exchange(counts_, ReadCounts()); }
 
   // Reads the partition with key prefix `prefix` (storage::PartitionPrefix) and values
   // `partition_key`, calling `callback` for each live row in order. Returns false when the
@@ -160,9 +191,26 @@ class RowReader {
   // `callback`.
   common::Result<bool> EmitStaticOnlyRow(PartitionScan& scan, const RowCallback& callback) const;
 
+  // Counts the row tombstone of a row that is not `live` and had no tombstone cell counted
+  // since `tombstones_before`; the failure once past the threshold.
+  common::Status CountRowTombstone(const storage::RowFragment& fragment, bool live,
+                                   int64_t tombstones_before) const;
+  // Counts `count` more scanned tombstones; the failure once past the threshold.
+  common::Status CountTombstones(int64_t count) const {
+    counts_.tombstones += count;
+    if (counts_.tombstones > tombstone_failure_threshold_) [[unlikely]] {
+      return TombstoneFailure(node_->listen_address, node_->listen_port);
+    }
+    return common::Status::Ok();
+  }
+
   const storage::Store* store_;
   const TableSchema* table_;
   int64_t now_seconds_;
+  // Counters: mutable because the const read steps count what they scan.
+  mutable ReadCounts counts_;
+  int64_t tombstone_failure_threshold_ = INT64_MAX;
+  const schema::LocalNodeInfo* node_ = nullptr;
 };
 
 }  // namespace engine

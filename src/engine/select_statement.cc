@@ -5,10 +5,15 @@
 
 #include <fmt/format.h>
 
+#include "common/logging.h"
+#include "common/utf8.h"
+#include "cql/parser/statement.h"
 #include "cql/types/value_codec.h"
+#include "cql/types/value_format.h"
 #include "engine/index_scan.h"
 #include "engine/paging_state.h"
 #include "engine/schema_lookup.h"
+#include "engine/tracing.h"
 #include "schema/system_tables.h"
 #include "storage/key_layout.h"
 
@@ -64,7 +69,39 @@ Result<std::unique_ptr<SelectStatement>> SelectStatement::Prepare(
   if (!select.order_by.empty()) RETURN_IF_ERROR(stmt->PrepareOrderBy(select));
   if (!select.group_by.empty()) RETURN_IF_ERROR(stmt->PrepareGroupBy(select));
   RETURN_IF_ERROR(stmt->PrepareLimits(select, binds));
+  stmt->query_text_ = cql::ToCql(cql::Statement(select));
+  stmt->aggregation_ = stmt->selection_->is_aggregate() || !select.group_by.empty();
   return stmt;
+}
+
+void SelectStatement::WarnAfterRead(const ExecutionContext& context, const ReadCounts& counts,
+                                    cql::ResultSet* result) const {
+  const Restrictions& r = restrictions_;
+  if (aggregation_ && !is_system_) {
+    // As Cassandra's SelectStatement: a token restriction counts as a partition key one.
+    const bool restricts_partition_key =
+        r.is_single_partitions() || r.has_token_restriction ||
+        std::any_of(r.filters.begin(), r.filters.end(), [&](const Filter& filter) {
+          return std::any_of(filter.columns.begin(), filter.columns.end(), [&](int column) {
+            return table_->table->columns[column].kind == ColumnKind::kPartitionKey;
+          });
+        });
+    if (!restricts_partition_key) {
+      result->AddWarning("Aggregation query used without partition key");
+    } else if (r.has_pk_in) {
+      result->AddWarning("Aggregation query used on multiple partition keys (IN restriction)");
+    }
+  }
+  const bool warn = counts.tombstones > context.tombstone_warn_threshold && !is_system_;
+  if (warn) {
+    std::string warning = fmt::format(
+        "Read {} live rows and {} tombstone cells for query {} (see tombstone_warn_threshold)",
+        counts.live_rows, counts.tombstones, common::TruncateUtf8(query_text_, 512));
+    LOG_WARNING("{}", warning);
+    result->AddWarning(std::move(warning));
+  }
+  Trace("Read {} live rows and {} tombstone cells{}", counts.live_rows, counts.tombstones,
+        warn ? " (see tombstone_warn_threshold)" : "");
 }
 
 namespace {
@@ -478,9 +515,10 @@ KeyInterval AllRows(const TableSchema& table, std::string_view prefix) {
 // the index) select into `sink`, partition by partition, resuming after `resume`.
 class SelectRun {
  public:
+  // `query`: the statement as CQL, for the tombstone failure's log line.
   SelectRun(const ExecutionContext& exec, const TableSchema& table, const Restrictions& r,
             const EvalContext& context, RowSink* sink, const std::optional<PagingState>& resume,
-            PartitionReadOptions read)
+            PartitionReadOptions read, std::string_view query)
       : exec_(exec),
         table_(table),
         r_(r),
@@ -488,7 +526,13 @@ class SelectRun {
         sink_(*sink),
         resume_(resume),
         read_(read),
-        reader_(exec.store, &table, exec.NowSeconds()) {}
+        reader_(exec.store, &table, exec.NowSeconds()),
+        query_(query) {
+    reader_.set_tombstone_failure(exec.tombstone_failure_threshold, exec.local_node);
+  }
+
+  // What the reads counted so far.
+  const ReadCounts& counts() const { return reader_.counts(); }
 
   // System tables: generate every row, then apply the same key logic in memory.
   Status ReadSystemTable() {
@@ -496,13 +540,17 @@ class SelectRun {
     if (table_.table->keyspace == schema::kSystemAuthKeyspace && exec_.auth_tables) {
       auth = exec_.auth_tables();
     }
-    ASSIGN_OR_RETURN(std::vector<schema::SystemRow> rows,
-                     schema::SystemTableRows(*table_.table, *exec_.catalog(), *exec_.local_node,
-                                             auth ? &*auth : nullptr));
     std::vector<PartitionKey> wanted;
     if (r_.is_single_partitions()) {
       ASSIGN_OR_RETURN(wanted, EvaluatePartitionKeys(table_, r_, context_));
     }
+    std::optional<schema::TraceTablesData> traces;
+    if (table_.table->keyspace == schema::kSystemTracesKeyspace && exec_.trace_tables) {
+      traces = exec_.trace_tables(TraceSessionIds(wanted));
+    }
+    ASSIGN_OR_RETURN(std::vector<schema::SystemRow> rows,
+                     schema::SystemTableRows(*table_.table, *exec_.catalog(), *exec_.local_node,
+                                             auth ? &*auth : nullptr, traces ? &*traces : nullptr));
     // Rows in scan order: by partition position (the restrictions' key-value order for named
     // partitions, one position for a scan), then by key; a paging state resumes after its row.
     auto position = [&](const Bytes& prefix) {
@@ -608,6 +656,44 @@ class SelectRun {
     RowData row;
   };
 
+  // The session ids the partition keys `wanted` of a system_traces table name (both tables
+  // are keyed by session_id); empty for a scan.
+  static std::vector<common::Uuid> TraceSessionIds(const std::vector<PartitionKey>& wanted) {
+    std::vector<common::Uuid> ids;
+    for (const PartitionKey& key : wanted) {
+      if (key.values.size() != 1) continue;
+      Result<common::Uuid> id = common::Uuid::FromBytes(key.values[0]);
+      if (id.ok()) ids.push_back(*id);
+    }
+    if (ids.empty() && !wanted.empty()) ids.push_back(common::Uuid());  // matches no session
+    return ids;
+  }
+
+  // The partition key of `pk` as cqlsh prints it: "1" or "1, 'a'".
+  std::string FormatPartitionKey(std::span<const Bytes> pk) const {
+    std::string out;
+    for (size_t i = 0; i < pk.size() && i < table_.partition_key.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += cql::FormatValue(table_.table->columns[table_.partition_key[i]].type, pk[i]);
+    }
+    return out;
+  }
+
+  // Logs a read stopped by tombstone_failure_threshold, as Cassandra's
+  // TombstoneOverwhelmingException does, and traces it.
+  void LogTombstoneFailure(std::span<const Bytes> pk) const {
+    const std::string message = fmt::format(
+        "Scanned over {} tombstones during query '{}' (last scanned partition key was ({})); "
+        "query aborted",
+        reader_.counts().tombstones, common::TruncateUtf8(std::string(query_), 512),
+        FormatPartitionKey(pk));
+    LOG_ERROR("{}", message);
+    Trace(
+        "Scanned over {} tombstones for query {}; query aborted (see "
+        "tombstone_failure_threshold)",
+        exec_.tombstone_failure_threshold, query_);
+  }
+
   static bool Inside(const std::vector<KeyInterval>& intervals, const Bytes& key) {
     return std::any_of(intervals.begin(), intervals.end(),
                        [&](const KeyInterval& i) { return i.start <= key && key < i.end; });
@@ -669,9 +755,18 @@ class SelectRun {
     }
     options.intervals = intervals;
     options.resume_after = resume_after;
-    RETURN_IF_ERROR(
+    const ReadCounts before = reader_.counts();
+    Status read =
         reader_.ReadPartition(prefix, pk, options, [&](RowData& row) { return sink_.Consume(row); })
-            .status());
+            .status();
+    if (CurrentTrace() != nullptr) {
+      Trace("Read partition ({}) of {}.{}: {} live rows and {} tombstone cells",
+            FormatPartitionKey(pk), table_.table->keyspace, table_.table->name,
+            reader_.counts().live_rows - before.live_rows,
+            reader_.counts().tombstones - before.tombstones);
+    }
+    if (read.code() == common::StatusCode::kReadFailure) LogTombstoneFailure(pk);
+    RETURN_IF_ERROR(read);
     return !sink_.done();
   }
 
@@ -683,6 +778,7 @@ class SelectRun {
   const std::optional<PagingState>& resume_;
   PartitionReadOptions read_;
   RowReader reader_;
+  std::string_view query_;
   // The partition the sink counts rows of: an index may name one partition's rows in several
   // consecutive hits.
   Bytes started_;
@@ -767,16 +863,21 @@ Result<cql::ResultSet> SelectStatement::Execute(const ExecutionContext& exec,
   read.reverse = reversed_;
   read.distinct = distinct_;
   read.static_only_when_empty = !r.restricts_clustering;
-  SelectRun run(exec, table, r, context, &sink, resume, read);
+  SelectRun run(exec, table, r, context, &sink, resume, read, query_text_);
   if (is_system_) {
     RETURN_IF_ERROR(run.ReadSystemTable());
   } else if (index_) {
+    Trace("Executing read on {}.{} using index {}", table.table->keyspace, table.table->name,
+          index_->index().name);
     RETURN_IF_ERROR(run.ReadThroughIndex(*index_, distinct_));
   } else if (r.is_single_partitions()) {
+    Trace("Executing single-partition query on {}", table.table->name);
     RETURN_IF_ERROR(run.ReadPartitionKeys());
   } else {
+    Trace("Executing seq scan across {}.{}", table.table->keyspace, table.table->name);
     RETURN_IF_ERROR(run.ScanRange());
   }
+  WarnAfterRead(exec, run.counts(), &result);
 
   if (sink.collect_only) RETURN_IF_ERROR(EmitSorted(table, reversed_, limit, &sink));
   RETURN_IF_ERROR(sink.Finish());

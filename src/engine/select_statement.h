@@ -60,10 +60,18 @@ class SelectStatement {
   common::Status PrepareOrderBy(const cql::Select& select);
   common::Status PrepareGroupBy(const cql::Select& select);
   common::Status PrepareLimits(const cql::Select& select, BindCollector* binds);
+  // After a read: the client warnings Cassandra gives (an aggregation without partition key
+  // or over an IN; more tombstones than tombstone_warn_threshold) and the read's trace event.
+  void WarnAfterRead(const ExecutionContext& context, const ReadCounts& counts,
+                     cql::ResultSet* result) const;
 
   std::shared_ptr<const schema::Catalog> catalog_;
   std::unique_ptr<TableSchema> table_;
   bool is_system_ = false;
+  // The statement as CQL (for the tombstone warning and failure messages).
+  std::string query_text_;
+  // An aggregate selection or GROUP BY: Cassandra warns when it spans partitions.
+  bool aggregation_ = false;
   Restrictions restrictions_;
   std::unique_ptr<Selection> selection_;
   bool reversed_ = false;

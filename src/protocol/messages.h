@@ -64,6 +64,7 @@ struct QueryRequest {
 struct PrepareRequest {
   std::string query;     // [long string]
   std::string keyspace;  // v5 flags 0x01; empty when absent
+  bool tracing = false;  // the envelope's tracing flag (not part of the body)
 };
 
 struct ExecuteRequest {
@@ -87,6 +88,7 @@ struct BatchRequestMessage {
   std::optional<int64_t> timestamp;
   std::string keyspace;  // v5 0x80
   std::optional<int32_t> now_in_seconds;
+  bool tracing = false;  // the envelope's tracing flag (not part of the body)
 };
 
 struct RegisterRequest {
@@ -102,13 +104,16 @@ using Request =
                  BatchRequestMessage, RegisterRequest, AuthResponseRequest>;
 
 // Decodes a request envelope (any version in [kMinVersion, kMaxVersion]; the version decides the
-// width of query flags and the v5 fields). Errors: ProtocolError for an opcode that is not a
-// request, for a body that is malformed or has trailing bytes, for an invalid consistency or
-// batch type; the messages follow Cassandra's where it has one.
+// width of query flags and the v5 fields). The envelope's tracing flag becomes the request's
+// `tracing` (QueryOptions::tracing for QUERY and EXECUTE). Errors: ProtocolError for an opcode that
+// is not a request, for a body that is malformed or has trailing bytes, for an invalid consistency
+// or batch type; the messages follow Cassandra's where it has one.
 common::Result<Request> DecodeRequest(const Envelope& envelope);
 
 // The opcode a request is sent with.
 Opcode RequestOpcode(const Request& request);
+// Whether the request asks to be traced: the envelope flag kFlagTracing to send it with.
+bool TracingRequested(const Request& request);
 // Encodes a request body for `version` (the client side).
 common::Bytes EncodeRequestBody(const Request& request, uint8_t version);
 
@@ -127,9 +132,16 @@ struct ErrorResponse {
   std::string table;            // AlreadyExists ("" for a keyspace); FunctionFailure: the function
   std::vector<std::string> arg_types;  // FunctionFailure: the function's argument types (CQL)
   cql::Consistency consistency = cql::Consistency::kOne;  // timeouts, Unavailable, failures
+  // ReadFailure: the replicas that failed and why (v5 <reasonmap>; v4 sends their count).
+  struct Failure {
+    common::Bytes address;  // 4 or 16 bytes
+    uint16_t reason = 0;    // RequestFailureReason: 1 READ_TOO_MANY_TOMBSTONES
+  };
+  std::vector<Failure> failures;
   // The error of a Status: code and message, plus the extras parsed from what the engine says
   // (the prepared id of an Unprepared status, the keyspace and table of AlreadyExists, the
-  // function of a FunctionFailure).
+  // function of a FunctionFailure, the "READ_TOO_MANY_TOMBSTONES from /address:port" failure
+  // of a ReadFailure).
   static ErrorResponse FromStatus(const common::Status& status);
   common::Status ToStatus() const;
 };
@@ -171,7 +183,9 @@ struct RowsEncoding {
 };
 
 // Server-side encoders: each appends one response body (without the prefix) to `out`.
-void EncodeError(const ErrorResponse& error, common::ByteWriter* out);
+// `version` decides the failure fields of ReadFailure (v4 a count, v5 a reason map).
+void EncodeError(const ErrorResponse& error, common::ByteWriter* out,
+                 uint8_t version = kMaxVersion);
 void EncodeReady(common::ByteWriter* out);
 void EncodeAuthenticate(const AuthenticateResponse& authenticate, common::ByteWriter* out);
 void EncodeSupported(const SupportedResponse& supported, common::ByteWriter* out);

@@ -346,6 +346,18 @@ std::optional<std::string_view> StartupRequest::Option(std::string_view key) con
   return std::nullopt;
 }
 
+bool TracingRequested(const Request& request) {
+  if (const auto* query = std::get_if<QueryRequest>(&request)) {
+    return query->parameters.options.tracing;
+  }
+  if (const auto* execute = std::get_if<ExecuteRequest>(&request)) {
+    return execute->parameters.options.tracing;
+  }
+  if (const auto* prepare = std::get_if<PrepareRequest>(&request)) return prepare->tracing;
+  if (const auto* batch = std::get_if<BatchRequestMessage>(&request)) return batch->tracing;
+  return false;
+}
+
 Result<Request> DecodeRequest(const Envelope& envelope) {
   const uint8_t version = envelope.header.version;
   if (version < kMinVersion || version > kMaxVersion) {
@@ -361,6 +373,14 @@ Result<Request> DecodeRequest(const Envelope& envelope) {
   if (!in.empty()) {
     return Status::ProtocolError(std::string(OpcodeName(envelope.header.opcode)) + " message has " +
                                  std::to_string(in.remaining()) + " unexpected trailing bytes");
+  }
+  if ((envelope.header.flags & kFlagTracing) != 0) {
+    if (auto* query = std::get_if<QueryRequest>(&request)) query->parameters.options.tracing = true;
+    if (auto* execute = std::get_if<ExecuteRequest>(&request)) {
+      execute->parameters.options.tracing = true;
+    }
+    if (auto* prepare = std::get_if<PrepareRequest>(&request)) prepare->tracing = true;
+    if (auto* batch = std::get_if<BatchRequestMessage>(&request)) batch->tracing = true;
   }
   return request;
 }

@@ -1,6 +1,8 @@
 // Responses of messages.h other than RESULT: ERROR (with each code's extra fields), READY,
 // AUTHENTICATE, SUPPORTED, EVENT, and the tracing/warning body prefix.
 
+#include <arpa/inet.h>
+
 #include <string>
 #include <utility>
 
@@ -134,6 +136,30 @@ Bytes ParseUnpreparedId(std::string_view message) {
   return id.ok() ? std::move(id).value() : Bytes();
 }
 
+// "... READ_TOO_MANY_TOMBSTONES from /127.0.0.1:7000" (Cassandra's RequestFailureException
+// wording) → that failure; nothing when absent.
+std::vector<ErrorResponse::Failure> ParseReadFailures(std::string_view message) {
+  constexpr std::string_view kReason = "READ_TOO_MANY_TOMBSTONES from /";
+  std::vector<ErrorResponse::Failure> failures;
+  const size_t at = message.find(kReason);
+  if (at == std::string_view::npos) return failures;
+  std::string_view rest = message.substr(at + kReason.size());
+  const size_t colon = rest.rfind(':');
+  const std::string address(rest.substr(0, colon));
+  unsigned char buffer[16];
+  ErrorResponse::Failure failure;
+  failure.reason = 1;  // READ_TOO_MANY_TOMBSTONES
+  if (inet_pton(AF_INET, address.c_str(), buffer) == 1) {
+    failure.address = Bytes(reinterpret_cast<const char*>(buffer), 4);
+  } else if (inet_pton(AF_INET6, address.c_str(), buffer) == 1) {
+    failure.address = Bytes(reinterpret_cast<const char*>(buffer), 16);
+  } else {
+    failure.address = Bytes("\x7f\0\0\x01", 4);
+  }
+  failures.push_back(std::move(failure));
+  return failures;
+}
+
 bool IsKnownCode(uint32_t code) {
   switch (static_cast<StatusCode>(code)) {
     case StatusCode::kServerError:
@@ -179,6 +205,8 @@ ErrorResponse ErrorResponse::FromStatus(const Status& status) {
     error.table = std::move(table);
   } else if (error.code == static_cast<uint32_t>(StatusCode::kFunctionFailure)) {
     ParseFunctionFailure(status.message(), &error);
+  } else if (error.code == static_cast<uint32_t>(StatusCode::kReadFailure)) {
+    error.failures = ParseReadFailures(status.message());
   }
   return error;
 }
@@ -193,7 +221,7 @@ Status ErrorResponse::ToStatus() const {
 // for, none answered, no failure reasons. They are version-independent: a v4 <numfailures> of
 // 0 and an empty v5 <reasonmap> are the same four bytes, and a write type other than CAS has no
 // v5 <contentions>.
-void EncodeError(const ErrorResponse& error, ByteWriter* out) {
+void EncodeError(const ErrorResponse& error, ByteWriter* out, uint8_t version) {
   out->PutU32(error.code);
   PutString(error.message, out);
   switch (static_cast<StatusCode>(error.code)) {
@@ -218,8 +246,15 @@ void EncodeError(const ErrorResponse& error, ByteWriter* out) {
       PutConsistency(error.consistency, out);
       out->PutI32(0);
       out->PutI32(1);
-      out->PutI32(0);  // v4 numfailures / v5 empty reasonmap
-      out->PutU8(0);
+      out->PutI32(static_cast<int32_t>(error.failures.size()));  // v4 numfailures / v5 map size
+      if (version >= 5) {
+        for (const ErrorResponse::Failure& failure : error.failures) {
+          out->PutU8(static_cast<uint8_t>(failure.address.size()));
+          out->PutRaw(failure.address);
+          out->PutU16(failure.reason);
+        }
+      }
+      out->PutU8(0);  // data_present
       break;
     case StatusCode::kWriteFailure:
       PutConsistency(error.consistency, out);

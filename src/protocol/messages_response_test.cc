@@ -384,6 +384,43 @@ TEST(ErrorResponseTest, EveryCodeRoundTrips) {
   }
 }
 
+// A read stopped by tombstone_failure_threshold: Cassandra 4's ReadFailure with the replica's
+// READ_TOO_MANY_TOMBSTONES (code 1) in the v5 reason map; v4 sends the failure count.
+TEST(ErrorResponseTest, TombstoneReadFailureCarriesItsReason) {
+  const common::Status status(common::StatusCode::kReadFailure,
+                              "Operation failed - received 0 responses and 1 failures: "
+                              "READ_TOO_MANY_TOMBSTONES from /127.0.0.1:7000");
+  ErrorResponse error = ErrorResponse::FromStatus(status);
+  ASSERT_EQ(error.failures.size(), 1u);
+  EXPECT_EQ(error.failures[0].reason, 1);
+  error.message = "m";
+  ByteWriter v5;
+  EncodeError(error, &v5, 5);
+  EXPECT_EQ(common::ToHex(v5.data()),
+            "00001300"
+            "00016d"
+            "0001"        // ONE
+            "00000000"    // received
+            "00000001"    // blockfor
+            "00000001"    // one failure:
+            "047f000001"  //   127.0.0.1
+            "0001"        //   READ_TOO_MANY_TOMBSTONES
+            "00");        // data_present
+  ByteWriter v4;
+  EncodeError(error, &v4, 4);
+  EXPECT_EQ(common::ToHex(v4.data()),
+            "00001300"
+            "00016d"
+            "0001"
+            "00000000"
+            "00000001"
+            "00000001"
+            "00");
+  // Another ReadFailure keeps an empty map.
+  EXPECT_TRUE(ErrorResponse::FromStatus(common::Status(common::StatusCode::kReadFailure, "x"))
+                  .failures.empty());
+}
+
 TEST(ErrorResponseTest, Bytes) {
   ErrorResponse unavailable;
   unavailable.code = 0x1000;

@@ -163,6 +163,7 @@ TEST(DescribeTest, ListingsAndElements) {
             (std::vector<std::string>{"hotel/keyspace/hotel", "reservation/keyspace/reservation",
                                       "system/keyspace/system", "system_auth/keyspace/system_auth",
                                       "system_schema/keyspace/system_schema",
+                                      "system_traces/keyspace/system_traces",
                                       "system_virtual_schema/keyspace/system_virtual_schema"}));
   auto tables = RunDescribe(*catalog, "DESC TABLES", "reservation");
   ASSERT_TRUE(tables.ok());

@@ -109,7 +109,7 @@ std::shared_ptr<const TableMetadata> MakeTable(std::string_view keyspace, std::s
     flush.name = "memtable_flush_period_in_ms";
     flush.value.constant.text = "3600000";
     table->options.other.push_back(flush);
-  } else if (keyspace == kSystemKeyspace) {
+  } else if (keyspace == kSystemKeyspace || keyspace == kSystemTracesKeyspace) {
     table->options.gc_grace_seconds = 0;
   } else if (keyspace == kSystemAuthKeyspace) {
     table->options.gc_grace_seconds = 7776000;  // 90 days
@@ -195,6 +195,31 @@ void AddAuthTables(std::vector<std::shared_ptr<const TableMetadata>>& tables) {
                               {"is_superuser", boolean},
                               {"member_of", CqlType::Set(text)},
                               {"salted_hash", text}}));
+}
+
+// Cassandra 4's TraceKeyspace tables (gc_grace_seconds 0, as it declares them).
+void AddTraceTables(std::vector<std::shared_ptr<const TableMetadata>>& tables) {
+  const CqlType text = CqlType::Text();
+  const CqlType inet = CqlType::Inet();
+  const CqlType integer = CqlType::Int();
+  constexpr std::string_view traces = kSystemTracesKeyspace;
+  tables.push_back(MakeTable(traces, "events", "tracing events", {{"session_id", CqlType::Uuid()}},
+                             {{"event_id", CqlType::Timeuuid()}},
+                             {{"activity", text},
+                              {"source", inet},
+                              {"source_elapsed", integer},
+                              {"source_port", integer},
+                              {"thread", text}}));
+  tables.push_back(MakeTable(traces, "sessions", "tracing sessions",
+                             {{"session_id", CqlType::Uuid()}}, {},
+                             {{"client", inet},
+                              {"command", text},
+                              {"coordinator", inet},
+                              {"coordinator_port", integer},
+                              {"duration", integer},
+                              {"request", text},
+                              {"started_at", CqlType::Timestamp()},
+                              {"parameters", CqlType::Map(text, text)}}));
 }
 
 std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
@@ -303,6 +328,7 @@ std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
                              {{"view_name", text}}, view_columns));
 
   AddAuthTables(tables);
+  AddTraceTables(tables);
 
   tables.push_back(MakeTable(virtual_schema, "columns", "virtual column definitions",
                              {{"keyspace_name", text}},
@@ -318,13 +344,16 @@ std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
 std::vector<std::shared_ptr<const KeyspaceMetadata>> BuildSystemKeyspaces() {
   std::vector<std::shared_ptr<const KeyspaceMetadata>> keyspaces;
   for (std::string_view name : {kSystemKeyspace, kSystemAuthKeyspace, kSystemSchemaKeyspace,
-                                kSystemVirtualSchemaKeyspace}) {
+                                kSystemTracesKeyspace, kSystemVirtualSchemaKeyspace}) {
     auto keyspace = std::make_shared<KeyspaceMetadata>();
     keyspace->name = std::string(name);
     keyspace->replication = {{"class", "org.apache.cassandra.locator.LocalStrategy"}};
     if (name == kSystemAuthKeyspace) {  // replicated in Cassandra, one replica here
       keyspace->replication = {{"class", "org.apache.cassandra.locator.SimpleStrategy"},
                                {"replication_factor", "1"}};
+    } else if (name == kSystemTracesKeyspace) {  // Cassandra's SimpleStrategy with 2 replicas
+      keyspace->replication = {{"class", "org.apache.cassandra.locator.SimpleStrategy"},
+                               {"replication_factor", "2"}};
     }
     keyspace->durable_writes = true;
     for (const auto& table : SystemTables()) {
@@ -368,7 +397,7 @@ const TableMetadata* FindSystemTable(std::string_view keyspace, std::string_view
 bool IsSystemKeyspace(std::string_view keyspace) {
   return keyspace == kSystemKeyspace || keyspace == kSystemSchemaKeyspace ||
          keyspace == kSystemVirtualSchemaKeyspace || keyspace == kSystemAuthKeyspace ||
-         keyspace == "system_distributed" || keyspace == "system_traces" ||
+         keyspace == "system_distributed" || keyspace == kSystemTracesKeyspace ||
          keyspace == "system_views";
 }
 

@@ -394,12 +394,51 @@ void AddAuthRows(RowSet& rows, std::string_view table_name, const AuthTablesData
   // network_permissions: empty, as with AllowAllNetworkAuthorizer.
 }
 
+Bytes TextMapOf(const std::map<std::string, std::string>& map) {
+  std::vector<std::pair<Bytes, Bytes>> entries(map.begin(), map.end());
+  return cql::SerializeMap(CqlType::Map(CqlType::Text(), CqlType::Text()), std::move(entries));
+}
+
+common::Status AddTraceRows(RowSet& rows, std::string_view table_name,
+                            const TraceTablesData& traces) {
+  if (table_name == "sessions") {
+    for (const TraceTablesData::Session& session : traces.sessions) {
+      SystemRow& row = rows.Add();
+      rows.Set(row, "session_id", session.session_id.ToBytes());
+      ASSIGN_OR_RETURN(Bytes client, Inet(session.client));
+      rows.Set(row, "client", std::move(client));
+      rows.Set(row, "command", Text(session.command));
+      ASSIGN_OR_RETURN(Bytes coordinator, Inet(session.coordinator));
+      rows.Set(row, "coordinator", std::move(coordinator));
+      rows.Set(row, "coordinator_port", cql::SerializeInt(session.coordinator_port));
+      if (session.duration) rows.Set(row, "duration", cql::SerializeInt(*session.duration));
+      if (!session.parameters.empty()) rows.Set(row, "parameters", TextMapOf(session.parameters));
+      rows.Set(row, "request", Text(session.request));
+      rows.Set(row, "started_at", cql::SerializeBigint(session.started_at_millis));
+    }
+    return common::Status::Ok();
+  }
+  for (const TraceTablesData::Event& event : traces.events) {
+    SystemRow& row = rows.Add();
+    rows.Set(row, "session_id", event.session_id.ToBytes());
+    rows.Set(row, "event_id", event.event_id.ToBytes());
+    rows.Set(row, "activity", Text(event.activity));
+    ASSIGN_OR_RETURN(Bytes source, Inet(event.source));
+    rows.Set(row, "source", std::move(source));
+    rows.Set(row, "source_elapsed", cql::SerializeInt(event.source_elapsed));
+    rows.Set(row, "source_port", cql::SerializeInt(event.source_port));
+    rows.Set(row, "thread", Text(event.thread));
+  }
+  return common::Status::Ok();
+}
+
 }  // namespace
 
 common::Result<std::vector<SystemRow>> SystemTableRows(const TableMetadata& table,
                                                        const Catalog& catalog,
                                                        const LocalNodeInfo& node,
-                                                       const AuthTablesData* auth) {
+                                                       const AuthTablesData* auth,
+                                                       const TraceTablesData* traces) {
   if (FindSystemTable(table.keyspace, table.name) == nullptr) {
     return common::Status::Invalid(
         fmt::format("{}.{} is not a system table", table.keyspace, table.name));
@@ -416,6 +455,10 @@ common::Result<std::vector<SystemRow>> SystemTableRows(const TableMetadata& tabl
   }
   if (table.keyspace == kSystemAuthKeyspace) {
     if (auth != nullptr) AddAuthRows(rows, table.name, *auth);
+    return std::move(rows).Sorted(/*by_token=*/true);
+  }
+  if (table.keyspace == kSystemTracesKeyspace) {
+    if (traces != nullptr) RETURN_IF_ERROR(AddTraceRows(rows, table.name, *traces));
     return std::move(rows).Sorted(/*by_token=*/true);
   }
   AddVirtualSchemaRows(rows, table.name);

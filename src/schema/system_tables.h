@@ -9,6 +9,7 @@
 // system_auth.{roles, role_members, role_permissions, resource_role_permissons_index,
 // network_permissions} (from the role and permission tables the engine passes in; the last is
 // always empty, as with Cassandra's AllowAllNetworkAuthorizer),
+// system_traces.{sessions, events} (from the engine's in-memory trace store, engine/tracing.h),
 // system_schema.{keyspaces, tables, columns, dropped_columns, types, functions, aggregates,
 // triggers, indexes, views} (functions, aggregates, triggers empty), and
 // system_virtual_schema.{keyspaces, tables, columns}, which describe that virtual keyspace
@@ -39,6 +40,7 @@ inline constexpr std::string_view kSystemKeyspace = "system";
 inline constexpr std::string_view kSystemSchemaKeyspace = "system_schema";
 inline constexpr std::string_view kSystemVirtualSchemaKeyspace = "system_virtual_schema";
 inline constexpr std::string_view kSystemAuthKeyspace = "system_auth";
+inline constexpr std::string_view kSystemTracesKeyspace = "system_traces";
 
 // What system.local says about this node.
 struct LocalNodeInfo {
@@ -97,6 +99,33 @@ struct AuthTablesData {
   std::map<std::string, std::map<std::string, std::set<std::string>>> permissions;
 };
 
+// What the system_traces tables show, as plain data (the engine keeps the traces: tracing.h).
+// Addresses are IPv4 or IPv6 text.
+struct TraceTablesData {
+  struct Session {
+    common::Uuid session_id;
+    std::string command;  // "QUERY"
+    std::string client;
+    std::string coordinator;
+    int32_t coordinator_port = 0;
+    std::optional<int32_t> duration;  // microseconds; null while the request runs
+    std::map<std::string, std::string> parameters;
+    std::string request;            // "Execute CQL3 query", ...
+    int64_t started_at_millis = 0;  // Unix milliseconds
+  };
+  struct Event {
+    common::Uuid session_id;
+    common::Uuid event_id;  // a timeuuid: when the event happened
+    std::string activity;
+    std::string source;
+    int32_t source_port = 0;
+    int32_t source_elapsed = 0;  // microseconds since the session started
+    std::string thread;
+  };
+  std::vector<Session> sessions;
+  std::vector<Event> events;
+};
+
 // One row: a value per column of the table's `columns`, in that order, each in
 // native-protocol serialization; std::nullopt is null.
 using SystemRow = std::vector<std::optional<common::Bytes>>;
@@ -104,12 +133,14 @@ using SystemRow = std::vector<std::optional<common::Bytes>>;
 // All rows of system table `table` (from `SystemTables()`) for the catalogue `catalog` and
 // this node, in the order a full scan of a real table returns them: partitions by Murmur3
 // token (by key order for the LocalPartitioner virtual keyspace), rows by clustering order.
-// The system_auth tables are empty when `auth` is null. Fails with Invalid when `table` is not a
+// The system_auth tables are empty when `auth` is null, the system_traces ones when `traces` is.
+// Fails with Invalid when `table` is not a
 // system table or `node`'s addresses do not parse.
 common::Result<std::vector<SystemRow>> SystemTableRows(const TableMetadata& table,
                                                        const Catalog& catalog,
                                                        const LocalNodeInfo& node,
-                                                       const AuthTablesData* auth = nullptr);
+                                                       const AuthTablesData* auth = nullptr,
+                                                       const TraceTablesData* traces = nullptr);
 
 // UUID.nameUUIDFromBytes(bytes): the MD5-based version-3 UUID Cassandra gives system tables.
 common::Uuid NameBasedUuid(std::string_view bytes);

@@ -97,7 +97,20 @@ TEST(SystemTablesTest, DefinitionsMatchCassandra41) {
   ASSERT_NE(index_info, nullptr);
   EXPECT_EQ(index_info->id.ToString(), "9f5c6374-d485-3229-9a0a-5094af9ad1e3");
   EXPECT_EQ(ColumnNames(*index_info), "table_name text,index_name text,value blob");
-  EXPECT_EQ(SystemTables().size(), 22u);
+  EXPECT_EQ(SystemTables().size(), 24u);
+  // system_traces's tables (Cassandra 4's TraceKeyspace), with Cassandra's ids.
+  const TableMetadata* sessions = FindSystemTable("system_traces", "sessions");
+  ASSERT_NE(sessions, nullptr);
+  EXPECT_EQ(sessions->id.ToString(), "c5e99f16-8677-3914-b17e-960613512345");
+  EXPECT_EQ(ColumnNames(*sessions),
+            "session_id uuid,client inet,command text,coordinator inet,coordinator_port int,"
+            "duration int,request text,started_at timestamp,parameters map<text, text>");
+  const TableMetadata* events = FindSystemTable("system_traces", "events");
+  ASSERT_NE(events, nullptr);
+  EXPECT_EQ(events->id.ToString(), "8826e8e9-e16a-3728-8753-3bc1fc713c25");
+  EXPECT_EQ(ColumnNames(*events),
+            "session_id uuid,event_id timeuuid,activity text,source inet,source_elapsed int,"
+            "source_port int,thread text");
   // system_auth's tables, with the ids Cassandra's data directories are named after.
   const TableMetadata* roles = FindSystemTable("system_auth", "roles");
   ASSERT_NE(roles, nullptr);
@@ -145,7 +158,8 @@ TEST(SystemTablesTest, SchemaPartitionsInTokenOrder) {
   for (const SystemRow& row : Rows("system_schema", "keyspaces", *catalog)) {
     keyspaces.push_back(Get("system_schema", "keyspaces", row, "keyspace_name").value());
   }
-  ASSERT_EQ(keyspaces.size(), 5u);  // system, system_auth, system_schema, hotel, reservation
+  // system, system_auth, system_schema, system_traces, hotel, reservation
+  ASSERT_EQ(keyspaces.size(), 6u);
   for (size_t i = 1; i < keyspaces.size(); ++i) {
     EXPECT_LT(cql::Murmur3Token(keyspaces[i - 1]), cql::Murmur3Token(keyspaces[i]));
   }

@@ -21,7 +21,9 @@ Response ResultBody(const cql::ResultSet& result, uint8_t version,
   ByteWriter out;
   Response response;
   response.opcode = protocol::Opcode::kResult;
-  response.flags = protocol::EncodeResponsePrefix(std::nullopt, result.warnings(), &out);
+  std::optional<Bytes> tracing_id;
+  if (result.tracing_id()) tracing_id = result.tracing_id()->ToBytes();
+  response.flags = protocol::EncodeResponsePrefix(tracing_id, result.warnings(), &out);
   protocol::EncodeResult(result, version, encoding, &out);
   response.body = out.Release();
   return response;
@@ -33,6 +35,7 @@ common::Result<cql::ResultSet> WithKeyspace(SessionKeyspace* keyspace, Run run) 
   engine::SessionState state;
   state.keyspace = keyspace->Get();
   state.user = keyspace->User();
+  state.client_address = keyspace->ClientAddress();
   common::Result<cql::ResultSet> result = run(&state);
   if (result.ok() && result->kind() == cql::ResultSet::Kind::kSetKeyspace) {
     keyspace->Set(result->keyspace());
@@ -67,11 +70,11 @@ common::Result<std::string> RequestHandler::Authenticate(
   return database_->Authenticate(username, password);
 }
 
-Response ErrorBody(const Status& status, cql::Consistency consistency) {
+Response ErrorBody(const Status& status, cql::Consistency consistency, uint8_t version) {
   ByteWriter out;
   protocol::ErrorResponse error = protocol::ErrorResponse::FromStatus(status);
   error.consistency = consistency;
-  protocol::EncodeError(error, &out);
+  protocol::EncodeError(error, &out, version);
   return Response{protocol::Opcode::kError, 0, out.Release()};
 }
 
@@ -98,7 +101,9 @@ Response RequestHandler::Query(const protocol::QueryRequest& query, uint8_t vers
   common::Result<cql::ResultSet> result = WithKeyspace(keyspace, [&](engine::SessionState* state) {
     return database_->ExecuteText(query.query, query.parameters.options, state);
   });
-  if (!result.ok()) return ErrorBody(result.status(), query.parameters.options.consistency);
+  if (!result.ok()) {
+    return ErrorBody(result.status(), query.parameters.options.consistency, version);
+  }
   protocol::RowsEncoding encoding;
   encoding.skip_metadata = query.parameters.skip_metadata;
   return ResultBody(*result, version, encoding);
@@ -107,11 +112,18 @@ Response RequestHandler::Query(const protocol::QueryRequest& query, uint8_t vers
 Response RequestHandler::Prepare(const protocol::PrepareRequest& prepare, uint8_t version,
                                  SessionKeyspace* keyspace) const {
   std::string ks = prepare.keyspace.empty() ? keyspace->Get() : prepare.keyspace;
+  engine::TraceScope trace(&database_->tracer(), prepare.tracing, [&] {
+    return engine::TraceRequest{
+        "Preparing CQL3 query", {{"query", prepare.query}}, keyspace->ClientAddress()};
+  });
   auto prepared = database_->Prepare(prepare.query, ks);
   if (!prepared.ok()) return ErrorBody(prepared.status());
   ByteWriter out;
+  std::optional<Bytes> tracing_id;
+  if (std::optional<common::Uuid> id = trace.client_id()) tracing_id = id->ToBytes();
+  const uint8_t flags = protocol::EncodeResponsePrefix(tracing_id, {}, &out);
   protocol::EncodePreparedResult(*(*prepared)->metadata, version, &out);
-  return Response{protocol::Opcode::kResult, 0, out.Release()};
+  return Response{protocol::Opcode::kResult, flags, out.Release()};
 }
 
 Response RequestHandler::Execute(const protocol::ExecuteRequest& execute, uint8_t version,
@@ -122,7 +134,9 @@ Response RequestHandler::Execute(const protocol::ExecuteRequest& execute, uint8_
   common::Result<cql::ResultSet> result = WithKeyspace(keyspace, [&](engine::SessionState* state) {
     return database_->Execute(*prepared, execute.parameters.options, state);
   });
-  if (!result.ok()) return ErrorBody(result.status(), execute.parameters.options.consistency);
+  if (!result.ok()) {
+    return ErrorBody(result.status(), execute.parameters.options.consistency, version);
+  }
   protocol::RowsEncoding encoding;
   encoding.skip_metadata = execute.parameters.skip_metadata;
   if (version >= 5 && result->kind() == cql::ResultSet::Kind::kRows) {
@@ -148,6 +162,7 @@ Response RequestHandler::Batch(const protocol::BatchRequestMessage& batch, uint8
   request.serial_consistency = batch.serial_consistency;
   request.timestamp = batch.timestamp;
   request.keyspace = batch.keyspace;
+  request.tracing = batch.tracing;
   request.entries.reserve(batch.statements.size());
   for (const protocol::BatchRequestMessage::Statement& statement : batch.statements) {
     cql::BatchEntry entry;
@@ -165,7 +180,7 @@ Response RequestHandler::Batch(const protocol::BatchRequestMessage& batch, uint8
   common::Result<cql::ResultSet> result = WithKeyspace(keyspace, [&](engine::SessionState* state) {
     return database_->ExecuteBatch(request, state);
   });
-  if (!result.ok()) return ErrorBody(result.status(), batch.consistency);
+  if (!result.ok()) return ErrorBody(result.status(), batch.consistency, version);
   return ResultBody(*result, version, protocol::RowsEncoding());
 }
 

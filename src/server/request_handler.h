@@ -50,25 +50,37 @@ class SessionKeyspace {
     std::lock_guard<std::mutex> lock(mutex_);
     user_ = std::move(user);
   }
+  // The client's address (IPv4 or IPv6 text), for traces; set once when the connection opens.
+  std::string ClientAddress() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return client_address_;
+  }
+  void SetClientAddress(std::string address) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    client_address_ = std::move(address);
+  }
 
  private:
   mutable std::mutex mutex_;
-  std::string keyspace_;  // GUARDED_BY(mutex_)
-  std::string user_;      // GUARDED_BY(mutex_)
+  std::string keyspace_;        // GUARDED_BY(mutex_)
+  std::string user_;            // GUARDED_BY(mutex_)
+  std::string client_address_;  // GUARDED_BY(mutex_)
 };
 
 // One response body, ready to frame.
 struct Response {
   protocol::Opcode opcode = protocol::Opcode::kError;
-  uint8_t flags = 0;  // kFlagWarning when the body starts with warnings
+  uint8_t flags = 0;  // kFlagTracing / kFlagWarning when the body starts with those
   common::Bytes body;
 };
 
 // The ERROR response for `status` (REQUIRES: !status.ok()). The codes whose body carries a
 // consistency (timeouts, Unavailable, ReadFailure, WriteFailure: e.g. a write refused on a
-// full disk) carry `consistency`, the one the request asked for.
+// full disk) carry `consistency`, the one the request asked for; `version` picks the v4 or v5
+// failure fields of a ReadFailure.
 Response ErrorBody(const common::Status& status,
-                   cql::Consistency consistency = cql::Consistency::kOne);
+                   cql::Consistency consistency = cql::Consistency::kOne,
+                   uint8_t version = protocol::kMaxVersion);
 
 class RequestHandler {
  public:

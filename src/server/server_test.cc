@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "common/logging.h"
+#include "cql/types/value_codec.h"
 #include "server/server_testing.h"
 
 namespace server {
@@ -290,14 +291,78 @@ TEST_F(ServerTest, BadSegmentCrcIsAProtocolErrorAndCloses) {
   EXPECT_TRUE(other->Query("SELECT key FROM system.local").ok());
 }
 
-TEST_F(ServerTest, TracingFlagIsAcceptedAndNotEchoed) {
+// Keyspace ks and table ks.t (k int PRIMARY KEY, v int).
+void CreateTable(TestClient* client) {
+  ASSERT_TRUE(client
+                  ->Query("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+                          "'replication_factor': 1}")
+                  .ok());
+  ASSERT_TRUE(client->Query("CREATE TABLE ks.t (k int PRIMARY KEY, v int)").ok());
+}
+
+// The tracing flag on QUERY, PREPARE, EXECUTE and BATCH: the response carries the tracing
+// session id (flag set), and system_traces has the session with its client's address.
+TEST_F(ServerTest, TracingFlagReturnsTheTracingSessionId) {
   auto client = Connect(4);
+  CreateTable(client.get());
+  auto traced_id = [&](const protocol::Request& request) -> std::optional<common::Uuid> {
+    auto envelope = client->Call(request, protocol::kFlagTracing);
+    EXPECT_TRUE(envelope.ok()) << envelope.status().ToString();
+    if (!envelope.ok()) return std::nullopt;
+    EXPECT_EQ(envelope->header.opcode, Opcode::kResult);
+    EXPECT_NE(envelope->header.flags & protocol::kFlagTracing, 0);
+    auto prefix = protocol::DecodeResponsePrefix(*envelope);
+    EXPECT_TRUE(prefix.ok() && prefix->tracing_id.has_value());
+    if (!prefix.ok() || !prefix->tracing_id) return std::nullopt;
+    auto id = common::Uuid::FromBytes(*prefix->tracing_id);
+    return id.ok() ? std::optional<common::Uuid>(*id) : std::nullopt;
+  };
   protocol::QueryRequest query;
   query.query = "SELECT key FROM system.local";
-  auto envelope = client->Call(query, protocol::kFlagTracing);
-  ASSERT_TRUE(envelope.ok()) << envelope.status().ToString();
-  EXPECT_EQ(envelope->header.opcode, Opcode::kResult);
-  EXPECT_EQ(envelope->header.flags & protocol::kFlagTracing, 0);
+  std::optional<common::Uuid> query_id = traced_id(query);
+  protocol::PrepareRequest prepare;
+  prepare.query = "INSERT INTO ks.t (k, v) VALUES (?, ?)";
+  std::optional<common::Uuid> prepare_id = traced_id(prepare);
+  auto prepared = client->Prepare(prepare.query);
+  ASSERT_TRUE(prepared.ok());
+  protocol::ExecuteRequest execute;
+  execute.id = prepared->id;
+  execute.parameters.options.values = {cql::BoundValue::Of(cql::SerializeInt(1)),
+                                       cql::BoundValue::Of(cql::SerializeInt(2))};
+  std::optional<common::Uuid> execute_id = traced_id(execute);
+  protocol::BatchRequestMessage batch;
+  batch.statements.push_back({false, "INSERT INTO ks.t (k, v) VALUES (3, 3)", {}, {}, {}});
+  std::optional<common::Uuid> batch_id = traced_id(batch);
+  ASSERT_TRUE(query_id && prepare_id && execute_id && batch_id);
+  for (const auto& [id, request] : std::vector<std::pair<common::Uuid, std::string>>{
+           {*query_id, "Execute CQL3 query"},
+           {*prepare_id, "Preparing CQL3 query"},
+           {*execute_id, "Execute CQL3 prepared query"},
+           {*batch_id, "Execute batch of CQL3 queries"}}) {
+    auto session = client->Query(
+        "SELECT request, client, duration FROM system_traces.sessions WHERE session_id = " +
+        id.ToString());
+    ASSERT_TRUE(session.ok()) << session.status().ToString();
+    ASSERT_EQ(session->result.row_count(), 1u) << request;
+    EXPECT_EQ(session->result.GetText(0, 0).value(), request);
+    EXPECT_EQ(session->result.Value(0, 1).value(), std::string("\x7f\0\0\x01", 4));
+    EXPECT_FALSE(session->result.IsNull(0, 2));
+  }
+  // Without the flag: no id, no flag.
+  auto plain = client->Call(query);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->header.flags & protocol::kFlagTracing, 0);
+}
+
+// Warnings reach the client in the warnings field.
+TEST_F(ServerTest, WarningsAreSentInTheWarningsField) {
+  auto client = Connect(5);
+  CreateTable(client.get());
+  ASSERT_TRUE(client->Query("SELECT count(*) FROM ks.t").ok());
+  EXPECT_EQ(client->last_warnings(),
+            std::vector<std::string>{"Aggregation query used without partition key"});
+  ASSERT_TRUE(client->Query("SELECT count(*) FROM ks.t WHERE k = 1").ok());
+  EXPECT_TRUE(client->last_warnings().empty());
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "shell/password_prompt.h"
 #include "shell/shell_help.h"
 #include "shell/system_schema_reader.h"
+#include "shell/trace_printer.h"
 
 namespace shell {
 namespace {
@@ -175,8 +176,8 @@ std::string ConnectionErrorText(std::string_view host, uint16_t port,
 bool SessionShell::Execute(std::string_view statement) {
   std::vector<std::string> words = Words(statement);
   std::string command = words.empty() ? "" : common::AsciiUpper(words[0]);
-  if (command == "EXPAND") return RunExpand(words);
-  if (command == "TRACING") return RunTracing(words);
+  if (command == "EXPAND") return RunSwitch(words, "EXPAND", "Expanded output", &expand_);
+  if (command == "TRACING") return RunSwitch(words, "TRACING", "Tracing", &tracing_);
   if (command == "CONSISTENCY") return RunConsistency(words);
   if (command == "SERIAL") return RunSerialConsistency(words);
   if (command == "PAGING") return RunPaging(words);
@@ -197,6 +198,7 @@ cql::QueryOptions SessionShell::Options() const {
   options.consistency = consistency_;
   options.serial_consistency = serial_consistency_;
   options.page_size = page_size();
+  options.tracing = tracing_;
   return options;
 }
 
@@ -212,6 +214,12 @@ void SessionShell::Write(std::string_view text) {
 
 bool SessionShell::RunQuery(std::string_view statement) {
   cql::QueryOptions options = Options();
+  // As cqlsh's do_select: reading the traces is not traced.
+  if (IsSelect(statement) &&
+      (common::AsciiLower(statement).find("system_traces.") != std::string::npos ||
+       session_->keyspace() == "system_traces")) {
+    options.tracing = false;
+  }
   common::Result<cql::ResultSet> result = session_->Execute(statement, options);
   if (!result.ok()) {
     ReportError(CqlshErrorText(result.status()));
@@ -244,7 +252,19 @@ bool SessionShell::RunQuery(std::string_view statement) {
     }
   }
   Write(FormatWarnings(warnings));
+  if (tracing_ && result->tracing_id()) PrintTrace(*result->tracing_id());
   return true;
+}
+
+void SessionShell::PrintTrace(const common::Uuid& id) {
+  common::Result<std::string> trace = FetchTrace(*session_, id, tty());
+  if (trace.ok()) {
+    Write(*trace);
+  } else if (trace.status().code() == common::StatusCode::kNotFound) {
+    ReportError(trace.status().message());
+  } else {
+    ReportError(fmt::format("Unable to fetch query trace: {}", trace.status().message()));
+  }
 }
 
 bool SessionShell::RunDescribe(std::string_view statement) {
@@ -286,50 +306,36 @@ bool SessionShell::RunDescribe(std::string_view statement) {
   return true;
 }
 
-bool SessionShell::RunExpand(const std::vector<std::string>& words) {
+bool SessionShell::RunSwitch(const std::vector<std::string>& words, std::string_view command,
+                             std::string_view description, bool* flag) {
   if (words.size() == 1) {
-    Write(expand_ ? "Expanded output is currently enabled. Use EXPAND OFF to disable\n"
-                  : "Expanded output is currently disabled. Use EXPAND ON to enable.\n");
+    Write(*flag ? fmt::format("{} is currently enabled. Use {} OFF to disable\n", description,
+                              command)
+                : fmt::format("{} is currently disabled. Use {} ON to enable.\n", description,
+                              command));
     return true;
   }
   std::string value = words.size() == 2 ? common::AsciiUpper(words[1]) : "";
   if (value == "ON") {
-    if (expand_) {
-      ReportError("Expanded output is already enabled. Use EXPAND OFF to disable.");
+    if (*flag) {
+      ReportError(
+          fmt::format("{} is already enabled. Use {} OFF to disable.", description, command));
       return false;
     }
-    expand_ = true;
-    Write("Now Expanded output is enabled\n");
+    *flag = true;
+    Write(fmt::format("Now {} is enabled\n", description));
     return true;
   }
   if (value == "OFF") {
-    if (!expand_) {
-      ReportError("Expanded output is not enabled.");
+    if (!*flag) {
+      ReportError(fmt::format("{} is not enabled.", description));
       return false;
     }
-    expand_ = false;
-    Write("Disabled Expanded output.\n");
+    *flag = false;
+    Write(fmt::format("Disabled {}.\n", description));
     return true;
   }
-  ReportError("Improper expand command.");
-  return false;
-}
-
-bool SessionShell::RunTracing(const std::vector<std::string>& words) {
-  if (words.size() == 1) {
-    Write("Tracing is currently disabled. Use TRACING ON to enable.\n");
-    return true;
-  }
-  std::string value = words.size() == 2 ? common::AsciiUpper(words[1]) : "";
-  if (value == "ON") {
-    // Accepted, as cqlsh accepts it; the server keeps no traces to show.
-    Write("Tracing is not available from this server: statements run without traces.\n");
-    return true;
-  } else if (value == "OFF") {
-    ReportError("Tracing is not enabled.");
-  } else {
-    ReportError("Improper tracing command.");
-  }
+  ReportError(fmt::format("Improper {} command.", common::AsciiLower(command)));
   return false;
 }
 

@@ -15,7 +15,9 @@
 //   SERIAL CONSISTENCY [SERIAL|LOCAL_SERIAL]
 //   PAGING [ON|OFF|n]                    the page size; at the terminal, cqlsh's "---MORE---"
 //                                        prompt between pages (Enter for the next page)
-//   TRACING [ON|OFF]                     accepted; reports that tracing is not available
+//   TRACING [ON|OFF]                     traces each statement and prints its trace after the
+//                                        result, as cqlsh (trace_printer.h); statements on
+//                                        system_traces itself are not traced
 //   COPY ... TO | FROM ...               CSV export and import (copy_command.h)
 //   CAPTURE ['file' | OFF]               results go to (are appended to) a file
 //   LOGIN user ['password']              reconnects as another user (SessionShellOptions::login);
@@ -114,9 +116,12 @@ class SessionShell : public CommandLoop {
   // A CQL statement: executed, every page printed.
   bool RunQuery(std::string_view statement);
   bool RunDescribe(std::string_view statement);
-  // EXPAND and TRACING: cqlsh's ON/OFF switches. `words` are the statement's words.
-  bool RunExpand(const std::vector<std::string>& words);
-  bool RunTracing(const std::vector<std::string>& words);
+  // EXPAND and TRACING: cqlsh's ON/OFF switches (its SwitchCommand), turning `*flag` on and
+  // off with messages naming `command` and `description`. `words` are the statement's words.
+  bool RunSwitch(const std::vector<std::string>& words, std::string_view command,
+                 std::string_view description, bool* flag);
+  // Prints the trace of the session `id` (TRACING ON), or cqlsh's error when it cannot.
+  void PrintTrace(const common::Uuid& id);
   bool RunConsistency(const std::vector<std::string>& words);
   bool RunSerialConsistency(const std::vector<std::string>& words);
   bool RunPaging(const std::vector<std::string>& words);
@@ -135,6 +140,7 @@ class SessionShell : public CommandLoop {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> capture_{nullptr, &std::fclose};
   std::string capture_path_;
   bool expand_ = false;
+  bool tracing_ = false;
   bool paging_ = true;
   cql::Consistency consistency_ = cql::Consistency::kOne;
   cql::Consistency serial_consistency_ = cql::Consistency::kSerial;

@@ -97,7 +97,40 @@ TEST_F(SessionShellTest, ErrorsAreReportedWithTheirLineAndCountedAsFailures) {
             "-------\n"
             "     0\n"
             "\n"
-            "(1 rows)\n");
+            "(1 rows)\n"
+            "\n"
+            "Warnings :\n"
+            "Aggregation query used without partition key\n"
+            "\n");
+}
+
+TEST_F(SessionShellTest, TracingOnPrintsTheTraceAfterEachStatementAsCqlsh) {
+  ASSERT_EQ(Run(std::string(kSchema) + "INSERT INTO ks.t (k, c, v) VALUES (1, 1, 'one');\n"), 0);
+  out_.Take();
+  EXPECT_EQ(Run("TRACING\nTRACING ON\nTRACING ON\nSELECT v FROM ks.t WHERE k = 1;\n"
+                "SELECT * FROM system_traces.sessions WHERE session_id = "
+                "00000000-0000-0000-0000-000000000000;\nTRACING OFF\nTRACING OFF\n"),
+            2);
+  const std::string out = out_.Take();
+  EXPECT_EQ(out.rfind("Tracing is currently disabled. Use TRACING ON to enable.\n"
+                      "Now Tracing is enabled\n\n v\n-----\n one\n\n(1 rows)\n\n"
+                      "Tracing session: ",
+                      0),
+            0u)
+      << out;
+  EXPECT_NE(out.find("\n activity "), std::string::npos) << out;
+  EXPECT_NE(out.find(" | timestamp "), std::string::npos) << out;
+  EXPECT_NE(out.find(" | source_elapsed | client\n"), std::string::npos) << out;
+  EXPECT_NE(out.find(" Execute CQL3 query | "), std::string::npos) << out;
+  EXPECT_NE(out.find("Executing single-partition query on t ["), std::string::npos) << out;
+  EXPECT_NE(out.find("Read 1 live rows and 0 tombstone cells ["), std::string::npos) << out;
+  EXPECT_NE(out.find(" Request complete | "), std::string::npos) << out;
+  // The SELECT on system_traces is not traced: one trace only.
+  EXPECT_EQ(out.find("Tracing session: "), out.rfind("Tracing session: ")) << out;
+  EXPECT_NE(out.find("Disabled Tracing.\n"), std::string::npos) << out;
+  EXPECT_EQ(err_.Take(),
+            "s.cql:3:Tracing is already enabled. Use TRACING OFF to disable.\n"
+            "s.cql:7:Tracing is not enabled.\n");
 }
 
 TEST_F(SessionShellTest, UseSwitchesThePrompt) {
@@ -174,7 +207,7 @@ TEST_F(SessionShellTest, ShellCommands) {
             "Current consistency level is ONE.\n"
             "Consistency level set to QUORUM.\n"
             "Serial consistency level set to LOCAL_SERIAL.\n"
-            "Tracing is not available from this server: statements run without traces.\n"
+            "Now Tracing is enabled\n"
             "Disabled Expanded output.\n");
   EXPECT_EQ(err_.Take(),
             "s.cql:3:Expanded output is already enabled. Use EXPAND OFF to disable.\n"

@@ -51,7 +51,8 @@ constexpr Topic kShellTopics[] = {
     {"SERIAL", "SERIAL CONSISTENCY [SERIAL | LOCAL_SERIAL]  the serial consistency of LWTs\n"},
     {"SHOW", "SHOW VERSION | HOST  the server's version, the connection\n"},
     {"SOURCE", "SOURCE 'file.cql'  runs every statement of a file\n"},
-    {"TRACING", "TRACING [ON | OFF]  accepted for compatibility; this server keeps no traces\n"},
+    {"TRACING",
+     "TRACING [ON | OFF]  traces each statement and prints its trace after the result\n"},
 };
 
 constexpr std::string_view kCqlTopics[] = {

@@ -13,7 +13,8 @@
 #   5. `DESCRIBE SCHEMA` fed into an empty database recreates the same schema, for the seeds
 #      and for their materialized-view variant;
 #   6. the issue's "done when": a new user SOURCEs the seeds, loads availability rows with
-#      COPY FROM, answers Q1-Q9 and describes the schema, in one scripted session.
+#      COPY FROM, answers Q1-Q9 and describes the schema, in one scripted session;
+#   and TRACING ON prints each statement's trace as cqlsh does.
 # Then the pseudo-terminal test (pty_test.py: prompt, multi-line statement, history file, Tab
 # completion, PAGING with ---MORE---, EXPAND, EXIT) on both targets, and the usage errors.
 set -euo pipefail
@@ -155,6 +156,17 @@ EXPECTED
   [ "$status" -eq 2 ] || fail "a syntax error exited $status, not 2"
   grep -q "^$tmp/broken.cql:4:SyntaxException: line 1:0 " "$tmp/err" || fail "unexpected syntax error: $(cat "$tmp/err")"
 
+  # TRACING ON: each statement's trace after its result, as cqlsh prints it.
+  run -e "TRACING ON; SELECT name FROM hotel.hotels WHERE id = 'AZ123'; TRACING OFF"
+  [ "$status" -eq 0 ] || fail "TRACING ON exited $status: $(cat "$tmp/err")"
+  for line in 'Now Tracing is enabled' 'Tracing session: [0-9a-f-]\{36\}' \
+      ' activity  *| timestamp  *| source  *| source_elapsed | client' \
+      ' *Execute CQL3 query | [0-9-]* [0-9:.]* | 127.0.0.1 |  *0 | 127.0.0.1' \
+      ' *Executing single-partition query on hotels \[thread-[0-9]*\] | .*' \
+      ' *Request complete | .* | 127.0.0.1 |  *[0-9]* | 127.0.0.1' 'Disabled Tracing.'; do
+    grep -qx "$line" "$tmp/out" || fail "no line '$line' in the trace: $(cat "$tmp/out")"
+  done
+
   # 3. Q1-Q9 from the command line, compared with the expected output.
   run -f "$seeds/hotel_q1_q9.cql"
   [ "$status" -eq 0 ] || fail "hotel_q1_q9.cql exited $status: $(cat "$tmp/err")"
@@ -245,7 +257,8 @@ schema = open(sys.argv[3]).read()
 assert re.search(r"\n2006 rows imported from 1 files in [0-9.]+ seconds \(0 skipped\)\.\n", out), out[:800]
 assert "\n count\n-------\n   100\n\n(1 rows)\n" in out, "H007 count"
 assert q1_q9 in out, "Q1-Q9 answers differ"
-assert "hotel  reservation" in out, "DESCRIBE KEYSPACES"
+assert re.search(r"(?m)^hotel +system +system_schema +system_virtual_schema\n"
+                 r"reservation +system_auth +system_traces$", out), "DESCRIBE KEYSPACES"
 assert out.endswith(schema), "DESCRIBE SCHEMA differs from the seeds' schema"
 PY
     fail "the new user's session printed: $(head -c 3000 "$tmp/out")"

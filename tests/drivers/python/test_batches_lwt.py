@@ -1,5 +1,7 @@
 """Batches (logged, unlogged, counter) and lightweight transactions' [applied] results."""
 
+import re
+
 import pytest
 from cassandra.concurrent import execute_concurrent_with_args
 from cassandra.query import BatchStatement, BatchType, SimpleStatement
@@ -182,8 +184,10 @@ def test_large_and_wide_batches_warn(session, tables):
     for k in (100, 101):
         large.add(insert, (k, "x" * 3000))
     warnings = session.execute(large).response_future.warnings
-    assert warnings and warnings[0].startswith(f"Batch for [{ks}.b] is of size 5.9")
-    assert "exceeding specified threshold of 5.000KiB by" in warnings[0]
+    # Cassandra 4 gives the sizes in bytes to the client (its log line pretty-prints them).
+    assert len(warnings) == 1
+    assert re.fullmatch(rf"Batch for \[{ks}\.b\] is of size (\d+), exceeding specified "
+                        r"threshold of 5120 by (\d+)\.", warnings[0]), warnings[0]
 
     wide = BatchStatement(batch_type=BatchType.UNLOGGED)
     for k in range(200, 211):
