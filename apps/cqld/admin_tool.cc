@@ -1,13 +1,17 @@
 #include "admin_tool.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -346,6 +350,179 @@ int SetLoggingLevel(const Context& context) {
   return context.Call("PUT", "/api/v1/logging", body) ? kOk : kFailed;
 }
 
+double Real(const json::object& object, std::string_view key) {
+  const json::value* value = object.if_contains(key);
+  if (value == nullptr || value->is_null()) return std::nan("");
+  if (value->is_double()) return value->get_double();
+  if (value->is_int64()) return static_cast<double>(value->get_int64());
+  if (value->is_uint64()) return static_cast<double>(value->get_uint64());
+  return std::nan("");
+}
+
+// "0.047 ms" or "NaN ms", as nodetool prints latencies.
+std::string Millis(double value) {
+  return std::isnan(value) ? "NaN ms" : fmt::format("{:.3f} ms", value);
+}
+
+// Whether `table` (a tablestats entry) is named by `filters` ("ks" or "ks.table"; none: all).
+bool Selected(const json::object& table, const std::vector<std::string>& filters) {
+  if (filters.empty()) return true;
+  std::string keyspace = Text(table, "keyspace");
+  for (const std::string& filter : filters) {
+    if (filter == keyspace || filter == keyspace + "." + Text(table, "table")) return true;
+  }
+  return false;
+}
+
+void PrintTableStats(const json::object& t) {
+  std::string levels;
+  for (const json::value& files : t.at("sstables_per_level").as_array()) {
+    levels += (levels.empty() ? "" : ", ") + json::serialize(files);
+  }
+  std::printf("\t\tTable: %s\n", Text(t, "table").c_str());
+  std::printf("\t\tSSTable count: %llu\n",
+              static_cast<unsigned long long>(Number(t, "sstable_count")));
+  std::printf("\t\tSSTables in each level: [%s]\n", levels.c_str());
+  for (const auto& [label, key] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"Space used (live)", "space_used_live_bytes"},
+           {"Space used (total)", "space_used_total_bytes"},
+           {"Number of partitions (estimate)", "estimated_partition_count"},
+           {"Memtable cell count", "memtable_cell_count"},
+           {"Memtable data size", "memtable_data_bytes"},
+           {"Local read count", nullptr},
+           {"Local write count", nullptr},
+           {"Pending flushes", "pending_flushes"},
+           {"Bloom filter space used", "bloom_filter_space_used_bytes"},
+           {"Compacted partition minimum bytes", "partition_min_bytes"},
+           {"Compacted partition maximum bytes", "partition_max_bytes"},
+           {"Compacted partition mean bytes", "partition_mean_bytes"}}) {
+    if (key == nullptr) {
+      bool reads = std::string_view(label) == "Local read count";
+      std::printf("\t\t%s: %llu\n", label,
+                  static_cast<unsigned long long>(
+                      Number(t, reads ? "local_read_count" : "local_write_count")));
+      std::printf(
+          "\t\t%s: %s\n", reads ? "Local read latency" : "Local write latency",
+          Millis(Real(t, reads ? "local_read_latency_ms" : "local_write_latency_ms")).c_str());
+      continue;
+    }
+    std::printf("\t\t%s: %llu\n", label, static_cast<unsigned long long>(Number(t, key)));
+  }
+  std::printf("\t\tSSTable Compression Ratio: %.5f\n", Real(t, "compression_ratio"));
+  std::printf("\t\tAverage rows per partition: %.1f\n\n", Real(t, "mean_rows_per_partition"));
+}
+
+// nodetool tablestats [ks[.table]...]: per keyspace, its totals, then each table's figures.
+int TableStats(const Context& context) {
+  auto answer = context.Call("GET", "/api/v1/tablestats");
+  if (!answer) return kFailed;
+  std::vector<const json::object*> tables;
+  for (const json::value& table : answer->at("tables").as_array()) {
+    if (Selected(table.as_object(), context.arguments())) tables.push_back(&table.as_object());
+  }
+  for (const std::string& filter : context.arguments()) {
+    bool found = std::any_of(tables.begin(), tables.end(),
+                             [&](const json::object* t) { return Selected(*t, {filter}); });
+    if (!found) {
+      std::fprintf(stderr, "error: Unknown keyspace or table: %s\n", filter.c_str());
+      return kFailed;
+    }
+  }
+  std::printf("Total number of tables: %zu\n----------------\n", tables.size());
+  for (size_t i = 0; i < tables.size();) {
+    std::string keyspace = Text(*tables[i], "keyspace");
+    size_t end = i;
+    uint64_t reads = 0, writes = 0, pending = 0;
+    double read_ms = 0, write_ms = 0;
+    for (; end < tables.size() && Text(*tables[end], "keyspace") == keyspace; ++end) {
+      const json::object& t = *tables[end];
+      reads += Number(t, "local_read_count");
+      writes += Number(t, "local_write_count");
+      pending += Number(t, "pending_flushes");
+      if (!std::isnan(Real(t, "local_read_latency_ms")))
+        read_ms +=
+            Real(t, "local_read_latency_ms") * static_cast<double>(Number(t, "local_read_count"));
+      if (!std::isnan(Real(t, "local_write_latency_ms")))
+        write_ms +=
+            Real(t, "local_write_latency_ms") * static_cast<double>(Number(t, "local_write_count"));
+    }
+    std::printf(
+        "Keyspace : %s\n\tRead Count: %llu\n\tRead Latency: %s\n\tWrite Count: %llu\n"
+        "\tWrite Latency: %s\n\tPending Flushes: %llu\n",
+        keyspace.c_str(), static_cast<unsigned long long>(reads),
+        Millis(reads == 0 ? std::nan("") : read_ms / static_cast<double>(reads)).c_str(),
+        static_cast<unsigned long long>(writes),
+        Millis(writes == 0 ? std::nan("") : write_ms / static_cast<double>(writes)).c_str(),
+        static_cast<unsigned long long>(pending));
+    for (; i < end; ++i) PrintTableStats(*tables[i]);
+    std::printf("----------------\n");
+  }
+  return kOk;
+}
+
+// `text` for a URL query value.
+std::string PercentEncode(std::string_view text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '_' || c == '-' || c == '.') {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("%{:02X}", c);
+    }
+  }
+  return out;
+}
+
+// nodetool tablehistograms ks table (or ks.table): percentiles of latencies and partitions.
+int TableHistograms(const Context& context) {
+  std::vector<std::string> names = context.arguments();
+  if (names.size() == 1 && names[0].find('.') != std::string::npos) {
+    std::string joined = names[0];
+    names = {joined.substr(0, joined.find('.')), joined.substr(joined.find('.') + 1)};
+  }
+  if (names.size() != 2) {
+    std::fprintf(stderr, "error: tablehistograms requires keyspace and table name arguments\n");
+    return kUsage;
+  }
+  auto answer = context.Call("GET", fmt::format("/api/v1/tablehistograms?keyspace={}&table={}",
+                                                PercentEncode(names[0]), PercentEncode(names[1])));
+  if (!answer) return kFailed;
+  std::printf("%s/%s histograms\n", names[0].c_str(), names[1].c_str());
+  std::printf("%-10s%18s%18s%18s%18s\n", "Percentile", "Read Latency", "Write Latency",
+              "Partition Size", "Cell Count");
+  std::printf("%-10s%18s%18s%18s%18s\n", "", "(micros)", "(micros)", "(bytes)", "");
+  for (const json::value& row : answer->at("rows").as_array()) {
+    const json::object& r = row.as_object();
+    std::printf("%-10s%18.2f%18.2f%18.0f%18.0f\n", Text(r, "percentile").c_str(),
+                Real(r, "read_latency_micros"), Real(r, "write_latency_micros"),
+                Real(r, "partition_size_bytes"), Real(r, "cell_count"));
+  }
+  std::printf("\n");
+  return kOk;
+}
+
+int GetTraceProbability(const Context& context) {
+  auto answer = context.Call("GET", "/api/v1/traceprobability");
+  if (!answer) return kFailed;
+  std::printf("Current trace probability: %s\n",
+              fmt::format("{}", Real(*answer, "probability")).c_str());
+  return kOk;
+}
+
+// nodetool settraceprobability <value>: 0 (off) to 1 (every request).
+int SetTraceProbability(const Context& context) {
+  const std::string& text = context.arguments().empty() ? "" : context.arguments()[0];
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(value >= 0 && value <= 1)) {
+    std::fprintf(stderr, "error: Trace probability must be between 0 and 1\n");
+    return kFailed;
+  }
+  return context.Call("PUT", "/api/v1/traceprobability", json::object{{"probability", value}})
+             ? kOk
+             : kFailed;
+}
+
 struct Command {
   const char* name;
   const char* usage;  // after the command name
@@ -366,6 +543,10 @@ constexpr Command kCommands[] = {
     {"snapshot", "[-t tag] [keyspace...]", kAny, Snapshot},
     {"listsnapshots", "", 0, ListSnapshots},
     {"clearsnapshot", "(-t tag | --all) [keyspace...]", kAny, ClearSnapshot},
+    {"tablestats", "[keyspace[.table]...]", kAny, TableStats},
+    {"tablehistograms", "<keyspace> <table> | <keyspace.table>", 2, TableHistograms},
+    {"settraceprobability", "<value>", 1, SetTraceProbability},
+    {"gettraceprobability", "", 0, GetTraceProbability},
     {"drain", "", 0, Drain},
     {"getlogginglevels", "", 0, GetLoggingLevels},
     {"setlogginglevel", "[ROOT] [TRACE|DEBUG|INFO|WARN|ERROR|OFF]", 2, SetLoggingLevel},

@@ -90,6 +90,8 @@ constexpr const char* kKeys[] = {"data",
                                  "idle-timeout-ms",
                                  "min-free-space-mb",
                                  "slow-query-log-ms",
+                                 "tombstone-warn-threshold",
+                                 "tombstone-failure-threshold",
                                  "authenticator",
                                  "authorizer",
                                  "tls-cert",
@@ -135,6 +137,9 @@ void Usage(std::FILE* out) {
       "  --slow-query-log-ms N            log a WARN line for each request slower than N ms\n"
       "                                   (statement text, passwords redacted, never bound\n"
       "                                   values); 0 = off (default 500, as Cassandra)\n"
+      "  --tombstone-warn-threshold N     warn the client of a read scanning more tombstones\n"
+      "                                   (default 1000, as Cassandra)\n"
+      "  --tombstone-failure-threshold N  fail such a read with ReadFailure (default 100000)\n"
       "  --authenticator NAME             who may connect, as cassandra.yaml's authenticator:\n"
       "                                   AllowAllAuthenticator (default: anyone, no login) or\n"
       "                                   PasswordAuthenticator (roles log in with a password;\n"
@@ -323,6 +328,8 @@ std::string ParseLimits(const Values& values, server::ServerOptions* server_opti
   size_t handshake_ms = 10000;
   size_t idle_ms = 0;
   size_t slow_query_ms = 500;
+  size_t tombstone_warn = 1000;
+  size_t tombstone_failure = 100000;
   for (Count count :
        {Count{"port", &port, 0, 65535}, Count{"io-threads", &server_options->io_threads, 0, 1024},
         Count{"max-connections", &server_options->max_connections, 1, 1000000},
@@ -332,7 +339,9 @@ std::string ParseLimits(const Values& values, server::ServerOptions* server_opti
         Count{"max-request-memory-mb", &request_memory_mb, 1, size_t{1024} * 1024},
         Count{"handshake-timeout-ms", &handshake_ms, 0, 86400000},
         Count{"idle-timeout-ms", &idle_ms, 0, 86400000},
-        Count{"slow-query-log-ms", &slow_query_ms, 0, 86400000}}) {
+        Count{"slow-query-log-ms", &slow_query_ms, 0, 86400000},
+        Count{"tombstone-warn-threshold", &tombstone_warn, 1, 2000000000},
+        Count{"tombstone-failure-threshold", &tombstone_failure, 1, 2000000000}}) {
     auto it = values.find(count.key);
     if (it == values.end()) continue;
     std::optional<size_t> parsed = ParseCount(it->second, count.max);
@@ -352,6 +361,8 @@ std::string ParseLimits(const Values& values, server::ServerOptions* server_opti
   server_options->handshake_timeout = std::chrono::milliseconds(handshake_ms);
   server_options->idle_timeout = std::chrono::milliseconds(idle_ms);
   database_options->slow_query_log_threshold = std::chrono::milliseconds(slow_query_ms);
+  database_options->tombstone_warn_threshold = static_cast<int64_t>(tombstone_warn);
+  database_options->tombstone_failure_threshold = static_cast<int64_t>(tombstone_failure);
   return "";
 }
 

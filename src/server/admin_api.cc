@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <optional>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "common/base64.h"
 #include "common/logging.h"
 #include "common/metrics.h"
+#include "engine/table_statistics.h"
 
 namespace server {
 
@@ -72,6 +74,67 @@ uint64_t ResidentBytes() {
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
+// The value of `name` in a query string ("a=1&b=2"), percent-decoded; "" when absent.
+std::string QueryValue(std::string_view query, std::string_view name) {
+  while (!query.empty()) {
+    size_t amp = query.find('&');
+    std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    size_t equals = pair.find('=');
+    if (pair.substr(0, equals) != name || equals == std::string_view::npos) continue;
+    std::string out;
+    std::string_view value = pair.substr(equals + 1);
+    for (size_t i = 0; i < value.size(); ++i) {
+      if (value[i] == '%' && i + 2 < value.size() &&
+          std::isxdigit(static_cast<unsigned char>(value[i + 1])) &&
+          std::isxdigit(static_cast<unsigned char>(value[i + 2]))) {
+        out += static_cast<char>(std::stoi(std::string(value.substr(i + 1, 2)), nullptr, 16));
+        i += 2;
+      } else {
+        out += value[i] == '+' ? ' ' : value[i];
+      }
+    }
+    return out;
+  }
+  return "";
+}
+
+// A double as JSON: null for NaN (no reads yet), as nodetool's "NaN".
+json::value Real(double value) {
+  return std::isnan(value) ? json::value(nullptr) : json::value(value);
+}
+
+json::object TableStatsJson(const engine::TableStatisticsResult& t) {
+  json::array levels;
+  for (uint64_t files : t.sstables_per_level) levels.emplace_back(files);
+  return json::object{{"keyspace", t.keyspace},
+                      {"table", t.table},
+                      {"is_view", t.is_view},
+                      {"sstable_count", t.sstable_count},
+                      {"sstables_per_level", levels},
+                      {"space_used_live_bytes", t.space_used_live_bytes},
+                      {"space_used_total_bytes", t.space_used_total_bytes},
+                      {"memtable_data_bytes", t.memtable_data_bytes},
+                      {"memtable_cell_count", t.memtable_cell_count},
+                      {"estimated_partition_count", t.estimated_partition_count},
+                      {"partition_min_bytes", t.partition_min_bytes},
+                      {"partition_mean_bytes", t.partition_mean_bytes},
+                      {"partition_max_bytes", t.partition_max_bytes},
+                      {"mean_rows_per_partition", t.mean_rows_per_partition},
+                      {"local_read_count", t.local_read_count},
+                      {"local_read_latency_ms", Real(t.local_read_latency_ms)},
+                      {"local_write_count", t.local_write_count},
+                      {"local_write_latency_ms", Real(t.local_write_latency_ms)},
+                      {"pending_flushes", t.pending_flushes},
+                      {"pending_compactions", t.pending_compactions},
+                      {"pending_compaction_bytes", t.pending_compaction_bytes},
+                      {"bloom_filter_space_used_bytes", t.bloom_filter_space_used_bytes},
+                      {"index_bytes", t.index_bytes},
+                      {"sstable_entries", t.sstable_entries},
+                      {"sstable_deletions", t.sstable_deletions},
+                      {"compression_ratio", t.compression_ratio}};
+}
+
 }  // namespace
 
 const AdminApi::Route AdminApi::kRoutes[] = {
@@ -84,6 +147,10 @@ const AdminApi::Route AdminApi::kRoutes[] = {
     {"POST", "/api/v1/snapshots", &AdminApi::TakeSnapshot, true},
     {"DELETE", "/api/v1/snapshots", &AdminApi::ClearSnapshots, true},
     {"POST", "/api/v1/drain", &AdminApi::Drain, true},
+    {"GET", "/api/v1/tablestats", &AdminApi::TableStats, true},
+    {"GET", "/api/v1/tablehistograms", &AdminApi::TableHistograms, true},
+    {"GET", "/api/v1/traceprobability", &AdminApi::GetTraceProbability, true},
+    {"PUT", "/api/v1/traceprobability", &AdminApi::SetTraceProbability, true},
     {"GET", "/api/v1/logging", &AdminApi::GetLogging, true},
     {"PUT", "/api/v1/logging", &AdminApi::SetLogging, true},
 };
@@ -280,6 +347,51 @@ AdminResponse AdminApi::Drain(const AdminRequest&) {
   Status flushed = operations_.Flush("", {});
   if (flushed.ok()) LOG_INFO("drain: done; the process waits for SIGTERM");
   return StatusAnswer(flushed);
+}
+
+// GET /api/v1/tablestats[?keyspace=ks]: every table (and view) of one keyspace or of all the
+// non-system keyspaces; the tool filters by table.
+AdminResponse AdminApi::TableStats(const AdminRequest& request) {
+  auto tables = options_.database->AllTableStatistics(QueryValue(request.query, "keyspace"));
+  if (!tables.ok()) return StatusAnswer(tables.status());
+  json::array out;
+  for (const engine::TableStatisticsResult& table : *tables) out.push_back(TableStatsJson(table));
+  return JsonAnswer(json::object{{"tables", out}});
+}
+
+// GET /api/v1/tablehistograms?keyspace=ks&table=t: the percentile rows.
+AdminResponse AdminApi::TableHistograms(const AdminRequest& request) {
+  auto histograms = options_.database->TableHistograms(QueryValue(request.query, "keyspace"),
+                                                       QueryValue(request.query, "table"));
+  if (!histograms.ok()) return StatusAnswer(histograms.status());
+  json::array rows;
+  for (const engine::TableHistogramsResult::Row& row : histograms->rows) {
+    rows.push_back(json::object{{"percentile", row.percentile},
+                                {"read_latency_micros", row.read_latency_micros},
+                                {"write_latency_micros", row.write_latency_micros},
+                                {"partition_size_bytes", row.partition_size_bytes},
+                                {"cell_count", row.cell_count}});
+  }
+  return JsonAnswer(json::object{
+      {"keyspace", histograms->keyspace}, {"table", histograms->table}, {"rows", rows}});
+}
+
+AdminResponse AdminApi::GetTraceProbability(const AdminRequest&) {
+  return JsonAnswer(json::object{{"probability", options_.database->TraceProbability()}});
+}
+
+// PUT /api/v1/traceprobability {"probability": 0.01}: the fraction of requests traced.
+AdminResponse AdminApi::SetTraceProbability(const AdminRequest& request) {
+  std::optional<json::object> body = BodyObject(request);
+  const json::value* value = body ? body->if_contains("probability") : nullptr;
+  if (value == nullptr || !value->is_number()) return BadBody(R"({"probability": 0.01})");
+  double probability = value->to_number<double>();
+  if (!(probability >= 0 && probability <= 1)) {
+    return AdminError(400, "Trace probability must be between 0 and 1");
+  }
+  options_.database->SetTraceProbability(probability);
+  LOG_INFO("trace probability set to {}", probability);
+  return GetTraceProbability(request);
 }
 
 AdminResponse AdminApi::GetLogging(const AdminRequest&) {

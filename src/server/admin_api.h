@@ -84,6 +84,10 @@ class AdminApi {
   AdminResponse TakeSnapshot(const AdminRequest& request);
   AdminResponse ClearSnapshots(const AdminRequest& request);
   AdminResponse Drain(const AdminRequest& request);
+  AdminResponse TableStats(const AdminRequest& request);
+  AdminResponse TableHistograms(const AdminRequest& request);
+  AdminResponse GetTraceProbability(const AdminRequest& request);
+  AdminResponse SetTraceProbability(const AdminRequest& request);
   AdminResponse GetLogging(const AdminRequest& request);
   AdminResponse SetLogging(const AdminRequest& request);
 

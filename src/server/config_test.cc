@@ -78,8 +78,11 @@ TEST_F(ConfigTest, OwnSettingsAndTheCommandLineWins) {
 }
 
 TEST_F(ConfigTest, UnitSuffixedNamesConvert) {
-  EXPECT_EQ(Read("native_transport_max_frame_size: 64MiB\nnative_transport_idle_timeout: 2s\n"),
+  EXPECT_EQ(Read("native_transport_max_frame_size: 64MiB\nnative_transport_idle_timeout: 2s\n"
+                 "slow_query_log_timeout: 1s\ntombstone_warn_threshold: 500\n"),
             "");
+  EXPECT_EQ(settings_["slow-query-log-ms"], "1000");
+  EXPECT_EQ(settings_["tombstone-warn-threshold"], "500");
   EXPECT_EQ(settings_["max-frame-size-mb"], "64");
   EXPECT_EQ(settings_["idle-timeout-ms"], "2000");
   settings_.clear();

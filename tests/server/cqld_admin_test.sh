@@ -5,8 +5,9 @@
 #
 # Starts cqld (free ports, loopback), writes data with `cql`, then checks each command's output
 # and exit status: version, status, info, describecluster (their figures against system.local),
-# flush, compact, garbagecollect, snapshot, listsnapshots, clearsnapshot, getlogginglevels,
-# setlogginglevel, drain; usage errors (2), errors (1), and /metrics. Then with the
+# flush, compact, garbagecollect, tablestats, tablehistograms, settraceprobability,
+# gettraceprobability, snapshot, listsnapshots,
+# clearsnapshot, getlogginglevels, setlogginglevel, drain; usage errors (2), errors (1), and /metrics. Then with the
 # PasswordAuthenticator: refused without credentials, with a wrong password and for a role that
 # is not a superuser; accepted for the superuser with -pw, -pwf and $CQLD_ADMIN_PASSWORD.
 set -euo pipefail
@@ -65,6 +66,52 @@ for command in flush compact garbagecollect; do
   [ "$err" = "error: Unknown keyspace/cf pair (ks.nope)" ] || fail "$command ks nope: '$err'"
 done
 ls "$tmp"/data/*.sst >/dev/null 2>&1 || fail "flush wrote no table file"
+
+# tablestats and tablehistograms: figures from the flushed files and the writes above.
+expect_admin 0 tablestats ks
+grep -qx "Total number of tables: 1" <<<"$out" || fail "tablestats ks: count: $out"
+grep -qx "Keyspace : ks" <<<"$out" || fail "tablestats: keyspace: $out"
+grep -qx "		Table: t" <<<"$out" || fail "tablestats: table: $out"
+grep -Eqx "		SSTable count: [1-9][0-9]*" <<<"$out" || fail "tablestats: sstables: $out"
+grep -Eqx "		Number of partitions \(estimate\): [12]" <<<"$out" || fail "tablestats: partitions: $out"
+grep -Eqx "		Local write count: 3" <<<"$out" || fail "tablestats: writes: $out"
+grep -Eqx "		Local write latency: [0-9]+\.[0-9]{3} ms" <<<"$out" || fail "tablestats: latency: $out"
+grep -Eqx "		Compacted partition maximum bytes: [1-9][0-9]*" <<<"$out" ||
+  fail "tablestats: partition size: $out"
+expect_admin 0 tablestats
+grep -qx "Keyspace : other" <<<"$out" || fail "tablestats: all keyspaces: $out"
+grep -qx "Total number of tables: 2" <<<"$out" || fail "tablestats: all tables: $out"
+expect_admin 0 tablestats other.w
+grep -qx "		Table: w" <<<"$out" || fail "tablestats other.w: $out"
+expect_admin 1 tablestats nope
+[ "$err" = "error: Unknown keyspace or table: nope" ] || fail "tablestats nope: '$err'"
+expect_admin 0 tablehistograms ks t
+grep -qx "ks/t histograms" <<<"$out" || fail "tablehistograms: title: $out"
+grep -Eq "^Percentile +Read Latency +Write Latency +Partition Size +Cell Count$" <<<"$out" ||
+  fail "tablehistograms: header: $out"
+for row in 50% 75% 95% 98% 99% Min Max; do
+  grep -Eq "^$row +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9]+ +[0-9]+$" <<<"$out" ||
+    fail "tablehistograms: row $row: $out"
+done
+grep -Eq "^Max +[0-9.]+ +[0-9]*[1-9][0-9]*\.[0-9]{2} +[1-9]" <<<"$out" ||
+  fail "tablehistograms: no write latency or partition size: $out"
+expect_admin 0 tablehistograms ks.t
+
+# Trace probability: what it is set to is what a query finds sampled into system_traces.
+expect_admin 0 gettraceprobability
+[ "$out" = "Current trace probability: 0" ] || fail "gettraceprobability: '$out'"
+expect_admin 1 settraceprobability 1.5
+[ "$err" = "error: Trace probability must be between 0 and 1" ] || fail "settrace 1.5: '$err'"
+expect_admin 0 settraceprobability 1
+expect_admin 0 gettraceprobability
+[ "$out" = "Current trace probability: 1" ] || fail "gettraceprobability after 1: '$out'"
+run_cql "SELECT v FROM ks.t WHERE k = 1"
+expect_admin 0 settraceprobability 0
+run_cql "SELECT parameters FROM system_traces.sessions"
+grep -q "SELECT v FROM ks.t WHERE k = 1" "$tmp/cql.out" ||
+  fail "a sampled query is not in system_traces.sessions: $(cat "$tmp/cql.out")"
+expect_admin 1 tablehistograms ks nope
+expect_admin 2 tablehistograms ks
 
 # snapshot, listsnapshots, clearsnapshot.
 expect_admin 0 listsnapshots
@@ -128,13 +175,36 @@ status=0
 [ "$status" -eq 1 ] || fail "an unreachable listener exited $status"
 grep -q "^cqld admin: Failed to connect to '127.0.0.1:1': " "$tmp/admin.err" || fail "$(cat "$tmp/admin.err")"
 
-# /metrics: Prometheus text, no credentials.
-python3 - "$admin_port" <<'PY' || fail "/metrics"
+# /metrics: Prometheus text, no credentials; a scrape before and after some CQL work shows the
+# request, latency and per-table series moving.
+scrape() {
+  python3 - "$admin_port" "$1" <<'PY' || fail "/metrics"
 import sys, urllib.request
 with urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=10) as r:
     assert r.status == 200, r.status
     assert r.headers["Content-Type"] == "text/plain; version=0.0.4", r.headers["Content-Type"]
+    open(sys.argv[2], "wb").write(r.read())
 PY
+}
+# metric FILE NAME{labels}: the sample's value (0 when absent).
+metric() { awk -v name="$2" '$1 == name { print $2; found = 1 } END { if (!found) print 0 }' "$1"; }
+scrape "$tmp/metrics.before"
+for i in 1 2 3 4 5; do
+  run_cql "INSERT INTO ks.t (k, v) VALUES ($((i + 10)), 'x'); SELECT v FROM ks.t WHERE k = $((i + 10))"
+done
+scrape "$tmp/metrics.after"
+for series in 'cqld_native_requests_total{opcode="QUERY"}' \
+  'cqld_client_request_latency_seconds_count{scope="Write"}' \
+  'cqld_client_request_latency_seconds_count{scope="Read"}' \
+  'cqld_table_write_latency_seconds_count{keyspace="ks",table="t"}' \
+  'cqld_native_bytes_received_total' 'cqld_native_connections_accepted_total'; do
+  before=$(metric "$tmp/metrics.before" "$series")
+  after=$(metric "$tmp/metrics.after" "$series")
+  python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) >= float(sys.argv[1]) + 5 else 1)" \
+    "$before" "$after" || fail "/metrics: $series went from $before to $after over 5 writes and reads"
+done
+grep -q '^# TYPE cqld_storage_block_cache_hits_total counter$' "$tmp/metrics.after" ||
+  fail "/metrics: no RocksDB figures"
 
 # drain: flushes, stops CQL, keeps running until SIGTERM.
 expect_admin 0 drain
