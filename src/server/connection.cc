@@ -121,7 +121,7 @@ Connection::Connection(asio::ip::tcp::socket socket, const ConnectionContext* co
   boost::system::error_code ec;
   auto remote = transport_.socket().remote_endpoint(ec);
   peer_ = ec ? std::string("?") : fmt::format("{}:{}", remote.address().to_string(), remote.port());
-  if (!ec) keyspace_.SetClientAddress(remote.address().to_string());
+  if (!ec) keyspace_.SetClientEndpoint(remote.address().to_string(), remote.port());
   transport_.socket().set_option(asio::ip::tcp::no_delay(true), ec);
   NativeMetrics::Get().connections.Add(1);
 }

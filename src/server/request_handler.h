@@ -50,14 +50,20 @@ class SessionKeyspace {
     std::lock_guard<std::mutex> lock(mutex_);
     user_ = std::move(user);
   }
-  // The client's address (IPv4 or IPv6 text), for traces; set once when the connection opens.
+  // The client's address (IPv4 or IPv6 text) and port, for traces, system_views.clients and
+  // the audit log; set once when the connection opens.
   std::string ClientAddress() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return client_address_;
   }
-  void SetClientAddress(std::string address) {
+  int ClientPort() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return client_port_;
+  }
+  void SetClientEndpoint(std::string address, int port) {
     std::lock_guard<std::mutex> lock(mutex_);
     client_address_ = std::move(address);
+    client_port_ = port;
   }
 
  private:
@@ -65,6 +71,7 @@ class SessionKeyspace {
   std::string keyspace_;        // GUARDED_BY(mutex_)
   std::string user_;            // GUARDED_BY(mutex_)
   std::string client_address_;  // GUARDED_BY(mutex_)
+  int client_port_ = 0;         // GUARDED_BY(mutex_)
 };
 
 // One response body, ready to frame.
