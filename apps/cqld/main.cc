@@ -92,6 +92,9 @@ constexpr const char* kKeys[] = {"data",
                                  "slow-query-log-ms",
                                  "tombstone-warn-threshold",
                                  "tombstone-failure-threshold",
+                                 "batch-size-warn-threshold-kb",
+                                 "batch-size-fail-threshold-kb",
+                                 "unlogged-batch-across-partitions-warn-threshold",
                                  "authenticator",
                                  "authorizer",
                                  "tls-cert",
@@ -140,6 +143,12 @@ void Usage(std::FILE* out) {
       "  --tombstone-warn-threshold N     warn the client of a read scanning more tombstones\n"
       "                                   (default 1000, as Cassandra)\n"
       "  --tombstone-failure-threshold N  fail such a read with ReadFailure (default 100000)\n"
+      "  --batch-size-warn-threshold-kb N warn the client of a multi-partition batch larger\n"
+      "                                   than N KiB (default 5, as Cassandra)\n"
+      "  --batch-size-fail-threshold-kb N refuse such a batch (default 50)\n"
+      "  --unlogged-batch-across-partitions-warn-threshold N\n"
+      "                                   warn of an unlogged batch over more than N\n"
+      "                                   partitions (default 10)\n"
       "  --authenticator NAME             who may connect, as cassandra.yaml's authenticator:\n"
       "                                   AllowAllAuthenticator (default: anyone, no login) or\n"
       "                                   PasswordAuthenticator (roles log in with a password;\n"
@@ -330,6 +339,9 @@ std::string ParseLimits(const Values& values, server::ServerOptions* server_opti
   size_t slow_query_ms = 500;
   size_t tombstone_warn = 1000;
   size_t tombstone_failure = 100000;
+  size_t batch_warn_kb = 5;
+  size_t batch_fail_kb = 50;
+  size_t unlogged_partitions = 10;
   for (Count count :
        {Count{"port", &port, 0, 65535}, Count{"io-threads", &server_options->io_threads, 0, 1024},
         Count{"max-connections", &server_options->max_connections, 1, 1000000},
@@ -341,7 +353,11 @@ std::string ParseLimits(const Values& values, server::ServerOptions* server_opti
         Count{"idle-timeout-ms", &idle_ms, 0, 86400000},
         Count{"slow-query-log-ms", &slow_query_ms, 0, 86400000},
         Count{"tombstone-warn-threshold", &tombstone_warn, 1, 2000000000},
-        Count{"tombstone-failure-threshold", &tombstone_failure, 1, 2000000000}}) {
+        Count{"tombstone-failure-threshold", &tombstone_failure, 1, 2000000000},
+        Count{"batch-size-warn-threshold-kb", &batch_warn_kb, 1, 2000000},
+        Count{"batch-size-fail-threshold-kb", &batch_fail_kb, 1, 2000000},
+        Count{"unlogged-batch-across-partitions-warn-threshold", &unlogged_partitions, 1,
+              2000000000}}) {
     auto it = values.find(count.key);
     if (it == values.end()) continue;
     std::optional<size_t> parsed = ParseCount(it->second, count.max);
@@ -363,6 +379,9 @@ std::string ParseLimits(const Values& values, server::ServerOptions* server_opti
   database_options->slow_query_log_threshold = std::chrono::milliseconds(slow_query_ms);
   database_options->tombstone_warn_threshold = static_cast<int64_t>(tombstone_warn);
   database_options->tombstone_failure_threshold = static_cast<int64_t>(tombstone_failure);
+  database_options->batch_thresholds.warn_bytes = static_cast<int64_t>(batch_warn_kb) * 1024;
+  database_options->batch_thresholds.fail_bytes = static_cast<int64_t>(batch_fail_kb) * 1024;
+  database_options->batch_thresholds.unlogged_partitions_warn = unlogged_partitions;
   return "";
 }
 

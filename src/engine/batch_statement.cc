@@ -182,12 +182,6 @@ Result<std::optional<cql::ResultSet>> CheckBatchConditions(
   return std::optional<cql::ResultSet>(FailedConditionsReport(*first, columns, rows));
 }
 
-// Cassandra's defaults: batch_size_warn_threshold (5 KiB), batch_size_fail_threshold (50 KiB),
-// unlogged_batch_across_partitions_warn_threshold (10 partitions).
-constexpr int64_t kBatchSizeWarnThreshold = 5 * 1024;
-constexpr int64_t kBatchSizeFailThreshold = 50 * 1024;
-constexpr size_t kUnloggedBatchPartitionsWarnThreshold = 10;
-
 // The size Cassandra counts for a mutation (PartitionUpdate.dataSize): per row its liveness
 // and deletion, per cell its timestamp, TTL and local deletion time, value and path.
 int64_t MutationDataSize(const Mutation& m) {
@@ -212,10 +206,12 @@ std::string PrettyMemory(int64_t bytes) {
 
 // Tallies a batch's size, the partitions and the tables it writes, to judge it as Cassandra
 // does (BatchStatement.verifyBatchSize, verifyBatchType): a batch over more than one partition
-// fails above 50 KiB and is warned about above 5 KiB; an unlogged batch over more than 10
-// partitions is warned about. A single-partition batch is neither.
+// fails above batch_size_fail_threshold and is warned about above batch_size_warn_threshold; an
+// unlogged batch over more than unlogged_batch_across_partitions_warn_threshold partitions is
+// warned about. A single-partition batch is neither.
 class BatchSize {
  public:
+  explicit BatchSize(const BatchThresholds& thresholds) : thresholds_(thresholds) {}
   void Add(const schema::TableMetadata& table, const Mutation& m) {
     partitions_.emplace(table.keyspace, m.partition_prefix);
     tables_.insert(fmt::format("{}.{}", cql::QuoteIdentifierIfNeeded(table.keyspace),
@@ -226,26 +222,26 @@ class BatchSize {
   Status Check(cql::BatchType type, std::vector<std::string>* warnings) const {
     if (partitions_.size() <= 1) return Status::Ok();
     const std::string tables = fmt::format("[{}]", fmt::join(tables_, ", "));
-    if (size_ > kBatchSizeFailThreshold) {
+    const int64_t fail = thresholds_.fail_bytes;
+    const int64_t warn = thresholds_.warn_bytes;
+    if (size_ > fail) {
       LOG_ERROR(
           "Batch for {} is of size {}, exceeding specified threshold of {} by {}. (see "
           "batch_size_fail_threshold)",
-          tables, PrettyMemory(size_), PrettyMemory(kBatchSizeFailThreshold),
-          PrettyMemory(size_ - kBatchSizeFailThreshold));
+          tables, PrettyMemory(size_), PrettyMemory(fail), PrettyMemory(size_ - fail));
       return Status::Invalid("Batch too large");
     }
-    if (size_ > kBatchSizeWarnThreshold) {
+    if (size_ > warn) {
       // As Cassandra 4's BatchStatement.verifyBatchSize: the log line pretty-prints the sizes,
       // the client warning gives them in bytes.
       LOG_WARNING("Batch for {} is of size {}, exceeding specified threshold of {} by {}.", tables,
-                  PrettyMemory(size_), PrettyMemory(kBatchSizeWarnThreshold),
-                  PrettyMemory(size_ - kBatchSizeWarnThreshold));
+                  PrettyMemory(size_), PrettyMemory(warn), PrettyMemory(size_ - warn));
       warnings->push_back(
           fmt::format("Batch for {} is of size {}, exceeding specified threshold of {} by {}.",
-                      tables, size_, kBatchSizeWarnThreshold, size_ - kBatchSizeWarnThreshold));
+                      tables, size_, warn, size_ - warn));
     }
     if (type == cql::BatchType::kUnlogged &&
-        partitions_.size() > kUnloggedBatchPartitionsWarnThreshold) {
+        partitions_.size() > thresholds_.unlogged_partitions_warn) {
       Warn(fmt::format("Unlogged batch covering {} partitions detected against table{} {}. You "
                        "should use a logged batch for atomicity, or asynchronous writes for "
                        "performance.",
@@ -261,6 +257,7 @@ class BatchSize {
     warnings->push_back(std::move(warning));
   }
 
+  const BatchThresholds& thresholds_;
   std::set<std::pair<std::string, Bytes>> partitions_;
   std::set<std::string> tables_;
   int64_t size_ = 0;
@@ -281,7 +278,7 @@ Status WriteBatchMutations(const ExecutionContext& context, cql::BatchType type,
   // batch's running total (CounterTotals) and must replace the earlier cell, which has the same
   // timestamp and would otherwise win the merge whenever its value is greater.
   std::map<std::pair<std::string, Bytes>, storage::RowFragment> counter_rows;
-  BatchSize size;
+  BatchSize size(context.batch_thresholds);
   for (size_t i = 0; i < statements.size(); ++i) {
     mutations.clear();
     RETURN_IF_ERROR(statements[i]->AddMutations(context, values[i], params, &mutations));

@@ -148,6 +148,7 @@ void Database::WireContext() {
   };
   context_.tombstone_warn_threshold = options_.tombstone_warn_threshold;
   context_.tombstone_failure_threshold = options_.tombstone_failure_threshold;
+  context_.batch_thresholds = options_.batch_thresholds;
 }
 
 std::shared_ptr<const schema::Catalog> Database::catalog() const { return schema_->catalog(); }

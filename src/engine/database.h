@@ -99,6 +99,13 @@ struct DatabaseOptions {
   // each range tombstone (row_reader.h).
   int64_t tombstone_warn_threshold = 1000;
   int64_t tombstone_failure_threshold = 100000;
+  // Batch sizes (cassandra.yaml's batch_size_warn_threshold_in_kb = 5,
+  // batch_size_fail_threshold_in_kb = 50, unlogged_batch_across_partitions_warn_threshold = 10):
+  // a batch over more than one partition whose mutations pass `warn_bytes` (counted as
+  // Cassandra counts them) gets a client warning and a WARN line; one passing `fail_bytes` fails
+  // with Invalid "Batch too large"; an unlogged batch over more partitions than
+  // `unlogged_partitions_warn` gets a warning (engine/batch_statement.cc).
+  BatchThresholds batch_thresholds;
   // A request that takes longer is logged at WARN with its statement text (passwords
   // redacted, never bound values), its keyspace and the milliseconds it took;
   // Cassandra's slow_query_log_timeout_in_ms (default 500). Zero: off.

@@ -40,6 +40,15 @@ class PartitionLocks {
   std::array<std::mutex, kStripes> stripes_;
 };
 
+// What a batch may be before the client is warned or the batch refused (cassandra.yaml's
+// batch_size_warn_threshold, batch_size_fail_threshold and
+// unlogged_batch_across_partitions_warn_threshold, with their defaults).
+struct BatchThresholds {
+  int64_t warn_bytes = 5 * 1024;
+  int64_t fail_bytes = 50 * 1024;
+  size_t unlogged_partitions_warn = 10;
+};
+
 struct ExecutionContext {
   storage::Store* store = nullptr;
   const common::Clock* clock = nullptr;
@@ -65,6 +74,8 @@ struct ExecutionContext {
   // DatabaseOptions::tombstone_warn_threshold and tombstone_failure_threshold.
   int64_t tombstone_warn_threshold = 1000;
   int64_t tombstone_failure_threshold = 100000;
+  // DatabaseOptions::batch_thresholds.
+  BatchThresholds batch_thresholds;
 
   cql::FunctionContext function_context() const { return cql::FunctionContext{clock, timeuuids}; }
   int64_t NowSeconds() const { return clock->NowMicros() / 1000000; }

@@ -86,6 +86,13 @@ TEST_F(ConfigTest, UnitSuffixedNamesConvert) {
   EXPECT_EQ(settings_["max-frame-size-mb"], "64");
   EXPECT_EQ(settings_["idle-timeout-ms"], "2000");
   settings_.clear();
+  EXPECT_EQ(Read("batch_size_warn_threshold: 8KiB\nbatch_size_fail_threshold_in_kb: 100\n"
+                 "unlogged_batch_across_partitions_warn_threshold: 20\n"),
+            "");
+  EXPECT_EQ(settings_["batch-size-warn-threshold-kb"], "8");
+  EXPECT_EQ(settings_["batch-size-fail-threshold-kb"], "100");
+  EXPECT_EQ(settings_["unlogged-batch-across-partitions-warn-threshold"], "20");
+  settings_.clear();
   EXPECT_EQ(Read("native_transport_max_frame_size: 1536KiB\n"),
             path_ + ":1: 'native_transport_max_frame_size' '1536KiB' is not a whole number of MiB");
 }

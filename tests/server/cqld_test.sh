@@ -11,7 +11,8 @@
 # 127.0.0.1 verified), SIGHUP reloading a replaced certificate (and a broken one: cqld keeps
 # the previous one), and the config file's client_encryption_options names (`tls optional`:
 # plaintext and TLS on one port), and a cassandra.yaml-style config with the log settings (a
-# JSON log file; system.local's cluster name and real port; unknown keys refused).
+# JSON log file; system.local's cluster name and real port; batch_size_fail_threshold; unknown
+# keys refused).
 set -euo pipefail
 
 cqld=$1
@@ -234,6 +235,7 @@ set -e
   echo "cluster_name: 'Hotel Cluster'"
   echo "commitlog_sync: periodic"
   echo "native_transport_max_frame_size: 32MiB"
+  echo "batch_size_fail_threshold: 1KiB"
   echo "client_encryption_options:"
   echo "  enabled: false"
   echo "log-file: $tmp/cqld.log"
@@ -247,6 +249,16 @@ hex_cluster=$(printf 'Hotel Cluster' | od -An -tx1 | tr -d ' \n')
 hex_port=$(printf '%08x' "$port")
 [[ "$out" == *"0000000d${hex_cluster}00000004${hex_port}"* ]] ||
   fail "system.local does not report the cluster name and port $port: $out"
+# batch_size_fail_threshold: a two-partition batch of 2 x 600 bytes passes 1 KiB and is refused.
+python3 "$tmp/client.py" "$port" \
+  "CREATE TABLE IF NOT EXISTS persisted.b (k int PRIMARY KEY, v text)" >/dev/null ||
+  fail "CREATE TABLE failed"
+big=$(printf 'x%.0s' $(seq 1 600))
+batch="BEGIN BATCH INSERT INTO persisted.b (k, v) VALUES (1, '$big'); INSERT INTO persisted.b (k, v) VALUES (2, '$big'); APPLY BATCH"
+refused=$(python3 "$tmp/client.py" "$port" "$batch" 2>&1) &&
+  fail "a 1.2 KiB batch passed batch_size_fail_threshold: 1KiB"
+[[ "$refused" == *"Batch too large"* ]] || fail "the large batch failed otherwise: $refused"
+python3 "$tmp/client.py" "$port" "${batch//$big/small}" >/dev/null || fail "a small batch failed"
 stop
 grep -q '"level":"INFO","source":"' "$tmp/cqld.log" || fail "no JSON lines in the log file"
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$tmp/cqld.log" ||
