@@ -34,10 +34,11 @@ constexpr int kUsage = 2;
 struct Invocation {
   AdminEndpoint endpoint;
   std::string command;
-  std::vector<std::string> arguments;  // positional, after the command
-  std::string tag;                     // -t
-  bool all = false;                    // --all
-  bool tokens = false;                 // -T
+  std::vector<std::string> arguments;           // positional, after the command
+  std::string tag;                              // -t
+  bool all = false;                             // --all
+  bool tokens = false;                          // -T
+  std::optional<std::chrono::seconds> timeout;  // --timeout
 };
 
 // What a command needs: the invocation, and the API.
@@ -528,6 +529,9 @@ struct Command {
   const char* usage;  // after the command name
   size_t max_arguments;
   int (*run)(const Context&);
+  // Whether the command may rightly take long (a compaction, a flush of every table, a drain):
+  // it then waits for the answer without a limit unless --timeout is given.
+  bool long_running = false;
 };
 
 constexpr size_t kAny = 1000;
@@ -537,17 +541,17 @@ constexpr Command kCommands[] = {
     {"info", "[-T]", 0, Info},
     {"version", "", 0, Version},
     {"describecluster", "", 0, DescribeCluster},
-    {"flush", "[keyspace [table...]]", kAny, Flush},
-    {"compact", "[keyspace [table...]]", kAny, Compact},
-    {"garbagecollect", "[keyspace [table...]]", kAny, GarbageCollect},
-    {"snapshot", "[-t tag] [keyspace...]", kAny, Snapshot},
+    {"flush", "[keyspace [table...]]", kAny, Flush, true},
+    {"compact", "[keyspace [table...]]", kAny, Compact, true},
+    {"garbagecollect", "[keyspace [table...]]", kAny, GarbageCollect, true},
+    {"snapshot", "[-t tag] [keyspace...]", kAny, Snapshot, true},
     {"listsnapshots", "", 0, ListSnapshots},
     {"clearsnapshot", "(-t tag | --all) [keyspace...]", kAny, ClearSnapshot},
     {"tablestats", "[keyspace[.table]...]", kAny, TableStats},
     {"tablehistograms", "<keyspace> <table> | <keyspace.table>", 2, TableHistograms},
     {"settraceprobability", "<value>", 1, SetTraceProbability},
     {"gettraceprobability", "", 0, GetTraceProbability},
-    {"drain", "", 0, Drain},
+    {"drain", "", 0, Drain, true},
     {"getlogginglevels", "", 0, GetLoggingLevels},
     {"setlogginglevel", "[ROOT] [TRACE|DEBUG|INFO|WARN|ERROR|OFF]", 2, SetLoggingLevel},
 };
@@ -560,6 +564,9 @@ void Usage(std::FILE* out) {
       "\n"
       "  --host H, -h H        cqld's admin address (default 127.0.0.1)\n"
       "  --admin-port N, -p N  its admin port (default 9180)\n"
+      "  --timeout SECONDS     give up when the answer takes longer; 0 = wait for ever\n"
+      "                        (default 60, and no limit for flush, compact,\n"
+      "                        garbagecollect, snapshot and drain)\n"
       "  -u USER               a superuser role, with the PasswordAuthenticator\n"
       "  -pw PASSWORD          its password (visible in `ps`: prefer the two below)\n"
       "  -pwf FILE             read the password from FILE (its first line, or the\n"
@@ -619,6 +626,14 @@ std::optional<int> ParseAdmin(int argc, char** argv, Invocation* invocation) {
       long port = std::strtol(text.c_str(), &end, 10);
       if (*end != '\0' || port < 1 || port > 65535) return UsageError("bad port '" + text + "'");
       invocation->endpoint.port = static_cast<uint16_t>(port);
+    } else if (arg == "--timeout") {
+      if (!value(&text)) return UsageError(arg + " needs a value");
+      char* end = nullptr;
+      long seconds = std::strtol(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || seconds < 0 || seconds > 86400 * 365) {
+        return UsageError("bad timeout '" + text + "'");
+      }
+      invocation->timeout = std::chrono::seconds(seconds);
     } else if (arg == "-u" || arg == "--username") {
       if (!value(&text)) return UsageError(arg + " needs a value");
       invocation->endpoint.user = text;
@@ -668,6 +683,11 @@ int RunAdmin(int argc, char** argv) {
     if (invocation.command != command.name) continue;
     if (invocation.arguments.size() > command.max_arguments) {
       return UsageError(fmt::format("too many arguments for {}", command.name));
+    }
+    if (invocation.timeout) {
+      invocation.endpoint.timeout = *invocation.timeout;
+    } else if (command.long_running) {
+      invocation.endpoint.timeout = std::chrono::milliseconds(0);
     }
     return command.run(Context(invocation));
   }

@@ -7,7 +7,8 @@
 # and exit status: version, status, info, describecluster (their figures against system.local),
 # flush, compact, garbagecollect, tablestats, tablehistograms, settraceprobability,
 # gettraceprobability, snapshot, listsnapshots,
-# clearsnapshot, getlogginglevels, setlogginglevel, drain; usage errors (2), errors (1), and /metrics. Then with the
+# clearsnapshot, getlogginglevels, setlogginglevel, drain; usage errors (2), errors (1), a
+# stalled listener (--timeout), and /metrics. Then with the
 # PasswordAuthenticator: refused without credentials, with a wrong password and for a role that
 # is not a superuser; accepted for the superuser with -pw, -pwf and $CQLD_ADMIN_PASSWORD.
 set -euo pipefail
@@ -174,6 +175,26 @@ status=0
 "$cqld" admin --admin-port 1 status >"$tmp/admin.out" 2>"$tmp/admin.err" || status=$?
 [ "$status" -eq 1 ] || fail "an unreachable listener exited $status"
 grep -q "^cqld admin: Failed to connect to '127.0.0.1:1': " "$tmp/admin.err" || fail "$(cat "$tmp/admin.err")"
+# A listener that accepts and never answers: --timeout gives up (exit 1) instead of hanging;
+# `timeout 30` fails the test if the client hangs.
+python3 -c '
+import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(4)
+print(s.getsockname()[1], flush=True)
+conns = []
+while True:
+    conns.append(s.accept()[0])
+' >"$tmp/stall.port" &
+stall_pid=$!
+for _ in $(seq 1 100); do [ -s "$tmp/stall.port" ] && break; sleep 0.05; done
+status=0
+timeout 30 "$cqld" admin --admin-port "$(cat "$tmp/stall.port")" --timeout 1 status \
+  >"$tmp/admin.out" 2>"$tmp/admin.err" || status=$?
+kill "$stall_pid" 2>/dev/null || true
+[ "$status" -eq 1 ] || fail "a stalled listener: exited $status, not 1"
+grep -q "^cqld admin: Error talking to '127.0.0.1:[0-9]*': timed out after 1 s$" "$tmp/admin.err" ||
+  fail "a stalled listener: $(cat "$tmp/admin.err")"
+expect_admin 2 --timeout soon status
 
 # /metrics: Prometheus text, no credentials; a scrape before and after some CQL work shows the
 # request, latency and per-table series moving.
