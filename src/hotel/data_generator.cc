@@ -9,8 +9,10 @@
 #include <condition_variable>
 #include <mutex>
 #include <random>
+#include <set>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 namespace hotel {
@@ -418,18 +420,35 @@ common::Result<GeneratorReport> Generate(Repository& repository, HotelService& s
   if (options.hotels > 0 && options.guests > 0) {
     Picker pick(SeedFor(options.seed, kReservationStream, 0));
     draws.reserve(static_cast<size_t>(options.reservations));
+    // Stays are drawn so that no two hold the same room-night: every drawn reservation is
+    // booked, and the sample has exactly `reservations` of them. A stay that would overlap
+    // one drawn before is drawn again (a few times at most: the sample is sparse).
+    std::set<std::tuple<int, int, Day>> taken;  // (hotel, room, night)
+    constexpr int kAttempts = 16;
     for (int i = 0; i < options.reservations; ++i) {
-      Draw draw;
-      draw.hotel = static_cast<int>(pick(static_cast<size_t>(options.hotels)));
-      BookingRequest& request = draw.request;
-      request.hotel_id = HotelId(draw.hotel);
-      request.room_number =
-          RoomNumber(static_cast<int>(pick(static_cast<size_t>(options.rooms_per_hotel))));
-      request.check_in = state.first_day +
-                         static_cast<Day>(pick(static_cast<size_t>(std::max(1, options.days - 7))));
-      request.check_out = request.check_in + 1 + static_cast<Day>(pick(5));
-      request.guest_id = guests[pick(guests.size())];
-      draws.push_back(std::move(draw));
+      for (int attempt = 0; attempt < kAttempts; ++attempt) {
+        Draw draw;
+        draw.hotel = static_cast<int>(pick(static_cast<size_t>(options.hotels)));
+        const int room = static_cast<int>(pick(static_cast<size_t>(options.rooms_per_hotel)));
+        BookingRequest& request = draw.request;
+        request.hotel_id = HotelId(draw.hotel);
+        request.room_number = RoomNumber(room);
+        request.check_in =
+            state.first_day +
+            static_cast<Day>(pick(static_cast<size_t>(std::max(1, options.days - 7))));
+        request.check_out = request.check_in + 1 + static_cast<Day>(pick(5));
+        request.guest_id = guests[pick(guests.size())];
+        bool free = true;
+        for (Day night = request.check_in; night < request.check_out && free; ++night) {
+          free = taken.count({draw.hotel, room, night}) == 0;
+        }
+        if (!free) continue;
+        for (Day night = request.check_in; night < request.check_out; ++night) {
+          taken.insert({draw.hotel, room, night});
+        }
+        draws.push_back(std::move(draw));
+        break;
+      }
     }
   }
   int booking_threads = std::min(threads, std::max(1, options.hotels));
