@@ -4,7 +4,8 @@
 // nights 2030-01-01 .. 2030-01-10 open at 100.00 / 150.00). A subclass may set `bucketing_`
 // before calling HotelTest::SetUp to run on the month-bucketed availability table, or
 // `session_kind_` = kRemote to run the service through the C++ driver (client::RemoteSession)
-// against an in-process cqld server (server::Server) over the same database. SetUpStaff adds a
+// against an in-process cqld server (server::Server) over the same database, or change
+// `database_options_`. SetUpStaff adds a
 // staff account and the StaffAuth of the HTTP API's tests (bcrypt cost 4, for speed).
 //
 // Only *_test.cc files include this header (it uses the engine, the server and the driver;
@@ -41,7 +42,7 @@ class HotelTest : public ::testing::Test {
     std::string pattern = (std::filesystem::temp_directory_path() / "hotel-test-XXXXXX").string();
     ASSERT_NE(mkdtemp(pattern.data()), nullptr);
     directory_ = pattern;
-    auto database = engine::Database::Open(directory_, engine::DatabaseOptions());
+    auto database = engine::Database::Open(directory_, database_options_);
     ASSERT_TRUE(database.ok()) << database.status().ToString();
     database_ = std::move(*database);
     if (session_kind_ == SessionKind::kEmbedded) {
@@ -149,6 +150,7 @@ class HotelTest : public ::testing::Test {
 
   AvailabilityBucketing bucketing_ = AvailabilityBucketing::kNone;
   SessionKind session_kind_ = SessionKind::kEmbedded;
+  engine::DatabaseOptions database_options_;  // what SetUp opens the database with
   std::string directory_;
   std::unique_ptr<engine::Database> database_;
   std::unique_ptr<server::Server> cqld_server_;  // kRemote only

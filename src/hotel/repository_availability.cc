@@ -202,8 +202,10 @@ Status Repository::WriteNights(const std::string& hotel_id, const std::vector<Ro
     for (BoundValue& value : std::vector<BoundValue>{
              RoomValue(night.room_number), BoolValue(night.is_available), MoneyValue(night.rate),
              TextValue(night.room_type),
-             night.held_by.empty() ? BoundValue::Null() : TextValue(night.held_by),
-             night.held_by.empty() ? BoundValue::Null() : TimestampValue(night.held_at_millis)}) {
+             // Unset, not null, for a night nobody holds: a null is a tombstone cell, and
+             // thousands of them per partition would slow every read of it (Q4).
+             night.held_by.empty() ? BoundValue::Unset() : TextValue(night.held_by),
+             night.held_by.empty() ? BoundValue::Unset() : TimestampValue(night.held_at_millis)}) {
       entry.values.push_back(std::move(value));
     }
     batches[bucketed ? MonthOf(night.date) : 0].push_back(std::move(entry));
