@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The `cqlmodel` binary end to end (CTest cqlmodel.cli; docs/cqlmodel.md):
+#   1. `size` reproduces the seeds' worked example (seed 001, "Calculating Partition Size":
+#      73,000 rows, 73,000 values, 1,095,005 bytes) and, over the limits, proposes the month
+#      bucket; text and JSON are compared with goldens in tests/data/model/.
+#   2. Usage errors and schemas that do not load exit 2 with a message.
+# Set CQLMODEL_UPDATE_GOLDEN=1 to rewrite the goldens from the binary's output (then review the
+# diff).
+#
+# Usage: apps/cqlmodel/cli_test.sh CQLMODEL_BINARY TEST_DATA_DIR
+set -uo pipefail
+
+cqlmodel=${1:?usage: cli_test.sh CQLMODEL_BINARY TEST_DATA_DIR}
+data=${2:?usage: cli_test.sh CQLMODEL_BINARY TEST_DATA_DIR}
+# shellcheck source=tests/support/checks.sh
+. "$(dirname "$0")/../../tests/support/checks.sh"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+seeds=$data/seeds
+golden=$data/model
+
+# golden NAME STATUS ARGS...: runs cqlmodel ARGS, expects exit STATUS and stdout equal to
+# $golden/NAME.
+golden() {
+  local name=$1 status=$2
+  shift 2
+  "$cqlmodel" "$@" >"$work/$name" 2>"$work/$name.err"
+  local got=$?
+  if [ "${CQLMODEL_UPDATE_GOLDEN:-0}" = 1 ]; then cp "$work/$name" "$golden/$name"; fi
+  if [ "$got" -ne "$status" ]; then
+    echo "exit status $got, expected $status; stderr:"
+    cat "$work/$name.err"
+    return 1
+  fi
+  diff -u "$golden/$name" "$work/$name"
+}
+
+# fails STATUS MESSAGE ARGS...: runs cqlmodel ARGS, expects exit STATUS and MESSAGE on stderr.
+fails() {
+  local status=$1 message=$2
+  shift 2
+  "$cqlmodel" "$@" >/dev/null 2>"$work/err"
+  local got=$?
+  [ "$got" -eq "$status" ] && grep -qF -- "$message" "$work/err" && return 0
+  echo "exit status $got, stderr:"
+  cat "$work/err"
+  return 1
+}
+
+# --- 1. size ------------------------------------------------------------------------------------
+check "size: the seeds' worked example (100 rooms x 730 days, 5-byte hotel_id)" \
+  golden size_seeds.txt 0 size "$seeds/001_hotel.cql" \
+  --rows available_rooms_by_hotel_date=100x730 --value-size hotel_id=5
+check "size: the seeds' numbers are in it" \
+  grep -q "= 5 + 0 + 73,000 \* 7 + 8 \* 73,000 = 1,095,005 bytes (1.10 MB)" "$work/size_seeds.txt"
+check "size: five years are over the limits and get the seeds' month bucket (JSON)" \
+  golden size_five_years.json 0 size "$seeds/001_hotel.cql" -k hotel --json \
+  --rows available_rooms_by_hotel_date=100x1825 --span available_rooms_by_hotel_date=1825 \
+  --value-size hotel_id=5
+check "size: the reservation keyspace with its materialized view" \
+  golden size_reservation.txt 0 size "$seeds/003_reservation_with_view.cql" \
+  --rows reservations_by_hotel_date=200 --rows reservations_by_guest=3
+
+# --- 2. errors ----------------------------------------------------------------------------------
+check "no subcommand: usage" fails 2 "usage: cqlmodel" 
+check "unknown subcommand" fails 2 "unknown command frobnicate" frobnicate x.cql
+check "unknown option" fails 2 "unknown option --nope" size "$seeds/001_hotel.cql" --nope 1
+check "bad row count" fails 2 "invalid --rows t=abc" size "$seeds/001_hotel.cql" --rows t=abc
+check "missing file" fails 2 "cannot read $work/none.cql" size "$work/none.cql"
+printf 'CREATE TABLE t (a int PRIMARY KEY);\n' >"$work/nokeyspace.cql"
+check "schema without keyspace" fails 2 "No keyspace has been specified" size "$work/nokeyspace.cql"
+printf 'CREATE TABLE k.t (a int PRIMARY KEY\n' >"$work/syntax.cql"
+check "syntax error" fails 2 "line 0:-1 mismatched input '<EOF>'" size "$work/syntax.cql"
+
+if [ "$failures" -ne 0 ]; then
+  echo "cqlmodel cli: $failures check(s) failed"
+  exit 1
+fi
+echo "cqlmodel cli: all checks passed"

@@ -1,0 +1,186 @@
+// `cqlmodel`: the seeds' data-modeling method as a tool (docs/cqlmodel.md).
+//
+//   cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]
+//                 [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]
+//       The seeds' Nv and St per partition of every table (src/model/partition_size.h), the
+//       tables over 100,000 values or 100 MB, and bucketing proposals with their sizes.
+//   cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--json]
+//       Findings with rule id, severity, reasoning and fix (src/model/lint.h). Exits 1 when
+//       there is an error-level finding, so CI can gate on it.
+//   cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot]
+//       The Chebotko physical diagram (src/model/diagram.h), SVG by default, to stdout or OUT.
+//
+// Exit status: 0 done, 1 lint errors, 2 bad usage or a schema that does not load.
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/partition_size.h"
+#include "model/schema_model.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]\n"
+    "                     [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]\n";
+
+constexpr int kExitUsage = 2;
+
+// The command line after the subcommand: the schema file and the flags, repeated ones in order.
+struct Arguments {
+  std::string schema;
+  std::multimap<std::string, std::string> flags;
+  bool json = false;
+
+  std::string Get(const std::string& name, const std::string& fallback = "") const {
+    auto it = flags.find(name);
+    return it == flags.end() ? fallback : it->second;
+  }
+  std::vector<std::string> All(const std::string& name) const {
+    std::vector<std::string> values;
+    for (auto [it, end] = flags.equal_range(name); it != end; ++it) values.push_back(it->second);
+    return values;
+  }
+};
+
+int Usage(const std::string& problem) {
+  if (!problem.empty()) std::cerr << "cqlmodel: " << problem << "\n";
+  std::cerr << kUsage;
+  return kExitUsage;
+}
+
+// Parses argv[2..]; `allowed` lists the flags (with their value) the subcommand takes.
+bool ParseArguments(int argc, char** argv, const std::vector<std::string>& allowed, Arguments* out,
+                    std::string* problem) {
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--json") {
+      out->json = true;
+      continue;
+    }
+    if (!arg.empty() && arg[0] == '-') {
+      if (std::find(allowed.begin(), allowed.end(), arg) == allowed.end()) {
+        *problem = "unknown option " + arg;
+        return false;
+      }
+      if (i + 1 >= argc) {
+        *problem = arg + " needs a value";
+        return false;
+      }
+      out->flags.emplace(arg, argv[++i]);
+      continue;
+    }
+    if (!out->schema.empty()) {
+      *problem = "one schema file expected, got " + out->schema + " and " + arg;
+      return false;
+    }
+    out->schema = arg;
+  }
+  if (out->schema.empty()) *problem = "no schema file given";
+  return out->schema.empty() ? false : true;
+}
+
+bool SplitAssignment(const std::string& text, std::string* key, std::string* value) {
+  size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == text.size()) return false;
+  *key = text.substr(0, equals);
+  *value = text.substr(equals + 1);
+  return true;
+}
+
+// Reads `--flag KEY=NUMBER` assignments into `target` through `parse`.
+template <typename T>
+bool ReadAssignments(const Arguments& args, const std::string& flag,
+                     const std::function<bool(const std::string&, T*)>& parse,
+                     std::map<std::string, T>* target, std::string* problem) {
+  for (const std::string& assignment : args.All(flag)) {
+    std::string key, value;
+    T parsed{};
+    if (!SplitAssignment(assignment, &key, &value) || !parse(value, &parsed)) {
+      *problem = "invalid " + flag + " " + assignment;
+      return false;
+    }
+    (*target)[key] = parsed;
+  }
+  return true;
+}
+
+bool ParsePositive(const std::string& text, int64_t* out) {
+  char* end = nullptr;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value < 0) return false;
+  *out = value;
+  return true;
+}
+
+bool ParseRows(const std::string& text, double* out) {
+  auto rows = model::ParseRowCount(text);
+  if (!rows.ok()) return false;
+  *out = *rows;
+  return true;
+}
+
+bool ReadSizeAssumptions(const Arguments& args, model::SizeAssumptions* assumptions,
+                         std::string* problem) {
+  if (!ReadAssignments<double>(args, "--rows", ParseRows, &assumptions->rows, problem) ||
+      !ReadAssignments<int64_t>(args, "--value-size", ParsePositive, &assumptions->value_sizes,
+                                problem) ||
+      !ReadAssignments<double>(args, "--span", ParseRows, &assumptions->span_days, problem)) {
+    return false;
+  }
+  if (std::string rows = args.Get("--default-rows"); !rows.empty()) {
+    if (!ParseRows(rows, &assumptions->default_rows)) {
+      *problem = "invalid --default-rows " + rows;
+      return false;
+    }
+  }
+  if (std::string elements = args.Get("--elements"); !elements.empty()) {
+    if (!ParsePositive(elements, &assumptions->collection_elements)) {
+      *problem = "invalid --elements " + elements;
+      return false;
+    }
+  }
+  return true;
+}
+
+int Size(const model::SchemaModel& schema, const Arguments& args) {
+  model::SizeAssumptions assumptions;
+  std::string problem;
+  if (!ReadSizeAssumptions(args, &assumptions, &problem)) return Usage(problem);
+  std::vector<model::SizeReport> reports =
+      model::EstimateSchema(schema, args.Get("-k"), assumptions);
+  std::cout << (args.json ? model::SizeReportsJson(reports) : model::FormatSizeReports(reports));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return Usage("");
+  std::string command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  static const std::map<std::string, std::vector<std::string>> kFlags = {
+      {"size", {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements"}},
+  };
+  auto flags = kFlags.find(command);
+  if (flags == kFlags.end()) return Usage("unknown command " + command);
+  Arguments args;
+  std::string problem;
+  if (!ParseArguments(argc, argv, flags->second, &args, &problem)) return Usage(problem);
+  auto schema = model::LoadSchemaFile(args.schema);
+  if (!schema.ok()) {
+    std::cerr << "cqlmodel: " << args.schema << ": " << schema.status().message() << "\n";
+    return kExitUsage;
+  }
+  return Size(*schema, args);
+}
