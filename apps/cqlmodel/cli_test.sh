@@ -3,7 +3,10 @@
 #   1. `size` reproduces the seeds' worked example (seed 001, "Calculating Partition Size":
 #      73,000 rows, 73,000 values, 1,095,005 bytes) and, over the limits, proposes the month
 #      bucket; text and JSON are compared with goldens in tests/data/model/.
-#   2. Usage errors and schemas that do not load exit 2 with a message.
+#   2. `lint` flags the seeds' defects (pois_by_hotel's and reservations_by_guest's keys) and
+#      exits 1 on errors, 0 on a clean schema or with the error rules disabled; text and JSON
+#      goldens.
+#   3. Usage errors and schemas that do not load exit 2 with a message.
 # Set CQLMODEL_UPDATE_GOLDEN=1 to rewrite the goldens from the binary's output (then review the
 # diff).
 #
@@ -62,7 +65,32 @@ check "size: the reservation keyspace with its materialized view" \
   golden size_reservation.txt 0 size "$seeds/003_reservation_with_view.cql" \
   --rows reservations_by_hotel_date=200 --rows reservations_by_guest=3
 
-# --- 2. errors ----------------------------------------------------------------------------------
+# --- 2. lint ------------------------------------------------------------------------------------
+check "lint: the seeds' schema with Q1-Q9 (exit 1: errors)" \
+  golden lint_seeds.txt 1 lint "$golden/seeds.cql" --queries "$seeds/hotel_q1_q9.cql"
+check "lint: pois_by_hotel's uniqueness defect is flagged" \
+  grep -qF "error: hotel.pois_by_hotel [key-uniqueness]" "$work/lint_seeds.txt"
+check "lint: the materialized-view variant, as JSON" \
+  golden lint_view.json 1 lint "$seeds/003_reservation_with_view.cql" --json
+check "lint: with the error rule disabled only warnings remain (exit 0)" \
+  bash -c '"$1" lint "$2" --disable key-uniqueness >/dev/null' _ "$cqlmodel" "$golden/seeds.cql"
+cat >"$work/clean.cql" <<'CQL'
+CREATE TABLE shop.orders_by_customer (customer_id uuid, month int, ordered_at timestamp,
+    order_id uuid, total decimal, PRIMARY KEY ((customer_id, month), ordered_at, order_id));
+CQL
+printf "SELECT * FROM shop.orders_by_customer WHERE customer_id = ? AND month = 202611;\n" \
+  >"$work/clean_queries.cql"
+check "lint: a clean schema and query exit 0 with no finding" \
+  bash -c '"$1" lint "$2" --queries "$3" | grep -qx "0 error(s), 0 warning(s), 0 info"' _ \
+  "$cqlmodel" "$work/clean.cql" "$work/clean_queries.cql"
+printf "SELECT * FROM shop.orders_by_customer WHERE total > 10 ALLOW FILTERING;\n" \
+  >"$work/bad_queries.cql"
+check "lint: a query scanning partitions fails the run" \
+  bash -c '! "$1" lint "$2" --queries "$3" >/dev/null' _ "$cqlmodel" "$work/clean.cql" \
+  "$work/bad_queries.cql"
+check "lint: unknown rule" fails 2 "unknown lint rule nope" lint "$golden/seeds.cql" --disable nope
+
+# --- 3. errors ----------------------------------------------------------------------------------
 check "no subcommand: usage" fails 2 "usage: cqlmodel" 
 check "unknown subcommand" fails 2 "unknown command frobnicate" frobnicate x.cql
 check "unknown option" fails 2 "unknown option --nope" size "$seeds/001_hotel.cql" --nope 1

@@ -4,7 +4,7 @@
 //                 [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]
 //       The seeds' Nv and St per partition of every table (src/model/partition_size.h), the
 //       tables over 100,000 values or 100 MB, and bucketing proposals with their sizes.
-//   cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--json]
+//   cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] [--json]
 //       Findings with rule id, severity, reasoning and fix (src/model/lint.h). Exits 1 when
 //       there is an error-level finding, so CI can gate on it.
 //   cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot]
@@ -12,6 +12,7 @@
 //
 // Exit status: 0 done, 1 lint errors, 2 bad usage or a schema that does not load.
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "model/lint.h"
 #include "model/partition_size.h"
 #include "model/schema_model.h"
 
@@ -29,7 +31,9 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]\n"
-    "                     [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]\n";
+    "                     [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]\n"
+    "       cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] "
+    "[--json]\n";
 
 constexpr int kExitUsage = 2;
 
@@ -160,6 +164,32 @@ int Size(const model::SchemaModel& schema, const Arguments& args) {
   return 0;
 }
 
+int Lint(const model::SchemaModel& schema, const Arguments& args) {
+  std::vector<model::Query> queries;
+  if (std::string path = args.Get("--queries"); !path.empty()) {
+    auto loaded = model::LoadQueriesFile(path);
+    if (!loaded.ok()) {
+      std::cerr << "cqlmodel: " << path << ": " << loaded.status().message() << "\n";
+      return kExitUsage;
+    }
+    queries = *std::move(loaded);
+  }
+  std::vector<std::string> disabled;
+  for (const std::string& list : args.All("--disable")) {
+    std::stringstream stream(list);
+    for (std::string rule; std::getline(stream, rule, ',');) {
+      const std::vector<std::string>& rules = model::LintRules();
+      if (std::find(rules.begin(), rules.end(), rule) == rules.end()) {
+        return Usage("unknown lint rule " + rule);
+      }
+      disabled.push_back(rule);
+    }
+  }
+  std::vector<model::Finding> findings = model::Lint(schema, queries, args.Get("-k"), disabled);
+  std::cout << (args.json ? model::FindingsJson(findings) : model::FormatFindings(findings));
+  return model::HasErrors(findings) ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -171,6 +201,7 @@ int main(int argc, char** argv) {
   }
   static const std::map<std::string, std::vector<std::string>> kFlags = {
       {"size", {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements"}},
+      {"lint", {"-k", "--queries", "--disable"}},
   };
   auto flags = kFlags.find(command);
   if (flags == kFlags.end()) return Usage("unknown command " + command);
@@ -182,5 +213,6 @@ int main(int argc, char** argv) {
     std::cerr << "cqlmodel: " << args.schema << ": " << schema.status().message() << "\n";
     return kExitUsage;
   }
-  return Size(*schema, args);
+  if (command == "size") return Size(*schema, args);
+  return Lint(*schema, args);
 }
