@@ -6,7 +6,9 @@
 #   2. `lint` flags the seeds' defects (pois_by_hotel's and reservations_by_guest's keys) and
 #      exits 1 on errors, 0 on a clean schema or with the error rules disabled; text and JSON
 #      goldens.
-#   3. Usage errors and schemas that do not load exit 2 with a message.
+#   3. `diagram` draws the seeds' schema as the golden SVG and DOT, writes -o files, and lays out
+#      a generated schema of 32 tables with no two boxes overlapping (checked on the SVG).
+#   4. Usage errors and schemas that do not load exit 2 with a message.
 # Set CQLMODEL_UPDATE_GOLDEN=1 to rewrite the goldens from the binary's output (then review the
 # diff).
 #
@@ -90,7 +92,42 @@ check "lint: a query scanning partitions fails the run" \
   "$work/bad_queries.cql"
 check "lint: unknown rule" fails 2 "unknown lint rule nope" lint "$golden/seeds.cql" --disable nope
 
-# --- 3. errors ----------------------------------------------------------------------------------
+# --- 3. diagram ---------------------------------------------------------------------------------
+check "diagram: the seeds' schema as SVG" golden diagram_seeds.svg 0 diagram "$golden/seeds.cql"
+check "diagram: the seeds' hotel keyspace as DOT" \
+  golden diagram_hotel.dot 0 diagram "$golden/seeds.cql" -k hotel --format dot
+check "diagram: -o writes the file" \
+  bash -c '"$1" diagram "$2" -o "$3" && cmp -s "$3" "$4"' _ "$cqlmodel" "$golden/seeds.cql" \
+  "$work/out.svg" "$golden/diagram_seeds.svg"
+for i in $(seq 1 32); do
+  columns=""
+  for c in $(seq 1 $((i % 7 + 1))); do columns="$columns col_${c}_$(printf '%*s' $((i % 5)) '' | tr ' ' y) text,"; done
+  printf 'CREATE TABLE wide.items_%s_by_owner (owner_id uuid, item_id timeuuid,%s qty int, PRIMARY KEY ((owner_id), item_id));\n' \
+    "$i" "${columns//,/ STATIC,}"
+done >"$work/wide.cql"
+# no_overlap SVG: every table's outer rectangle (the first rect of its <g>) is disjoint from the
+# others and inside the picture; prints the number of boxes.
+no_overlap() {
+  /usr/bin/python3 - "$1" <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+width, height = map(float, re.search(r'<svg [^>]*width="([0-9.]+)" height="([0-9.]+)"', svg).groups())
+boxes = [tuple(map(float, m)) for m in re.findall(
+    r'<g id="[^"]+">\n<rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)" height="([0-9.]+)"', svg)]
+assert len(boxes) >= 32, len(boxes)
+for i, (x, y, w, h) in enumerate(boxes):
+    assert x >= 0 and y >= 0 and x + w <= width and y + h <= height, (x, y, w, h)
+    for (x2, y2, w2, h2) in boxes[i + 1:]:
+        assert not (x < x2 + w2 and x2 < x + w and y < y2 + h2 and y2 < y + h), (x, y, x2, y2)
+
+PY
+}
+check "diagram: 32 generated tables, no boxes overlap" \
+  bash -c '"$1" diagram "$2" -o "$3"' _ "$cqlmodel" "$work/wide.cql" "$work/wide.svg"
+check "diagram: ... checked on the SVG" no_overlap "$work/wide.svg"
+check "diagram: bad format" fails 2 "--format is svg or dot" diagram "$golden/seeds.cql" --format png
+
+# --- 4. errors ----------------------------------------------------------------------------------
 check "no subcommand: usage" fails 2 "usage: cqlmodel" 
 check "unknown subcommand" fails 2 "unknown command frobnicate" frobnicate x.cql
 check "unknown option" fails 2 "unknown option --nope" size "$seeds/001_hotel.cql" --nope 1

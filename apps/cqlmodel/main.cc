@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "model/diagram.h"
 #include "model/lint.h"
 #include "model/partition_size.h"
 #include "model/schema_model.h"
@@ -33,7 +34,8 @@ constexpr const char* kUsage =
     "usage: cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]\n"
     "                     [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]\n"
     "       cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] "
-    "[--json]\n";
+    "[--json]\n"
+    "       cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot]\n";
 
 constexpr int kExitUsage = 2;
 
@@ -190,6 +192,25 @@ int Lint(const model::SchemaModel& schema, const Arguments& args) {
   return model::HasErrors(findings) ? 1 : 0;
 }
 
+int Diagram(const model::SchemaModel& schema, const Arguments& args) {
+  std::string format = args.Get("--format", "svg");
+  if (format != "svg" && format != "dot") return Usage("--format is svg or dot");
+  model::DiagramLayout layout = model::LayOut(schema, args.Get("-k"));
+  std::string text = format == "svg" ? model::RenderSvg(layout) : model::RenderDot(layout);
+  std::string output = args.Get("-o");
+  if (output.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(output, std::ios::binary);
+  out << text;
+  if (!out) {
+    std::cerr << "cqlmodel: cannot write " << output << "\n";
+    return kExitUsage;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -202,6 +223,7 @@ int main(int argc, char** argv) {
   static const std::map<std::string, std::vector<std::string>> kFlags = {
       {"size", {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements"}},
       {"lint", {"-k", "--queries", "--disable"}},
+      {"diagram", {"-k", "-o", "--format"}},
   };
   auto flags = kFlags.find(command);
   if (flags == kFlags.end()) return Usage("unknown command " + command);
@@ -214,5 +236,6 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   if (command == "size") return Size(*schema, args);
-  return Lint(*schema, args);
+  if (command == "lint") return Lint(*schema, args);
+  return Diagram(*schema, args);
 }
