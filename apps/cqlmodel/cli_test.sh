@@ -8,7 +8,9 @@
 #      goldens.
 #   3. `diagram` draws the seeds' schema as the golden SVG and DOT, writes -o files, and lays out
 #      a generated schema of 32 tables with no two boxes overlapping (checked on the SVG).
-#   4. Usage errors and schemas that do not load exit 2 with a message.
+#   4. The hotel service's own schema (schema/hotel_service.cql, its ${prefix} and ${replication}
+#      filled in) loads in every subcommand, and lint flags the pois_by_hotel key it kept.
+#   5. Usage errors and schemas that do not load exit 2 with a message.
 # Set CQLMODEL_UPDATE_GOLDEN=1 to rewrite the goldens from the binary's output (then review the
 # diff).
 #
@@ -127,7 +129,20 @@ check "diagram: 32 generated tables, no boxes overlap" \
 check "diagram: ... checked on the SVG" no_overlap "$work/wide.svg"
 check "diagram: bad format" fails 2 "--format is svg or dot" diagram "$golden/seeds.cql" --format png
 
-# --- 4. errors ----------------------------------------------------------------------------------
+# --- 4. the service's schema -------------------------------------------------------------------
+sed -e 's/\${prefix}//g' \
+  -e "s/\${replication}/{'class': 'SimpleStrategy', 'replication_factor': 1}/g" \
+  "$data/../../schema/hotel_service.cql" >"$work/service.cql"
+check "service schema: size" bash -c '"$1" size "$2" | grep -q "^hotel.available_rooms_by_hotel_month"' \
+  _ "$cqlmodel" "$work/service.cql"
+check "service schema: lint finds pois_by_hotel's key" \
+  bash -c '"$1" lint "$2" | grep -qF "error: hotel.pois_by_hotel [key-uniqueness]"' \
+  _ "$cqlmodel" "$work/service.cql"
+check "service schema: diagram of every table and type" \
+  bash -c '[ "$("$1" diagram "$2" | grep -c "^<g id=")" -eq "$3" ]' _ "$cqlmodel" \
+  "$work/service.cql" "$(grep -cE "^CREATE (TABLE|TYPE|MATERIALIZED VIEW)" "$work/service.cql")"
+
+# --- 5. errors ----------------------------------------------------------------------------------
 check "no subcommand: usage" fails 2 "usage: cqlmodel" 
 check "unknown subcommand" fails 2 "unknown command frobnicate" frobnicate x.cql
 check "unknown option" fails 2 "unknown option --nope" size "$seeds/001_hotel.cql" --nope 1
