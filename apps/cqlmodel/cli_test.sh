@@ -10,20 +10,32 @@
 #      a generated schema of 32 tables with no two boxes overlapping (checked on the SVG).
 #   4. The hotel service's own schema (schema/hotel_service.cql, its ${prefix} and ${replication}
 #      filled in) loads in every subcommand, and lint flags the pois_by_hotel key it kept.
-#   5. Usage errors and schemas that do not load exit 2 with a message.
+#   5. With CQLD_BINARY and HOTEL_BINARY: `size --host` against a cqld on a free port after
+#      `hotel load` measures the partitions the load wrote (2 hotels x 10 rooms x 8 days) beside
+#      the estimate; a table the server lacks is reported as failed; an unreachable server
+#      exits 2. The server is stopped even when a check fails.
+#   6. Usage errors and schemas that do not load exit 2 with a message.
 # Set CQLMODEL_UPDATE_GOLDEN=1 to rewrite the goldens from the binary's output (then review the
 # diff).
 #
-# Usage: apps/cqlmodel/cli_test.sh CQLMODEL_BINARY TEST_DATA_DIR
+# Usage: apps/cqlmodel/cli_test.sh CQLMODEL_BINARY TEST_DATA_DIR [CQLD_BINARY HOTEL_BINARY]
 set -uo pipefail
 
-cqlmodel=${1:?usage: cli_test.sh CQLMODEL_BINARY TEST_DATA_DIR}
-data=${2:?usage: cli_test.sh CQLMODEL_BINARY TEST_DATA_DIR}
+usage="usage: cli_test.sh CQLMODEL_BINARY TEST_DATA_DIR [CQLD_BINARY HOTEL_BINARY]"
+cqlmodel=${1:?$usage}
+data=${2:?$usage}
+cqld=${3:-}
+hotel=${4:-}
 # shellcheck source=tests/support/checks.sh
 . "$(dirname "$0")/../../tests/support/checks.sh"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+cqld_pid=""
+stop() {
+  end "$cqld_pid"
+  rm -rf "$work"
+}
+trap stop EXIT
 seeds=$data/seeds
 golden=$data/model
 
@@ -142,7 +154,43 @@ check "service schema: diagram of every table and type" \
   bash -c '[ "$("$1" diagram "$2" | grep -c "^<g id=")" -eq "$3" ]' _ "$cqlmodel" \
   "$work/service.cql" "$(grep -cE "^CREATE (TABLE|TYPE|MATERIALIZED VIEW)" "$work/service.cql")"
 
-# --- 5. errors ----------------------------------------------------------------------------------
+# --- 5. a live server ---------------------------------------------------------------------------
+if [ -n "$cqld" ] && [ -n "$hotel" ]; then
+  "$cqld" --data "$work/cqld" --address 127.0.0.1 --port 0 --admin-port 0 \
+    >"$work/cqld.out" 2>"$work/cqld.err" &
+  cqld_pid=$!
+  port=$(started '127\.0\.0\.1:[0-9]+' "$work/cqld.out" "$work/cqld.err" "$cqld_pid" cqld |
+    cut -d: -f2)
+  check "live: hotel load writes 2 hotels x 10 rooms x 8 days" \
+    bash -c '"$1" load --cassandra "127.0.0.1:$2" --hotels 2 --rooms 10 --days 8 >/dev/null 2>&1' \
+    _ "$hotel" "$port"
+  "$cqlmodel" size "$work/service.cql" -k hotel --host 127.0.0.1 --port "$port" \
+    >"$work/live.txt" 2>&1
+  check "live: size --host exits 0" [ $? -eq 0 ]
+  check "live: the availability partitions are measured beside the estimate" \
+    bash -c 'sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" "$1" |
+      grep -qE "^  measured: 2 partitions \(160 rows read\)"' _ "$work/live.txt"
+  check "live: ... 80 rows each" \
+    bash -c 'sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" "$1" |
+      grep -qE "^    Nr mean 80.0, max 80;"' _ "$work/live.txt"
+  check "live: JSON carries the measurement" \
+    bash -c '"$1" size "$2" -k hotel --json --host 127.0.0.1 --port "$3" |
+      /usr/bin/python3 -c "import json,sys; r={t[\"table\"]: t for t in json.load(sys.stdin)};
+m=r[\"hotel.available_rooms_by_hotel_date\"][\"measured\"]; assert m[\"partitions\"]==2 and m[\"max_rows\"]==80, m"' \
+    _ "$cqlmodel" "$work/service.cql" "$port"
+  printf 'CREATE TABLE hotel.no_such_table (id int PRIMARY KEY);\n' >"$work/missing.cql"
+  check "live: a table the server lacks is reported as failed" \
+    bash -c '"$1" size "$2" --host 127.0.0.1 --port "$3" | grep -q "^  measured: failed: .*no_such_table"' \
+    _ "$cqlmodel" "$work/missing.cql" "$port"
+  end "$cqld_pid"
+  cqld_pid=""
+  check "live: an unreachable server exits 2" fails 2 "127.0.0.1:$port" \
+    size "$golden/seeds.cql" --host 127.0.0.1 --port "$port"
+else
+  echo "cqlmodel cli: live checks skipped (no CQLD_BINARY and HOTEL_BINARY)"
+fi
+
+# --- 6. errors ----------------------------------------------------------------------------------
 check "no subcommand: usage" fails 2 "usage: cqlmodel" 
 check "unknown subcommand" fails 2 "unknown command frobnicate" frobnicate x.cql
 check "unknown option" fails 2 "unknown option --nope" size "$seeds/001_hotel.cql" --nope 1

@@ -2,8 +2,11 @@
 //
 //   cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]
 //                 [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]
+//                 [--host H [--port P] [--username U] [--max-rows N]]
 //       The seeds' Nv and St per partition of every table (src/model/partition_size.h), the
-//       tables over 100,000 values or 100 MB, and bucketing proposals with their sizes.
+//       tables over 100,000 values or 100 MB, and bucketing proposals with their sizes. With
+//       --host, also the partitions measured on that server through the driver
+//       (src/model/partition_measure.h); the password comes from CQLMODEL_PASSWORD.
 //   cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] [--json]
 //       Findings with rule id, severity, reasoning and fix (src/model/lint.h). Exits 1 when
 //       there is an error-level finding, so CI can gate on it.
@@ -23,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "client/remote_session.h"
 #include "model/diagram.h"
 #include "model/lint.h"
 #include "model/partition_size.h"
@@ -33,6 +37,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]\n"
     "                     [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]\n"
+    "                     [--host H [--port P] [--username U] [--max-rows N]]\n"
     "       cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] "
     "[--json]\n"
     "       cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot]\n";
@@ -156,12 +161,38 @@ bool ReadSizeAssumptions(const Arguments& args, model::SizeAssumptions* assumpti
   return true;
 }
 
+// Connects to the server of --host/--port through the driver and measures every report's table.
+// Returns 0, or the exit status of a failure it has reported.
+int Measure(const model::SchemaModel& schema, const Arguments& args, const std::string& host,
+            std::vector<model::SizeReport>* reports) {
+  int64_t max_rows = 1'000'000;
+  if (std::string text = args.Get("--max-rows"); !text.empty() && !ParsePositive(text, &max_rows)) {
+    return Usage("invalid --max-rows " + text);
+  }
+  client::ClientOptions options;
+  options.contact_points = {host + ":" + args.Get("--port", "9042")};
+  options.username = args.Get("--username");
+  if (const char* password = std::getenv("CQLMODEL_PASSWORD")) options.password = password;
+  auto session = client::RemoteSession::Connect(options);
+  if (!session.ok()) {
+    std::cerr << "cqlmodel: " << options.contact_points[0] << ": " << session.status().message()
+              << "\n";
+    return kExitUsage;
+  }
+  model::MeasureReports(**session, schema, max_rows, reports);
+  return 0;
+}
+
 int Size(const model::SchemaModel& schema, const Arguments& args) {
   model::SizeAssumptions assumptions;
   std::string problem;
   if (!ReadSizeAssumptions(args, &assumptions, &problem)) return Usage(problem);
   std::vector<model::SizeReport> reports =
       model::EstimateSchema(schema, args.Get("-k"), assumptions);
+  if (std::string host = args.Get("--host"); !host.empty()) {
+    int status = Measure(schema, args, host, &reports);
+    if (status != 0) return status;
+  }
   std::cout << (args.json ? model::SizeReportsJson(reports) : model::FormatSizeReports(reports));
   return 0;
 }
@@ -221,7 +252,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   static const std::map<std::string, std::vector<std::string>> kFlags = {
-      {"size", {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements"}},
+      {"size",
+       {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements", "--host",
+        "--port", "--username", "--max-rows"}},
       {"lint", {"-k", "--queries", "--disable"}},
       {"diagram", {"-k", "-o", "--format"}},
   };

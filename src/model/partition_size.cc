@@ -192,6 +192,23 @@ void FormatEstimate(const PartitionEstimate& e, const std::string& indent, std::
   *out += indent + Verdict(e) + "\n";
 }
 
+void FormatMeasurement(const SizeReport& report, std::string* out) {
+  if (!report.measure_error.empty()) {
+    *out += "  measured: failed: " + report.measure_error + "\n";
+    return;
+  }
+  if (!report.measured.has_value()) return;
+  const PartitionMeasurement& m = *report.measured;
+  *out += fmt::format(
+      "  measured: {} partitions{} ({} rows read)\n"
+      "    Nr mean {:.1f}, max {}; Nv mean {:.1f}, max {}; St mean {}, max {} bytes ({})\n"
+      "    {} partition(s) over the seeds' limits\n",
+      Number(static_cast<double>(m.partitions)), m.truncated ? " (stopped at --max-rows)" : "",
+      Number(static_cast<double>(m.rows_scanned)), m.mean_rows, Number(m.max_rows), m.mean_values,
+      Number(m.max_values), Number(m.mean_bytes), Number(m.max_bytes), Megabytes(m.max_bytes),
+      m.over_limits);
+}
+
 boost::json::value JsonNumber(double value) {
   if (value == std::round(value) && std::fabs(value) < 9e15) {
     return static_cast<int64_t>(value);
@@ -332,6 +349,7 @@ std::string FormatSizeReports(const std::vector<SizeReport>& reports) {
                          proposal.primary_key);
       FormatEstimate(proposal.estimate, "    ", &out);
     }
+    FormatMeasurement(report, &out);
     out += "\n";
   }
   return out;
@@ -354,6 +372,20 @@ std::string SizeReportsJson(const std::vector<SizeReport>& reports) {
       proposals.push_back(std::move(p));
     }
     o["bucketing"] = std::move(proposals);
+    if (report.measured.has_value()) {
+      const PartitionMeasurement& m = *report.measured;
+      o["measured"] = boost::json::object{{"partitions", m.partitions},
+                                          {"rows_scanned", m.rows_scanned},
+                                          {"truncated", m.truncated},
+                                          {"mean_rows", m.mean_rows},
+                                          {"max_rows", JsonNumber(m.max_rows)},
+                                          {"mean_values", m.mean_values},
+                                          {"max_values", JsonNumber(m.max_values)},
+                                          {"mean_bytes", m.mean_bytes},
+                                          {"max_bytes", JsonNumber(m.max_bytes)},
+                                          {"over_limits", m.over_limits}};
+    }
+    if (!report.measure_error.empty()) o["measure_error"] = report.measure_error;
     array.push_back(std::move(o));
   }
   return boost::json::serialize(array) + "\n";

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "model/partition_measure.h"
 #include "model/schema_model.h"
 
 namespace model {
@@ -73,6 +74,9 @@ struct BucketingProposal {
 struct SizeReport {
   PartitionEstimate estimate;
   std::vector<BucketingProposal> proposals;  // empty unless the estimate is over the limits
+  // Set by MeasureReports (partition_measure.h) when a live server was asked.
+  std::optional<PartitionMeasurement> measured;
+  std::string measure_error;  // why the measurement failed, "" when it did not
 };
 
 // The size in bytes of one value of `type` in `table`'s keyspace (user types resolved in
