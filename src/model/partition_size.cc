@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "cql/types/element_cursor.h"
+#include "cql/types/type_depth.h"
 
 namespace model {
 namespace {
@@ -236,8 +237,14 @@ boost::json::object EstimateJson(const PartitionEstimate& e) {
 
 }  // namespace
 
-int64_t SizeOf(const SchemaModel& schema, const Table& table, const std::string& column,
-               const cql::CqlType& type, const SizeAssumptions& assumptions) {
+namespace {
+
+// SizeOf at nesting level `depth`. A schema file may define user types that contain each other
+// (the model does not reject it, Cassandra would): past kMaxTypeDepth levels a value counts as
+// variable-length instead of recursing forever.
+int64_t SizeAt(const SchemaModel& schema, const Table& table, const std::string& column,
+               const cql::CqlType& type, const SizeAssumptions& assumptions, int depth) {
+  if (depth > cql::kMaxTypeDepth) return assumptions.variable_size;
   const auto& sizes = assumptions.value_sizes;
   if (!column.empty()) {
     if (auto it = sizes.find(table.name + "." + column); it != sizes.end()) return it->second;
@@ -247,16 +254,16 @@ int64_t SizeOf(const SchemaModel& schema, const Table& table, const std::string&
   switch (type.kind()) {
     case TypeKind::kList:
     case TypeKind::kSet:
-      return elements * SizeOf(schema, table, "", type.element(), assumptions);
+      return elements * SizeAt(schema, table, "", type.element(), assumptions, depth + 1);
     case TypeKind::kMap:
-      return elements * (SizeOf(schema, table, "", type.key(), assumptions) +
-                         SizeOf(schema, table, "", type.value(), assumptions));
+      return elements * (SizeAt(schema, table, "", type.key(), assumptions, depth + 1) +
+                         SizeAt(schema, table, "", type.value(), assumptions, depth + 1));
     case TypeKind::kVector:
-      return type.dimension() * SizeOf(schema, table, "", type.element(), assumptions);
+      return type.dimension() * SizeAt(schema, table, "", type.element(), assumptions, depth + 1);
     case TypeKind::kTuple: {
       int64_t total = 0;
       for (const cql::CqlType& element : type.params()) {
-        total += SizeOf(schema, table, "", element, assumptions);
+        total += SizeAt(schema, table, "", element, assumptions, depth + 1);
       }
       return total;
     }
@@ -266,7 +273,8 @@ int64_t SizeOf(const SchemaModel& schema, const Table& table, const std::string&
       if (udt == nullptr) return assumptions.variable_size;
       int64_t total = 0;
       for (size_t i = 0; i < udt->field_types.size(); ++i) {
-        total += SizeOf(schema, table, udt->field_names[i], udt->field_types[i], assumptions);
+        total +=
+            SizeAt(schema, table, udt->field_names[i], udt->field_types[i], assumptions, depth + 1);
       }
       return total;
     }
@@ -277,6 +285,13 @@ int64_t SizeOf(const SchemaModel& schema, const Table& table, const std::string&
     if (auto it = sizes.find(std::string(type.NativeName())); it != sizes.end()) return it->second;
   }
   return NativeSize(type.kind(), assumptions.variable_size);
+}
+
+}  // namespace
+
+int64_t SizeOf(const SchemaModel& schema, const Table& table, const std::string& column,
+               const cql::CqlType& type, const SizeAssumptions& assumptions) {
+  return SizeAt(schema, table, column, type, assumptions, 0);
 }
 
 PartitionEstimate EstimatePartition(const SchemaModel& schema, const Table& table, double rows,

@@ -101,6 +101,18 @@ TEST(PartitionSizeTest, RowsWithoutClusteringAreOneAndOthersAssumed) {
   }
 }
 
+TEST(PartitionSizeTest, UserTypesThatContainEachOtherDoNotRecurseForever) {
+  auto schema = LoadSchema(
+      "CREATE TYPE k.a (name text, other frozen<b>); CREATE TYPE k.b (id int, other frozen<a>);"
+      "CREATE TABLE k.t (id int PRIMARY KEY, value frozen<a>);");
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  const Table& table = schema->tables[0];
+  SizeAssumptions assumptions;
+  // 33 levels of a and b, each with its own field (16 or 4 bytes), then 16 for the rest.
+  int64_t size = SizeOf(*schema, table, "value", table.Find("value")->type, assumptions);
+  EXPECT_EQ(size, 17 * 16 + 16 * 4 + 16);
+}
+
 TEST(PartitionSizeTest, ParsesRowCounts) {
   EXPECT_EQ(*ParseRowCount("73000"), 73'000);
   EXPECT_EQ(*ParseRowCount("100*730"), 73'000);

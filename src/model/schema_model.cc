@@ -195,6 +195,10 @@ class Loader {
     bool skip = false;
     RETURN_IF_ERROR(CheckNewTable(keyspace, s.view.name, s.if_not_exists, &skip));
     if (skip) return Status::Ok();
+    if (s.partition_key.empty()) {
+      return Status::Invalid(
+          fmt::format("No PRIMARY KEY specifed for view '{}' (exactly one required)", s.view.name));
+    }
     std::string base_keyspace = s.base_table.keyspace.empty() ? keyspace : s.base_table.keyspace;
     const Table* base = model_.FindTable(base_keyspace, s.base_table.name);
     if (base == nullptr) {
