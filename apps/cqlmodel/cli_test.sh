@@ -140,6 +140,7 @@ check "diagram: 32 generated tables, no boxes overlap" \
   bash -c '"$1" diagram "$2" -o "$3"' _ "$cqlmodel" "$work/wide.cql" "$work/wide.svg"
 check "diagram: ... checked on the SVG" no_overlap "$work/wide.svg"
 check "diagram: bad format" fails 2 "--format is svg or dot" diagram "$golden/seeds.cql" --format png
+check "diagram: no --json" fails 2 "unknown option --json" diagram "$golden/seeds.cql" --json
 
 # --- 4. the service's schema -------------------------------------------------------------------
 sed -e 's/\${prefix}//g' \

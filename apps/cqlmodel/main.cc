@@ -67,19 +67,20 @@ int Usage(const std::string& problem) {
   return kExitUsage;
 }
 
-// Parses argv[2..]; `allowed` lists the flags (with their value) the subcommand takes.
+// Parses argv[2..]; `allowed` lists the flags the subcommand takes, each with a value except
+// `--json`.
 bool ParseArguments(int argc, char** argv, const std::vector<std::string>& allowed, Arguments* out,
                     std::string* problem) {
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--json") {
-      out->json = true;
-      continue;
-    }
     if (!arg.empty() && arg[0] == '-') {
       if (std::find(allowed.begin(), allowed.end(), arg) == allowed.end()) {
         *problem = "unknown option " + arg;
         return false;
+      }
+      if (arg == "--json") {
+        out->json = true;
+        continue;
       }
       if (i + 1 >= argc) {
         *problem = arg + " needs a value";
@@ -95,7 +96,7 @@ bool ParseArguments(int argc, char** argv, const std::vector<std::string>& allow
     out->schema = arg;
   }
   if (out->schema.empty()) *problem = "no schema file given";
-  return out->schema.empty() ? false : true;
+  return !out->schema.empty();
 }
 
 bool SplitAssignment(const std::string& text, std::string* key, std::string* value) {
@@ -254,8 +255,8 @@ int main(int argc, char** argv) {
   static const std::map<std::string, std::vector<std::string>> kFlags = {
       {"size",
        {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements", "--host",
-        "--port", "--username", "--max-rows"}},
-      {"lint", {"-k", "--queries", "--disable"}},
+        "--port", "--username", "--max-rows", "--json"}},
+      {"lint", {"-k", "--queries", "--disable", "--json"}},
       {"diagram", {"-k", "-o", "--format"}},
   };
   auto flags = kFlags.find(command);
