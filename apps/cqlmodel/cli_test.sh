@@ -6,8 +6,9 @@
 #   2. `lint` flags the seeds' defects (pois_by_hotel's and reservations_by_guest's keys) and
 #      exits 1 on errors, 0 on a clean schema or with the error rules disabled; text and JSON
 #      goldens.
-#   3. `diagram` draws the seeds' schema as the golden SVG and DOT, writes -o files, and lays out
-#      a generated schema of 32 tables with no two boxes overlapping (checked on the SVG).
+#   3. `diagram` draws the seeds' schema as the golden SVG (physical and logical) and DOT, writes
+#      -o files, and lays out a generated schema of 32 tables with no two boxes overlapping
+#      (checked on the SVG).
 #   4. The hotel service's own schema (schema/hotel_service.cql, its ${prefix} and ${replication}
 #      filled in) loads in every subcommand, and lint flags the pois_by_hotel key it kept.
 #   5. With CQLD_BINARY and HOTEL_BINARY: `size --host` against a cqld on a free port after
@@ -108,6 +109,8 @@ check "lint: unknown rule" fails 2 "unknown lint rule nope" lint "$golden/seeds.
 
 # --- 3. diagram ---------------------------------------------------------------------------------
 check "diagram: the seeds' schema as SVG" golden diagram_seeds.svg 0 diagram "$golden/seeds.cql"
+check "diagram: the seeds' logical model (no types)" \
+  golden diagram_seeds_logical.svg 0 diagram "$golden/seeds.cql" --logical
 check "diagram: the seeds' hotel keyspace as DOT" \
   golden diagram_hotel.dot 0 diagram "$golden/seeds.cql" -k hotel --format dot
 check "diagram: -o writes the file" \

@@ -10,8 +10,9 @@
 //   cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] [--json]
 //       Findings with rule id, severity, reasoning and fix (src/model/lint.h). Exits 1 when
 //       there is an error-level finding, so CI can gate on it.
-//   cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot]
-//       The Chebotko physical diagram (src/model/diagram.h), SVG by default, to stdout or OUT.
+//   cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]
+//       The Chebotko physical diagram (src/model/diagram.h), or with --logical the logical one
+//       (no types), SVG by default, to stdout or OUT.
 //
 // Exit status: 0 done, 1 lint errors, 2 bad usage or a schema that does not load.
 
@@ -40,7 +41,7 @@ constexpr const char* kUsage =
     "                     [--host H [--port P] [--username U] [--max-rows N]]\n"
     "       cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] "
     "[--json]\n"
-    "       cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot]\n";
+    "       cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]\n";
 
 constexpr int kExitUsage = 2;
 
@@ -48,8 +49,8 @@ constexpr int kExitUsage = 2;
 struct Arguments {
   std::string schema;
   std::multimap<std::string, std::string> flags;
-  bool json = false;
 
+  bool Has(const std::string& name) const { return flags.count(name) > 0; }
   std::string Get(const std::string& name, const std::string& fallback = "") const {
     auto it = flags.find(name);
     return it == flags.end() ? fallback : it->second;
@@ -68,7 +69,7 @@ int Usage(const std::string& problem) {
 }
 
 // Parses argv[2..]; `allowed` lists the flags the subcommand takes, each with a value except
-// `--json`.
+// the switches `--json` and `--logical`.
 bool ParseArguments(int argc, char** argv, const std::vector<std::string>& allowed, Arguments* out,
                     std::string* problem) {
   for (int i = 2; i < argc; ++i) {
@@ -78,8 +79,8 @@ bool ParseArguments(int argc, char** argv, const std::vector<std::string>& allow
         *problem = "unknown option " + arg;
         return false;
       }
-      if (arg == "--json") {
-        out->json = true;
+      if (arg == "--json" || arg == "--logical") {  // switches, without a value
+        out->flags.emplace(arg, "true");
         continue;
       }
       if (i + 1 >= argc) {
@@ -194,7 +195,8 @@ int Size(const model::SchemaModel& schema, const Arguments& args) {
     int status = Measure(schema, args, host, &reports);
     if (status != 0) return status;
   }
-  std::cout << (args.json ? model::SizeReportsJson(reports) : model::FormatSizeReports(reports));
+  std::cout << (args.Has("--json") ? model::SizeReportsJson(reports)
+                                   : model::FormatSizeReports(reports));
   return 0;
 }
 
@@ -220,14 +222,17 @@ int Lint(const model::SchemaModel& schema, const Arguments& args) {
     }
   }
   std::vector<model::Finding> findings = model::Lint(schema, queries, args.Get("-k"), disabled);
-  std::cout << (args.json ? model::FindingsJson(findings) : model::FormatFindings(findings));
+  std::cout << (args.Has("--json") ? model::FindingsJson(findings)
+                                   : model::FormatFindings(findings));
   return model::HasErrors(findings) ? 1 : 0;
 }
 
 int Diagram(const model::SchemaModel& schema, const Arguments& args) {
   std::string format = args.Get("--format", "svg");
   if (format != "svg" && format != "dot") return Usage("--format is svg or dot");
-  model::DiagramLayout layout = model::LayOut(schema, args.Get("-k"));
+  model::DiagramLayout layout = model::LayOut(
+      schema, args.Get("-k"),
+      args.Has("--logical") ? model::DiagramForm::kLogical : model::DiagramForm::kPhysical);
   std::string text = format == "svg" ? model::RenderSvg(layout) : model::RenderDot(layout);
   std::string output = args.Get("-o");
   if (output.empty()) {
@@ -257,7 +262,7 @@ int main(int argc, char** argv) {
        {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements", "--host",
         "--port", "--username", "--max-rows", "--json"}},
       {"lint", {"-k", "--queries", "--disable", "--json"}},
-      {"diagram", {"-k", "-o", "--format"}},
+      {"diagram", {"-k", "-o", "--format", "--logical"}},
   };
   auto flags = kFlags.find(command);
   if (flags == kFlags.end()) return Usage("unknown command " + command);

@@ -162,10 +162,11 @@ void RenderBox(const DiagramBox& box, std::string* out) {
   for (size_t i = 0; i < box.rows.size(); ++i) {
     const DiagramRow& row = box.rows[i];
     double y = box.y + header + kLineHeight * static_cast<double>(i + 1) - 4;
-    *out += fmt::format(
-        "<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text><text x=\"{:.1f}\" y=\"{:.1f}\" "
-        "fill=\"#555555\">{}</text>",
-        left, y, Escape(row.name), type_x, y, Escape(row.type));
+    *out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>", left, y, Escape(row.name));
+    if (!row.type.empty()) {
+      *out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#555555\">{}</text>", type_x, y,
+                          Escape(row.type));
+    }
     if (!row.marker.empty()) {
       *out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-weight=\"bold\">{}</text>",
                           marker_x, y, Escape(row.marker));
@@ -179,7 +180,7 @@ std::string DotId(const DiagramBox& box) { return "\"" + box.keyspace + "." + bo
 
 }  // namespace
 
-DiagramLayout LayOut(const SchemaModel& schema, const std::string& keyspace) {
+DiagramLayout LayOut(const SchemaModel& schema, const std::string& keyspace, DiagramForm form) {
   DiagramLayout layout;
   ShelfPacker packer;
   for (const Keyspace& space : schema.keyspaces) {
@@ -189,7 +190,14 @@ DiagramLayout LayOut(const SchemaModel& schema, const std::string& keyspace) {
       if (table.keyspace == space.name) boxes.push_back(TableBox(schema, table));
     }
     for (const UserType& type : schema.types) {
-      if (type.keyspace == space.name) boxes.push_back(TypeBox(type));
+      if (type.keyspace == space.name && form == DiagramForm::kPhysical) {
+        boxes.push_back(TypeBox(type));
+      }
+    }
+    if (form == DiagramForm::kLogical) {
+      for (DiagramBox& box : boxes) {
+        for (DiagramRow& row : box.rows) row.type.clear();
+      }
     }
     if (boxes.empty()) continue;
     packer.StartKeyspace(space.name, &layout);

@@ -1,8 +1,8 @@
-// `cqlmodel diagram` (docs/cqlmodel.md, "diagram"): the Chebotko physical diagram of a schema
-// model. Each table, view and user type is a box: its name, the access pattern from the table's
-// comment, then one row per column with its CQL type and its Chebotko marker — K (partition
-// key), C↑ / C↓ (clustering column, ascending / descending), S (static), ++ (counter), IDX
-// (secondary index).
+// `cqlmodel diagram` (docs/cqlmodel.md, "diagram"): the Chebotko physical (or logical) diagram
+// of a schema model. Each table, view and user type is a box: its name, the access pattern from
+// the table's comment, then one row per column with its CQL type and its Chebotko marker — K
+// (partition key), C↑ / C↓ (clustering column, ascending / descending), S (static), ++
+// (counter), IDX (secondary index).
 //
 // Layout (`LayOut`), deterministic and free of overlaps by construction:
 //   1. Keyspaces in schema order, each under a label on a shelf of its own.
@@ -59,8 +59,13 @@ struct DiagramLayout {
   double width = 0, height = 0;
 };
 
+// Physical: columns with their CQL types, and user types as boxes. Logical: the seeds' logical
+// model, columns and markers only (no types, no user-type boxes).
+enum class DiagramForm { kPhysical, kLogical };
+
 // The boxes of `schema` (of `keyspace` only when not empty), sized and placed.
-DiagramLayout LayOut(const SchemaModel& schema, const std::string& keyspace);
+DiagramLayout LayOut(const SchemaModel& schema, const std::string& keyspace,
+                     DiagramForm form = DiagramForm::kPhysical);
 
 // The layout as a standalone SVG document.
 std::string RenderSvg(const DiagramLayout& layout);

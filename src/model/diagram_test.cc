@@ -76,6 +76,24 @@ TEST(DiagramTest, ChebotkoMarkers) {
   EXPECT_TRUE(LayOut(*schema, "other").boxes.empty());
 }
 
+TEST(DiagramTest, LogicalFormHasNoTypes) {
+  auto schema = LoadSchema(
+      "CREATE TYPE k.address (street text);"
+      "CREATE TABLE k.users_by_city (city text, user_id uuid, home frozen<address>, "
+      "PRIMARY KEY ((city), user_id));");
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  DiagramLayout physical = LayOut(*schema, "");
+  DiagramLayout logical = LayOut(*schema, "", DiagramForm::kLogical);
+  ASSERT_EQ(physical.boxes.size(), 2u);
+  ASSERT_EQ(logical.boxes.size(), 1u);  // no user-type box
+  EXPECT_EQ(logical.boxes[0].rows[1].marker, "C↑");
+  EXPECT_EQ(logical.boxes[0].rows[1].type, "");
+  EXPECT_LT(logical.boxes[0].width, physical.boxes[0].width);
+  std::string svg = RenderSvg(logical);
+  EXPECT_EQ(svg.find(">uuid<"), std::string::npos);
+  EXPECT_NE(svg.find(">user_id<"), std::string::npos);
+}
+
 TEST(DiagramTest, DotHasAViewEdgeAndEscapes) {
   auto schema = LoadSchema(
       "CREATE TABLE k.users (user_id uuid PRIMARY KEY, email text, tags set<text>);"
