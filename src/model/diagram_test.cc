@@ -24,6 +24,13 @@ std::string GeneratedSchema(int tables) {
   return cql;
 }
 
+// The model of `cql`, which must load.
+SchemaModel Schema(const std::string& cql) {
+  auto schema = LoadSchema(cql);
+  EXPECT_TRUE(schema.ok()) << schema.status().message();
+  return schema.ok() ? *std::move(schema) : SchemaModel{};
+}
+
 bool Overlap(const DiagramBox& a, const DiagramBox& b) {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
@@ -54,14 +61,13 @@ TEST(DiagramTest, ThirtySixTablesDoNotOverlap) {
 }
 
 TEST(DiagramTest, ChebotkoMarkers) {
-  auto schema = LoadSchema(
+  SchemaModel schema = Schema(
       "CREATE TABLE k.events_by_day (day date, at timestamp, id uuid, kind text STATIC, "
       "hits counter, PRIMARY KEY ((day), at, id)) WITH CLUSTERING ORDER BY (at DESC, id ASC);"
       "CREATE TABLE k.users (user_id uuid PRIMARY KEY, city text);"
       "CREATE INDEX ON k.users (city);"
       "CREATE TYPE k.address (street text, zip int);");
-  ASSERT_TRUE(schema.ok()) << schema.status().message();
-  DiagramLayout layout = LayOut(*schema, "k");
+  DiagramLayout layout = LayOut(schema, "k");
   ASSERT_EQ(layout.boxes.size(), 3u);
   const DiagramBox& events = layout.boxes[0];
   std::vector<std::string> markers;
@@ -73,17 +79,16 @@ TEST(DiagramTest, ChebotkoMarkers) {
   EXPECT_EQ(layout.boxes[2].subtitle, "user type");
   std::string svg = RenderSvg(layout);
   EXPECT_NE(svg.find(">C↓</text>"), std::string::npos);
-  EXPECT_TRUE(LayOut(*schema, "other").boxes.empty());
+  EXPECT_TRUE(LayOut(schema, "other").boxes.empty());
 }
 
 TEST(DiagramTest, LogicalFormHasNoTypes) {
-  auto schema = LoadSchema(
+  SchemaModel schema = Schema(
       "CREATE TYPE k.address (street text);"
       "CREATE TABLE k.users_by_city (city text, user_id uuid, home frozen<address>, "
       "PRIMARY KEY ((city), user_id));");
-  ASSERT_TRUE(schema.ok()) << schema.status().message();
-  DiagramLayout physical = LayOut(*schema, "");
-  DiagramLayout logical = LayOut(*schema, "", DiagramForm::kLogical);
+  DiagramLayout physical = LayOut(schema, "");
+  DiagramLayout logical = LayOut(schema, "", DiagramForm::kLogical);
   ASSERT_EQ(physical.boxes.size(), 2u);
   ASSERT_EQ(logical.boxes.size(), 1u);  // no user-type box
   EXPECT_EQ(logical.boxes[0].rows[1].marker, "C↑");
@@ -95,12 +100,11 @@ TEST(DiagramTest, LogicalFormHasNoTypes) {
 }
 
 TEST(DiagramTest, DotHasAViewEdgeAndEscapes) {
-  auto schema = LoadSchema(
+  SchemaModel schema = Schema(
       "CREATE TABLE k.users (user_id uuid PRIMARY KEY, email text, tags set<text>);"
       "CREATE MATERIALIZED VIEW k.users_by_email AS SELECT * FROM k.users WHERE email IS NOT "
       "NULL AND user_id IS NOT NULL PRIMARY KEY (email, user_id);");
-  ASSERT_TRUE(schema.ok()) << schema.status().message();
-  std::string dot = RenderDot(LayOut(*schema, ""));
+  std::string dot = RenderDot(LayOut(schema, ""));
   EXPECT_NE(dot.find("\"k.users_by_email\" -> \"k.users\" [style=dashed];"), std::string::npos);
   EXPECT_NE(dot.find("set&lt;text&gt;"), std::string::npos);
   EXPECT_NE(dot.find("<i>view of users</i>"), std::string::npos);
