@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -117,7 +118,7 @@ bool ReadAssignments(const Arguments& args, const std::string& flag,
     std::string key, value;
     T parsed{};
     if (!SplitAssignment(assignment, &key, &value) || !parse(value, &parsed)) {
-      *problem = "invalid " + flag + " " + assignment;
+      problem->assign("invalid ").append(flag).append(" ").append(assignment);
       return false;
     }
     (*target)[key] = parsed;
@@ -248,9 +249,7 @@ int Diagram(const model::SchemaModel& schema, const Arguments& args) {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   if (argc < 2) return Usage("");
   std::string command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
@@ -277,4 +276,17 @@ int main(int argc, char** argv) {
   if (command == "size") return Size(*schema, args);
   if (command == "lint") return Lint(*schema, args);
   return Diagram(*schema, args);
+}
+
+}  // namespace
+
+// The library reports failures as values; what the standard library or Boost may throw
+// (allocation, I/O streams) ends the run here with a message instead of an abort.
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "cqlmodel: " << e.what() << "\n";
+    return kExitUsage;
+  }
 }

@@ -121,6 +121,7 @@ bool IsTimeBucket(const Column& column) {
 
 std::string ColumnList(const std::vector<const Column*>& columns) {
   std::vector<std::string> names;
+  names.reserve(columns.size());
   for (const Column* column : columns) names.push_back(column->name);
   return fmt::format("{}", fmt::join(names, ", "));
 }
