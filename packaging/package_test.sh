@@ -46,8 +46,8 @@ echo "package test: $(basename "$deb"), $(du -h "$deb" | cut -f1), in $(($(date 
 
 # --- 2. Its files ---------------------------------------------------------------------------------
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$work/files"
-for file in ./usr/bin/cqld ./usr/bin/cql ./usr/bin/hotel ./lib/systemd/system/cqld.service \
-  ./lib/systemd/system/hotel.service ./etc/cqld/cqld.yaml ./usr/share/doc/cqld/README.md \
+for file in ./usr/bin/cqld ./usr/bin/cql ./usr/bin/hotel ./usr/bin/cqlmodel \
+  ./lib/systemd/system/cqld.service ./lib/systemd/system/hotel.service ./etc/cqld/cqld.yaml ./usr/share/doc/cqld/README.md \
   ./usr/share/doc/cqld/operations.md ./usr/share/doc/cqld/security.md \
   ./usr/share/doc/cqld/examples/cqld.yaml; do
   check "the package holds $file" grep -qxF "$file" "$work/files"

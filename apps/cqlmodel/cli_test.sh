@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# The `cqlmodel` binary end to end (CTest cqlmodel.cli; docs/cqlmodel.md):
+#   1. `size` reproduces the seeds' worked example (seed 001, "Calculating Partition Size":
+#      73,000 rows, 73,000 values, 1,095,005 bytes) and, over the limits, proposes the month
+#      bucket; text and JSON are compared with goldens in tests/data/model/.
+#   2. `lint` flags the seeds' defects (pois_by_hotel's and reservations_by_guest's keys) and
+#      exits 1 on errors, 0 on a clean schema or with the error rules disabled; text and JSON
+#      goldens.
+#   3. `diagram` draws the seeds' schema as the golden SVG (physical and logical) and DOT, writes
+#      -o files, and lays out a generated schema of 32 tables with no two boxes overlapping
+#      (checked on the SVG).
+#   4. The hotel service's own schema (schema/hotel_service.cql, its ${prefix} and ${replication}
+#      filled in) loads in every subcommand, and lint flags the pois_by_hotel key it kept.
+#   5. With CQLD_BINARY and HOTEL_BINARY: `size --host` against a cqld on a free port after
+#      `hotel load` measures the partitions the load wrote (2 hotels x 10 rooms x 8 days) beside
+#      the estimate; a table the server lacks is reported as failed; an unreachable server
+#      exits 2. The server is stopped even when a check fails.
+#   6. Usage errors and schemas that do not load exit 2 with a message.
+# Set CQLMODEL_UPDATE_GOLDEN=1 to rewrite the goldens from the binary's output (then review the
+# diff).
+#
+# Usage: apps/cqlmodel/cli_test.sh CQLMODEL_BINARY TEST_DATA_DIR [CQLD_BINARY HOTEL_BINARY]
+set -uo pipefail
+
+usage="usage: cli_test.sh CQLMODEL_BINARY TEST_DATA_DIR [CQLD_BINARY HOTEL_BINARY]"
+cqlmodel=${1:?$usage}
+data=${2:?$usage}
+cqld=${3:-}
+hotel=${4:-}
+# shellcheck source=tests/support/checks.sh
+. "$(dirname "$0")/../../tests/support/checks.sh"
+
+work=$(mktemp -d)
+cqld_pid=""
+stop() {
+  end "$cqld_pid"
+  rm -rf "$work"
+}
+trap stop EXIT
+seeds=$data/seeds
+golden=$data/model
+
+# golden NAME STATUS ARGS...: runs cqlmodel ARGS, expects exit STATUS and stdout equal to
+# $golden/NAME.
+golden() {
+  local name=$1 status=$2
+  shift 2
+  "$cqlmodel" "$@" >"$work/$name" 2>"$work/$name.err"
+  local got=$?
+  if [ "${CQLMODEL_UPDATE_GOLDEN:-0}" = 1 ]; then cp "$work/$name" "$golden/$name"; fi
+  if [ "$got" -ne "$status" ]; then
+    echo "exit status $got, expected $status; stderr:"
+    cat "$work/$name.err"
+    return 1
+  fi
+  diff -u "$golden/$name" "$work/$name"
+}
+
+# fails STATUS MESSAGE ARGS...: runs cqlmodel ARGS, expects exit STATUS and MESSAGE on stderr.
+fails() {
+  local status=$1 message=$2
+  shift 2
+  "$cqlmodel" "$@" >/dev/null 2>"$work/err"
+  local got=$?
+  [ "$got" -eq "$status" ] && grep -qF -- "$message" "$work/err" && return 0
+  echo "exit status $got, stderr:"
+  cat "$work/err"
+  return 1
+}
+
+# --- 1. size ------------------------------------------------------------------------------------
+check "size: the seeds' worked example (100 rooms x 730 days, 5-byte hotel_id)" \
+  golden size_seeds.txt 0 size "$seeds/001_hotel.cql" \
+  --rows available_rooms_by_hotel_date=100x730 --value-size hotel_id=5
+check "size: the seeds' numbers are in it" \
+  grep -q "= 5 + 0 + 73,000 \* 7 + 8 \* 73,000 = 1,095,005 bytes (1.10 MB)" "$work/size_seeds.txt"
+check "size: five years are over the limits and get the seeds' month bucket (JSON)" \
+  golden size_five_years.json 0 size "$seeds/001_hotel.cql" -k hotel --json \
+  --rows available_rooms_by_hotel_date=100x1825 --span available_rooms_by_hotel_date=1825 \
+  --value-size hotel_id=5
+check "size: the reservation keyspace with its materialized view" \
+  golden size_reservation.txt 0 size "$seeds/003_reservation_with_view.cql" \
+  --rows reservations_by_hotel_date=200 --rows reservations_by_guest=3
+
+# --- 2. lint ------------------------------------------------------------------------------------
+check "lint: the seeds' schema with Q1-Q9 (exit 1: errors)" \
+  golden lint_seeds.txt 1 lint "$golden/seeds.cql" --queries "$seeds/hotel_q1_q9.cql"
+check "lint: pois_by_hotel's uniqueness defect is flagged" \
+  grep -qF "error: hotel.pois_by_hotel [key-uniqueness]" "$work/lint_seeds.txt"
+check "lint: the materialized-view variant, as JSON" \
+  golden lint_view.json 1 lint "$seeds/003_reservation_with_view.cql" --json
+check "lint: with the error rule disabled only warnings remain (exit 0)" \
+  bash -c '"$1" lint "$2" --disable key-uniqueness >/dev/null' _ "$cqlmodel" "$golden/seeds.cql"
+cat >"$work/clean.cql" <<'CQL'
+CREATE TABLE shop.orders_by_customer (customer_id uuid, month int, ordered_at timestamp,
+    order_id uuid, total decimal, PRIMARY KEY ((customer_id, month), ordered_at, order_id));
+CQL
+printf "SELECT * FROM shop.orders_by_customer WHERE customer_id = ? AND month = 202611;\n" \
+  >"$work/clean_queries.cql"
+check "lint: a clean schema and query exit 0 with no finding" \
+  bash -c '"$1" lint "$2" --queries "$3" | grep -qx "0 error(s), 0 warning(s), 0 info"' _ \
+  "$cqlmodel" "$work/clean.cql" "$work/clean_queries.cql"
+printf "SELECT * FROM shop.orders_by_customer WHERE total > 10 ALLOW FILTERING;\n" \
+  >"$work/bad_queries.cql"
+check "lint: a query scanning partitions fails the run" \
+  bash -c '! "$1" lint "$2" --queries "$3" >/dev/null' _ "$cqlmodel" "$work/clean.cql" \
+  "$work/bad_queries.cql"
+check "lint: unknown rule" fails 2 "unknown lint rule nope" lint "$golden/seeds.cql" --disable nope
+
+# --- 3. diagram ---------------------------------------------------------------------------------
+check "diagram: the seeds' schema as SVG" golden diagram_seeds.svg 0 diagram "$golden/seeds.cql"
+check "diagram: the seeds' logical model (no types)" \
+  golden diagram_seeds_logical.svg 0 diagram "$golden/seeds.cql" --logical
+check "diagram: the seeds' hotel keyspace as DOT" \
+  golden diagram_hotel.dot 0 diagram "$golden/seeds.cql" -k hotel --format dot
+check "diagram: -o writes the file" \
+  bash -c '"$1" diagram "$2" -o "$3" && cmp -s "$3" "$4"' _ "$cqlmodel" "$golden/seeds.cql" \
+  "$work/out.svg" "$golden/diagram_seeds.svg"
+for i in $(seq 1 32); do
+  columns=""
+  for c in $(seq 1 $((i % 7 + 1))); do columns="$columns col_${c}_$(printf '%*s' $((i % 5)) '' | tr ' ' y) text,"; done
+  printf 'CREATE TABLE wide.items_%s_by_owner (owner_id uuid, item_id timeuuid,%s qty int, PRIMARY KEY ((owner_id), item_id));\n' \
+    "$i" "${columns//,/ STATIC,}"
+done >"$work/wide.cql"
+# no_overlap SVG: every table's outer rectangle (the first rect of its <g>) is disjoint from the
+# others and inside the picture; prints the number of boxes.
+no_overlap() {
+  /usr/bin/python3 - "$1" <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+width, height = map(float, re.search(r'<svg [^>]*width="([0-9.]+)" height="([0-9.]+)"', svg).groups())
+boxes = [tuple(map(float, m)) for m in re.findall(
+    r'<g id="[^"]+">\n<rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)" height="([0-9.]+)"', svg)]
+assert len(boxes) >= 32, len(boxes)
+for i, (x, y, w, h) in enumerate(boxes):
+    assert x >= 0 and y >= 0 and x + w <= width and y + h <= height, (x, y, w, h)
+    for (x2, y2, w2, h2) in boxes[i + 1:]:
+        assert not (x < x2 + w2 and x2 < x + w and y < y2 + h2 and y2 < y + h), (x, y, x2, y2)
+
+PY
+}
+check "diagram: 32 generated tables, no boxes overlap" \
+  bash -c '"$1" diagram "$2" -o "$3"' _ "$cqlmodel" "$work/wide.cql" "$work/wide.svg"
+check "diagram: ... checked on the SVG" no_overlap "$work/wide.svg"
+check "diagram: bad format" fails 2 "--format is svg or dot" diagram "$golden/seeds.cql" --format png
+check "diagram: no --json" fails 2 "unknown option --json" diagram "$golden/seeds.cql" --json
+
+# --- 4. the service's schema -------------------------------------------------------------------
+sed -e 's/\${prefix}//g' \
+  -e "s/\${replication}/{'class': 'SimpleStrategy', 'replication_factor': 1}/g" \
+  "$data/../../schema/hotel_service.cql" >"$work/service.cql"
+check "service schema: size" bash -c '"$1" size "$2" | grep -q "^hotel.available_rooms_by_hotel_month"' \
+  _ "$cqlmodel" "$work/service.cql"
+check "service schema: lint finds pois_by_hotel's key" \
+  bash -c '"$1" lint "$2" | grep -qF "error: hotel.pois_by_hotel [key-uniqueness]"' \
+  _ "$cqlmodel" "$work/service.cql"
+check "service schema: diagram of every table and type" \
+  bash -c '[ "$("$1" diagram "$2" | grep -c "^<g id=")" -eq "$3" ]' _ "$cqlmodel" \
+  "$work/service.cql" "$(grep -cE "^CREATE (TABLE|TYPE|MATERIALIZED VIEW)" "$work/service.cql")"
+
+# --- 5. a live server ---------------------------------------------------------------------------
+if [ -n "$cqld" ] && [ -n "$hotel" ]; then
+  "$cqld" --data "$work/cqld" --address 127.0.0.1 --port 0 --admin-port 0 \
+    >"$work/cqld.out" 2>"$work/cqld.err" &
+  cqld_pid=$!
+  port=$(started '127\.0\.0\.1:[0-9]+' "$work/cqld.out" "$work/cqld.err" "$cqld_pid" cqld |
+    cut -d: -f2)
+  check "live: hotel load writes 2 hotels x 10 rooms x 8 days" \
+    bash -c '"$1" load --cassandra "127.0.0.1:$2" --hotels 2 --rooms 10 --days 8 >/dev/null 2>&1' \
+    _ "$hotel" "$port"
+  "$cqlmodel" size "$work/service.cql" -k hotel --host 127.0.0.1 --port "$port" \
+    >"$work/live.txt" 2>&1
+  check "live: size --host exits 0" [ $? -eq 0 ]
+  check "live: the availability partitions are measured beside the estimate" \
+    bash -c 'sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" "$1" |
+      grep -qE "^  measured: 2 partitions \(160 rows read\)"' _ "$work/live.txt"
+  check "live: ... 80 rows each" \
+    bash -c 'sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" "$1" |
+      grep -qE "^    Nr mean 80.0, max 80;"' _ "$work/live.txt"
+  check "live: JSON carries the measurement" \
+    bash -c '"$1" size "$2" -k hotel --json --host 127.0.0.1 --port "$3" |
+      /usr/bin/python3 -c "import json,sys; r={t[\"table\"]: t for t in json.load(sys.stdin)};
+m=r[\"hotel.available_rooms_by_hotel_date\"][\"measured\"]; assert m[\"partitions\"]==2 and m[\"max_rows\"]==80, m"' \
+    _ "$cqlmodel" "$work/service.cql" "$port"
+  printf 'CREATE TABLE hotel.no_such_table (id int PRIMARY KEY);\n' >"$work/missing.cql"
+  check "live: a table the server lacks is reported as failed" \
+    bash -c '"$1" size "$2" --host 127.0.0.1 --port "$3" | grep -q "^  measured: failed: .*no_such_table"' \
+    _ "$cqlmodel" "$work/missing.cql" "$port"
+  end "$cqld_pid"
+  cqld_pid=""
+  check "live: an unreachable server exits 2" fails 2 "127.0.0.1:$port" \
+    size "$golden/seeds.cql" --host 127.0.0.1 --port "$port"
+else
+  echo "cqlmodel cli: live checks skipped (no CQLD_BINARY and HOTEL_BINARY)"
+fi
+
+# --- 6. errors ----------------------------------------------------------------------------------
+check "no subcommand: usage" fails 2 "usage: cqlmodel" 
+check "unknown subcommand" fails 2 "unknown command frobnicate" frobnicate x.cql
+check "unknown option" fails 2 "unknown option --nope" size "$seeds/001_hotel.cql" --nope 1
+check "bad row count" fails 2 "invalid --rows t=abc" size "$seeds/001_hotel.cql" --rows t=abc
+check "missing file" fails 2 "cannot read $work/none.cql" size "$work/none.cql"
+printf 'CREATE TABLE t (a int PRIMARY KEY);\n' >"$work/nokeyspace.cql"
+check "schema without keyspace" fails 2 "No keyspace has been specified" size "$work/nokeyspace.cql"
+printf 'CREATE TABLE k.t (a int PRIMARY KEY\n' >"$work/syntax.cql"
+check "syntax error" fails 2 "line 0:-1 mismatched input '<EOF>'" size "$work/syntax.cql"
+
+if [ "$failures" -ne 0 ]; then
+  echo "cqlmodel cli: $failures check(s) failed"
+  exit 1
+fi
+echo "cqlmodel cli: all checks passed"

@@ -1,0 +1,292 @@
+// `cqlmodel`: the seeds' data-modeling method as a tool (docs/cqlmodel.md).
+//
+//   cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]
+//                 [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]
+//                 [--host H [--port P] [--username U] [--max-rows N]]
+//       The seeds' Nv and St per partition of every table (src/model/partition_size.h), the
+//       tables over 100,000 values or 100 MB, and bucketing proposals with their sizes. With
+//       --host, also the partitions measured on that server through the driver
+//       (src/model/partition_measure.h); the password comes from CQLMODEL_PASSWORD.
+//   cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] [--json]
+//       Findings with rule id, severity, reasoning and fix (src/model/lint.h). Exits 1 when
+//       there is an error-level finding, so CI can gate on it.
+//   cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]
+//       The Chebotko physical diagram (src/model/diagram.h), or with --logical the logical one
+//       (no types), SVG by default, to stdout or OUT.
+//
+// Exit status: 0 done, 1 lint errors, 2 bad usage or a schema that does not load.
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "client/remote_session.h"
+#include "model/diagram.h"
+#include "model/lint.h"
+#include "model/partition_size.h"
+#include "model/schema_model.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]\n"
+    "                     [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]\n"
+    "                     [--host H [--port P] [--username U] [--max-rows N]]\n"
+    "       cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] "
+    "[--json]\n"
+    "       cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]\n";
+
+constexpr int kExitUsage = 2;
+
+// The command line after the subcommand: the schema file and the flags, repeated ones in order.
+struct Arguments {
+  std::string schema;
+  std::multimap<std::string, std::string> flags;
+
+  bool Has(const std::string& name) const { return flags.count(name) > 0; }
+  std::string Get(const std::string& name, const std::string& fallback = "") const {
+    auto it = flags.find(name);
+    return it == flags.end() ? fallback : it->second;
+  }
+  std::vector<std::string> All(const std::string& name) const {
+    std::vector<std::string> values;
+    for (auto [it, end] = flags.equal_range(name); it != end; ++it) values.push_back(it->second);
+    return values;
+  }
+};
+
+int Usage(const std::string& problem) {
+  if (!problem.empty()) std::cerr << "cqlmodel: " << problem << "\n";
+  std::cerr << kUsage;
+  return kExitUsage;
+}
+
+// Parses argv[2..]; `allowed` lists the flags the subcommand takes, each with a value except
+// the switches `--json` and `--logical`.
+bool ParseArguments(int argc, char** argv, const std::vector<std::string>& allowed, Arguments* out,
+                    std::string* problem) {
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (!arg.empty() && arg[0] == '-') {
+      if (std::find(allowed.begin(), allowed.end(), arg) == allowed.end()) {
+        *problem = "unknown option " + arg;
+        return false;
+      }
+      if (arg == "--json" || arg == "--logical") {  // switches, without a value
+        out->flags.emplace(arg, "true");
+        continue;
+      }
+      if (i + 1 >= argc) {
+        *problem = arg + " needs a value";
+        return false;
+      }
+      out->flags.emplace(arg, argv[++i]);
+      continue;
+    }
+    if (!out->schema.empty()) {
+      *problem = "one schema file expected, got " + out->schema + " and " + arg;
+      return false;
+    }
+    out->schema = arg;
+  }
+  if (out->schema.empty()) *problem = "no schema file given";
+  return !out->schema.empty();
+}
+
+bool SplitAssignment(const std::string& text, std::string* key, std::string* value) {
+  size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == text.size()) return false;
+  *key = text.substr(0, equals);
+  *value = text.substr(equals + 1);
+  return true;
+}
+
+// Reads `--flag KEY=NUMBER` assignments into `target` through `parse`.
+template <typename T>
+bool ReadAssignments(const Arguments& args, const std::string& flag,
+                     const std::function<bool(const std::string&, T*)>& parse,
+                     std::map<std::string, T>* target, std::string* problem) {
+  for (const std::string& assignment : args.All(flag)) {
+    std::string key, value;
+    T parsed{};
+    if (!SplitAssignment(assignment, &key, &value) || !parse(value, &parsed)) {
+      problem->assign("invalid ").append(flag).append(" ").append(assignment);
+      return false;
+    }
+    (*target)[key] = parsed;
+  }
+  return true;
+}
+
+bool ParsePositive(const std::string& text, int64_t* out) {
+  char* end = nullptr;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value < 0) return false;
+  *out = value;
+  return true;
+}
+
+bool ParseRows(const std::string& text, double* out) {
+  auto rows = model::ParseRowCount(text);
+  if (!rows.ok()) return false;
+  *out = *rows;
+  return true;
+}
+
+bool ReadSizeAssumptions(const Arguments& args, model::SizeAssumptions* assumptions,
+                         std::string* problem) {
+  if (!ReadAssignments<double>(args, "--rows", ParseRows, &assumptions->rows, problem) ||
+      !ReadAssignments<int64_t>(args, "--value-size", ParsePositive, &assumptions->value_sizes,
+                                problem) ||
+      !ReadAssignments<double>(args, "--span", ParseRows, &assumptions->span_days, problem)) {
+    return false;
+  }
+  if (std::string rows = args.Get("--default-rows"); !rows.empty()) {
+    if (!ParseRows(rows, &assumptions->default_rows)) {
+      *problem = "invalid --default-rows " + rows;
+      return false;
+    }
+  }
+  if (std::string elements = args.Get("--elements"); !elements.empty()) {
+    if (!ParsePositive(elements, &assumptions->collection_elements)) {
+      *problem = "invalid --elements " + elements;
+      return false;
+    }
+  }
+  return true;
+}
+
+// Connects to the server of --host/--port through the driver and measures every report's table.
+// Returns 0, or the exit status of a failure it has reported.
+int Measure(const model::SchemaModel& schema, const Arguments& args, const std::string& host,
+            std::vector<model::SizeReport>* reports) {
+  int64_t max_rows = 1'000'000;
+  if (std::string text = args.Get("--max-rows"); !text.empty() && !ParsePositive(text, &max_rows)) {
+    return Usage("invalid --max-rows " + text);
+  }
+  client::ClientOptions options;
+  options.contact_points = {host + ":" + args.Get("--port", "9042")};
+  options.username = args.Get("--username");
+  if (const char* password = std::getenv("CQLMODEL_PASSWORD")) options.password = password;
+  auto session = client::RemoteSession::Connect(options);
+  if (!session.ok()) {
+    std::cerr << "cqlmodel: " << options.contact_points[0] << ": " << session.status().message()
+              << "\n";
+    return kExitUsage;
+  }
+  model::MeasureReports(**session, schema, max_rows, reports);
+  return 0;
+}
+
+int Size(const model::SchemaModel& schema, const Arguments& args) {
+  model::SizeAssumptions assumptions;
+  std::string problem;
+  if (!ReadSizeAssumptions(args, &assumptions, &problem)) return Usage(problem);
+  std::vector<model::SizeReport> reports =
+      model::EstimateSchema(schema, args.Get("-k"), assumptions);
+  if (std::string host = args.Get("--host"); !host.empty()) {
+    int status = Measure(schema, args, host, &reports);
+    if (status != 0) return status;
+  }
+  std::cout << (args.Has("--json") ? model::SizeReportsJson(reports)
+                                   : model::FormatSizeReports(reports));
+  return 0;
+}
+
+int Lint(const model::SchemaModel& schema, const Arguments& args) {
+  std::vector<model::Query> queries;
+  if (std::string path = args.Get("--queries"); !path.empty()) {
+    auto loaded = model::LoadQueriesFile(path);
+    if (!loaded.ok()) {
+      std::cerr << "cqlmodel: " << path << ": " << loaded.status().message() << "\n";
+      return kExitUsage;
+    }
+    queries = *std::move(loaded);
+  }
+  std::vector<std::string> disabled;
+  for (const std::string& list : args.All("--disable")) {
+    std::stringstream stream(list);
+    for (std::string rule; std::getline(stream, rule, ',');) {
+      const std::vector<std::string>& rules = model::LintRules();
+      if (std::find(rules.begin(), rules.end(), rule) == rules.end()) {
+        return Usage("unknown lint rule " + rule);
+      }
+      disabled.push_back(rule);
+    }
+  }
+  std::vector<model::Finding> findings = model::Lint(schema, queries, args.Get("-k"), disabled);
+  std::cout << (args.Has("--json") ? model::FindingsJson(findings)
+                                   : model::FormatFindings(findings));
+  return model::HasErrors(findings) ? 1 : 0;
+}
+
+int Diagram(const model::SchemaModel& schema, const Arguments& args) {
+  std::string format = args.Get("--format", "svg");
+  if (format != "svg" && format != "dot") return Usage("--format is svg or dot");
+  model::DiagramLayout layout = model::LayOut(
+      schema, args.Get("-k"),
+      args.Has("--logical") ? model::DiagramForm::kLogical : model::DiagramForm::kPhysical);
+  std::string text = format == "svg" ? model::RenderSvg(layout) : model::RenderDot(layout);
+  std::string output = args.Get("-o");
+  if (output.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(output, std::ios::binary);
+  out << text;
+  if (!out) {
+    std::cerr << "cqlmodel: cannot write " << output << "\n";
+    return kExitUsage;
+  }
+  return 0;
+}
+
+int Run(int argc, char** argv) {
+  if (argc < 2) return Usage("");
+  std::string command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  static const std::map<std::string, std::vector<std::string>> kFlags = {
+      {"size",
+       {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements", "--host",
+        "--port", "--username", "--max-rows", "--json"}},
+      {"lint", {"-k", "--queries", "--disable", "--json"}},
+      {"diagram", {"-k", "-o", "--format", "--logical"}},
+  };
+  auto flags = kFlags.find(command);
+  if (flags == kFlags.end()) return Usage("unknown command " + command);
+  Arguments args;
+  std::string problem;
+  if (!ParseArguments(argc, argv, flags->second, &args, &problem)) return Usage(problem);
+  auto schema = model::LoadSchemaFile(args.schema);
+  if (!schema.ok()) {
+    std::cerr << "cqlmodel: " << args.schema << ": " << schema.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (command == "size") return Size(*schema, args);
+  if (command == "lint") return Lint(*schema, args);
+  return Diagram(*schema, args);
+}
+
+}  // namespace
+
+// The library reports failures as values; what the standard library or Boost may throw
+// (allocation, I/O streams) ends the run here with a message instead of an abort.
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "cqlmodel: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
