@@ -1,5 +1,7 @@
 #include "hotel/domain.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdio>
 
@@ -130,6 +132,104 @@ bool IsConfirmationNumber(std::string_view text) {
     if (kConfirmationAlphabet.find(c) == std::string_view::npos) return false;
   }
   return true;
+}
+
+bool HoldsNights(std::string_view status) {
+  return status == kStatusConfirmed || status == kStatusChanged || status == kStatusCheckedIn ||
+         status == kStatusCheckedOut;
+}
+
+std::string_view ActionName(ReservationAction action) {
+  switch (action) {
+    case ReservationAction::kBooked:
+      return "booked";
+    case ReservationAction::kChanged:
+      return "changed";
+    case ReservationAction::kCancelled:
+      return "cancelled";
+    case ReservationAction::kCheckedIn:
+      return "checked_in";
+    case ReservationAction::kCheckedOut:
+      return "checked_out";
+    case ReservationAction::kNoShow:
+      return "no_show";
+  }
+  return "unknown";
+}
+
+std::optional<ReservationAction> ParseAction(std::string_view name) {
+  for (ReservationAction action : {ReservationAction::kBooked, ReservationAction::kChanged,
+                                   ReservationAction::kCancelled, ReservationAction::kCheckedIn,
+                                   ReservationAction::kCheckedOut, ReservationAction::kNoShow}) {
+    if (ActionName(action) == name) return action;
+  }
+  return std::nullopt;
+}
+
+common::Status InvalidTransition(std::string message) {
+  return common::Status(common::StatusCode::kFunctionFailure, std::move(message));
+}
+
+namespace {
+
+// The verb of an action in an error message ("Cannot check in ...").
+std::string_view ActionVerb(ReservationAction action) {
+  switch (action) {
+    case ReservationAction::kBooked:
+      return "book";
+    case ReservationAction::kChanged:
+      return "change";
+    case ReservationAction::kCancelled:
+      return "cancel";
+    case ReservationAction::kCheckedIn:
+      return "check in";
+    case ReservationAction::kCheckedOut:
+      return "check out";
+    case ReservationAction::kNoShow:
+      return "record a no-show for";
+  }
+  return "change";
+}
+
+}  // namespace
+
+common::Result<std::string> StatusAfter(std::string_view confirmation, std::string_view status,
+                                        ReservationAction action) {
+  bool upcoming = status == kStatusConfirmed || status == kStatusChanged;
+  std::string_view next;
+  switch (action) {
+    case ReservationAction::kBooked:
+      return std::string(kStatusConfirmed);
+    case ReservationAction::kChanged:
+      if (upcoming) next = kStatusChanged;
+      break;
+    case ReservationAction::kCancelled:
+      if (upcoming) next = kStatusCancelled;
+      break;
+    case ReservationAction::kCheckedIn:
+      if (upcoming) next = kStatusCheckedIn;
+      break;
+    case ReservationAction::kCheckedOut:
+      if (status == kStatusCheckedIn) next = kStatusCheckedOut;
+      break;
+    case ReservationAction::kNoShow:
+      if (upcoming) next = kStatusNoShow;
+      break;
+  }
+  if (next.empty()) {
+    std::string words = status == kStatusNoShow ? "a no-show" : std::string(status);
+    for (char& c : words) {
+      if (c == '_') c = ' ';
+    }
+    return InvalidTransition(fmt::format("Cannot {} reservation '{}': it is {}", ActionVerb(action),
+                                         confirmation, words));
+  }
+  return std::string(next);
+}
+
+std::string DescribeStay(const Reservation& reservation) {
+  return fmt::format("room {}, {} to {}", reservation.room_number, FormatDay(reservation.check_in),
+                     FormatDay(reservation.check_out));
 }
 
 }  // namespace hotel

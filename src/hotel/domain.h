@@ -144,6 +144,23 @@ struct Guest {
   bool operator==(const Guest&) const = default;
 };
 
+// --- The reservation lifecycle (docs/data-model.md, "The life of a reservation") ----------
+//
+//   booked ──> confirmed ──change──> changed (change again: changed)
+//   confirmed | changed ──cancel──> cancelled      (nights released)
+//   confirmed | changed ──no-show──> no_show       (nights released)
+//   confirmed | changed ──check-in──> checked_in ──check-out──> checked_out
+//
+// A reservation is never deleted: every status stays readable, and every change appends one
+// row to its history (`reservation_history_by_confirmation`).
+inline constexpr std::string_view kStatusPending = "pending";
+inline constexpr std::string_view kStatusConfirmed = "confirmed";
+inline constexpr std::string_view kStatusChanged = "changed";
+inline constexpr std::string_view kStatusCancelled = "cancelled";
+inline constexpr std::string_view kStatusCheckedIn = "checked_in";
+inline constexpr std::string_view kStatusCheckedOut = "checked_out";
+inline constexpr std::string_view kStatusNoShow = "no_show";
+
 struct Reservation {
   std::string confirmation_number;
   std::string hotel_id;
@@ -156,10 +173,51 @@ struct Reservation {
   std::string guest_last_name;
   Cents total = 0;
   std::string currency = std::string(kCurrency);
-  // "confirmed"; "pending" between the confirmation number's reservation and the booking's
-  // final write; "cancelled" in the answer to a cancel.
-  std::string status = "confirmed";
+  // One of the statuses below; "pending" between the confirmation number's reservation and
+  // the booking's final write (never shown to a client).
+  std::string status = std::string(kStatusConfirmed);
   int64_t nights() const { return check_out - check_in; }
 };
+
+// True for the statuses whose reservation holds its nights in the availability table
+// (confirmed, changed, checked_in, checked_out); false for pending, cancelled, no_show and
+// anything unknown. The repair pass frees nights held by a reservation for which it is false.
+bool HoldsNights(std::string_view status);
+
+// What happened to a reservation: the `action` column of its history.
+enum class ReservationAction { kBooked, kChanged, kCancelled, kCheckedIn, kCheckedOut, kNoShow };
+// "booked", "changed", "cancelled", "checked_in", "checked_out", "no_show".
+std::string_view ActionName(ReservationAction action);
+// The action named `name` (ActionName's inverse); nullopt for any other text.
+std::optional<ReservationAction> ParseAction(std::string_view name);
+
+// The status code of a well-formed request the reservation's status does not allow (HTTP 422
+// "invalid_transition"). The hotel layer borrows kFunctionFailure for it: the repository maps
+// every database error to kUnavailable or kInternal, so the code cannot mean anything else
+// here.
+common::Status InvalidTransition(std::string message);
+
+// The status a reservation in `status` takes after `action`, per the diagram above; for
+// kBooked, "confirmed" (from any status: the service books fresh numbers only). Errors:
+// InvalidTransition naming `confirmation`, the action and the current status ("Cannot check in
+// reservation 'X': it is cancelled").
+common::Result<std::string> StatusAfter(std::string_view confirmation, std::string_view status,
+                                        ReservationAction action);
+
+// One row of a reservation's history (`reservation_history_by_confirmation`).
+struct ReservationEvent {
+  common::Uuid event_id;  // a timeuuid: orders the history and says when
+  ReservationAction action = ReservationAction::kBooked;
+  std::string status;   // the reservation's status after the event
+  std::string actor;    // "guest", or the staff user's name
+  std::string details;  // what changed, in words ("2026-12-01 to 2026-12-03, room 101 -> ...")
+  int64_t at_millis() const { return event_id.UnixMillis(); }
+};
+
+// Who acts when a request carries no staff session.
+inline constexpr std::string_view kGuestActor = "guest";
+
+// "room 101, 2026-12-01 to 2026-12-03": a stay as the history's details describe it.
+std::string DescribeStay(const Reservation& reservation);
 
 }  // namespace hotel

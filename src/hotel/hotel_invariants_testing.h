@@ -2,11 +2,13 @@
 // data as stored, after concurrent bookings (concurrency tests) or after a crash and a repair
 // pass (crash test):
 //   - every room-night of the hotel in [first, last) is either free (no holder) or held by a
-//     confirmation number whose reservation is confirmed and covers that night (I1, I3 gone);
-//   - every confirmed reservation holds all its nights (I2) and is visible in all three
-//     reservation tables (Q6, Q7, Q8);
+//     confirmation number whose reservation holds nights (HoldsNights) and covers that night
+//     (I1, I3 gone);
+//   - every reservation whose status holds nights holds all of them (I2); every reservation,
+//     of any status, is visible in all three reservation tables (Q6, Q7, Q8) with the same
+//     status, and its history (Q10) is not empty and ends in that status;
 //   - no "pending" confirmation row is left, and the by-date and by-guest tables hold no rows
-//     beyond the confirmed reservations (nothing half-done).
+//     beyond the reservations (nothing half-done).
 //
 // Only *_test.cc files include this header. Thread-safety: as the repository (call it when no
 // booking is running, or the answer may describe a moment in between).
@@ -47,8 +49,9 @@ inline std::vector<std::string> CheckBookingInvariants(cql::Session& session,
       continue;
     }
     auto reservation = repository.FindReservation(night.held_by);
-    if (!reservation.ok() || !reservation->has_value() || (*reservation)->status != "confirmed") {
-      problems.push_back(where + ": held by " + night.held_by + " with no confirmed reservation");
+    if (!reservation.ok() || !reservation->has_value() || !HoldsNights((*reservation)->status)) {
+      problems.push_back(where + ": held by " + night.held_by +
+                         " with no reservation that holds nights");
       continue;
     }
     const Reservation& r = **reservation;
@@ -62,22 +65,26 @@ inline std::vector<std::string> CheckBookingInvariants(cql::Session& session,
   auto all = session.Execute(
       fmt::format("SELECT confirm_number, status FROM {}.reservations_by_confirmation", ks));
   if (!all.ok()) return {"scanning reservations: " + all.status().ToString()};
-  size_t confirmed = 0;
+  size_t kept = 0;
   for (size_t i = 0; i < all->row_count(); ++i) {
     std::string number(all->Value(i, 0).value_or(""));
     std::string status(all->Value(i, 1).value_or(""));
-    if (status != "confirmed") {
+    if (status == kStatusPending) {
       problems.push_back(number + ": status '" + status + "' left behind");
       continue;
     }
-    ++confirmed;
+    ++kept;
     auto found = repository.FindReservation(number);
     if (!found.ok() || !found->has_value()) {
       problems.push_back(number + ": unreadable");
       continue;
     }
     const Reservation& r = **found;
-    for (Day day = r.check_in; day < r.check_out; ++day) {
+    auto history = repository.ReservationHistory(number);
+    if (!history.ok() || history->empty() || history->back().status != r.status) {
+      problems.push_back(number + ": history does not end in status " + r.status);
+    }
+    for (Day day = r.check_in; day < r.check_out && HoldsNights(r.status); ++day) {
       if (day < first || day >= last) continue;
       auto it = holder.find({r.room_number, day});
       if (it == holder.end() || it->second != number) {
@@ -89,24 +96,31 @@ inline std::vector<std::string> CheckBookingInvariants(cql::Session& session,
         repository.ReservationsByHotelDate(r.hotel_id, r.check_in, FoldName(r.guest_last_name));
     bool in_q7 = false;
     if (q7.ok()) {
-      for (const Reservation& row : *q7) in_q7 |= row.confirmation_number == number;
+      for (const Reservation& row : *q7) {
+        in_q7 |= row.confirmation_number == number && row.status == r.status;
+      }
     }
-    if (!in_q7) problems.push_back(number + ": missing from reservations_by_hotel_date");
+    if (!in_q7)
+      problems.push_back(number +
+                         ": missing from reservations_by_hotel_date (or its status differs)");
     auto q8 =
         repository.ReservationsByGuest(FoldName(r.guest_last_name), FoldName(r.guest_first_name));
     bool in_q8 = false;
     if (q8.ok()) {
-      for (const Reservation& row : *q8) in_q8 |= row.confirmation_number == number;
+      for (const Reservation& row : *q8) {
+        in_q8 |= row.confirmation_number == number && row.status == r.status;
+      }
     }
-    if (!in_q8) problems.push_back(number + ": missing from reservations_by_guest");
+    if (!in_q8)
+      problems.push_back(number + ": missing from reservations_by_guest (or its status differs)");
   }
   for (const char* table : {"reservations_by_hotel_date", "reservations_by_guest"}) {
     auto rows = session.Execute(fmt::format("SELECT confirm_number FROM {}.{}", ks, table));
     if (!rows.ok()) {
       problems.push_back(std::string("scanning ") + table + ": " + rows.status().ToString());
-    } else if (rows->row_count() != confirmed) {
-      problems.push_back(fmt::format("{} has {} rows for {} confirmed reservations", table,
-                                     rows->row_count(), confirmed));
+    } else if (rows->row_count() != kept) {
+      problems.push_back(
+          fmt::format("{} has {} rows for {} reservations", table, rows->row_count(), kept));
     }
   }
   return problems;

@@ -149,7 +149,7 @@ Result<Reservation> HotelService::GetReservation(
   ASSIGN_OR_RETURN(auto reservation, repository_->FindReservation(confirmation));
   bool same_guest = !guest_last_name || (reservation && FoldName(*guest_last_name) ==
                                                             FoldName(reservation->guest_last_name));
-  if (!reservation || reservation->status != "confirmed" || !same_guest) {
+  if (!reservation || reservation->status == kStatusPending || !same_guest) {
     return Status::NotFound("Reservation '" + confirmation + "' not found");
   }
   return std::move(*reservation);
@@ -174,6 +174,14 @@ Result<Guest> HotelService::GetGuest(const common::Uuid& guest_id) {
   ASSIGN_OR_RETURN(auto guest, repository_->FindGuest(guest_id));
   if (!guest) return Status::NotFound("Guest '" + guest_id.ToString() + "' not found");
   return std::move(*guest);
+}
+
+Result<HotelService::ReservationHistory> HotelService::History(
+    const std::string& confirmation, const std::optional<std::string>& guest_last_name) {
+  ReservationHistory history;
+  ASSIGN_OR_RETURN(history.reservation, GetReservation(confirmation, guest_last_name));
+  ASSIGN_OR_RETURN(history.events, repository_->ReservationHistory(confirmation));
+  return history;
 }
 
 // --- Reservations --------------------------------------------------------------------------
@@ -285,10 +293,12 @@ Result<Reservation> HotelService::Book(const BookingRequest& request) {
   }
   // Too slow to be safe: past half the hold timeout the repair pass may soon treat the holds as
   // orphans, so give up rather than write a reservation whose nights could be freed.
-  Status written =
-      NowMillis() - now > options_.hold_timeout_millis / 2
-          ? Status(common::StatusCode::kUnavailable, "booking timed out; retry")
-          : repository_->WriteReservation(reservation, new_guest ? &guest : nullptr, nullptr);
+  ReservationEvent booked =
+      NewEvent(reservation, ReservationAction::kBooked, request.actor, DescribeStay(reservation));
+  Status written = NowMillis() - now > options_.hold_timeout_millis / 2
+                       ? Status(common::StatusCode::kUnavailable, "booking timed out; retry")
+                       : repository_->WriteReservation(reservation, new_guest ? &guest : nullptr,
+                                                       nullptr, booked);
   if (!written.ok()) {
     // Compensate; if this fails too, RepairHolds frees the holds later (invariant I3).
     (void)repository_->ReleaseNights(hotel.hotel_id, request.room_number, stay, number);
@@ -298,25 +308,64 @@ Result<Reservation> HotelService::Book(const BookingRequest& request) {
   return reservation;
 }
 
+ReservationEvent HotelService::NewEvent(const Reservation& reservation, ReservationAction action,
+                                        const std::string& actor, std::string details) {
+  ReservationEvent event;
+  event.event_id = event_ids_.Next();
+  event.action = action;
+  event.status = reservation.status;
+  event.actor = actor;
+  event.details = std::move(details);
+  return event;
+}
+
+Status HotelService::WriteTransition(const Reservation& reservation, ReservationAction action,
+                                     const std::string& actor) {
+  // Rows first, nights second: a crash in between leaves orphan holds for RepairHolds (the
+  // status no longer holds nights), never a reservation whose nights could be sold again.
+  RETURN_IF_ERROR(repository_->WriteReservation(
+      reservation, nullptr, nullptr,
+      NewEvent(reservation, action, actor, DescribeStay(reservation))));
+  if (HoldsNights(reservation.status)) return Status::Ok();
+  return repository_
+      ->ReleaseNights(reservation.hotel_id, reservation.room_number,
+                      NightsOf(reservation.check_in, reservation.check_out),
+                      reservation.confirmation_number)
+      .status();
+}
+
 Result<Reservation> HotelService::Cancel(const std::string& confirmation,
-                                         const std::optional<std::string>& guest_last_name) {
+                                         const std::optional<std::string>& guest_last_name,
+                                         const std::string& actor) {
   ASSIGN_OR_RETURN(Reservation reservation, GetReservation(confirmation, guest_last_name));
-  // Rows first, nights second: a crash in between leaves orphan holds for RepairHolds, never a
-  // reservation whose nights could be sold again.
-  RETURN_IF_ERROR(repository_->DeleteReservation(reservation));
-  RETURN_IF_ERROR(repository_->ReleaseNights(reservation.hotel_id, reservation.room_number,
-                                             NightsOf(reservation.check_in, reservation.check_out),
-                                             confirmation));
-  reservation.status = "cancelled";
+  ASSIGN_OR_RETURN(reservation.status,
+                   StatusAfter(confirmation, reservation.status, ReservationAction::kCancelled));
+  RETURN_IF_ERROR(WriteTransition(reservation, ReservationAction::kCancelled, actor));
+  return reservation;
+}
+
+Result<Reservation> HotelService::RecordStayEvent(const std::string& confirmation,
+                                                  ReservationAction action,
+                                                  const std::string& actor) {
+  if (action != ReservationAction::kCheckedIn && action != ReservationAction::kCheckedOut &&
+      action != ReservationAction::kNoShow) {
+    return Status::Invalid("Not a front-desk action: " + std::string(ActionName(action)));
+  }
+  ASSIGN_OR_RETURN(Reservation reservation, GetReservation(confirmation));
+  ASSIGN_OR_RETURN(reservation.status, StatusAfter(confirmation, reservation.status, action));
+  RETURN_IF_ERROR(WriteTransition(reservation, action, actor));
   return reservation;
 }
 
 Result<Reservation> HotelService::Change(const std::string& confirmation,
                                          const ChangeRequest& request,
-                                         const std::optional<std::string>& guest_last_name) {
+                                         const std::optional<std::string>& guest_last_name,
+                                         const std::string& actor) {
   RETURN_IF_ERROR(ValidateStay(request.check_in, request.check_out));
   ASSIGN_OR_RETURN(Reservation old, GetReservation(confirmation, guest_last_name));
   Reservation updated = old;
+  ASSIGN_OR_RETURN(updated.status,
+                   StatusAfter(confirmation, old.status, ReservationAction::kChanged));
   updated.room_number = request.room_number.value_or(old.room_number);
   updated.check_in = request.check_in;
   updated.check_out = request.check_out;
@@ -345,9 +394,13 @@ Result<Reservation> HotelService::Change(const std::string& confirmation,
                   .value_or(updated.check_in);
     return TakenNight(updated.room_number, day);
   }
+  ReservationEvent changed =
+      NewEvent(updated, ReservationAction::kChanged, actor,
+               fmt::format("{} -> {}; total {} -> {}", DescribeStay(old), DescribeStay(updated),
+                           FormatMoney(old.total), FormatMoney(updated.total)));
   Status written = NowMillis() - now > options_.hold_timeout_millis / 2
                        ? Status(common::StatusCode::kUnavailable, "change timed out; retry")
-                       : repository_->WriteReservation(updated, nullptr, &old);
+                       : repository_->WriteReservation(updated, nullptr, &old, changed);
   if (!written.ok()) {
     (void)repository_->ReleaseNights(old.hotel_id, updated.room_number, to_claim, confirmation);
     return written;
@@ -376,7 +429,7 @@ Result<int> HotelService::RepairHolds(const std::string& hotel_id, int64_t now_m
   int freed = 0;
   for (const auto& [number, held] : holds) {
     ASSIGN_OR_RETURN(auto reservation, repository_->FindReservation(number));
-    if (reservation && reservation->status == "pending") {
+    if (reservation && reservation->status == kStatusPending) {
       // A booking that died after claiming. The pending row goes first (IF status =
       // 'pending'): should the booking still confirm, the delete does not apply and the
       // reservation is read again, so its nights are kept. A crash here leaves holds without
@@ -388,7 +441,9 @@ Result<int> HotelService::RepairHolds(const std::string& hotel_id, int64_t now_m
         ASSIGN_OR_RETURN(reservation, repository_->FindReservation(number));
       }
     }
-    bool confirmed = reservation && reservation->status == "confirmed";
+    // Cancelled and no-show reservations hold nothing: their holds are orphans (a crash
+    // between writing the status and freeing the nights).
+    bool confirmed = reservation && HoldsNights(reservation->status);
     std::map<int16_t, std::vector<Day>> orphans;  // by room
     for (const RoomNight* night : held) {
       bool covered = confirmed && reservation->room_number == night->room_number &&

@@ -12,24 +12,36 @@
 //      With month buckets (`AvailabilityBucketing::kMonth`) a stay crossing a month boundary
 //      spans two partitions: one conditional batch per partition, in month order, and the
 //      earlier months are released again when a later one fails (Repository::ClaimNights).
-//   3. One logged batch writes the reservation to the three reservation tables ("confirmed")
-//      and the guest.
+//   3. One logged batch writes the reservation to the three reservation tables ("confirmed"),
+//      its first history row ("booked") and the guest.
+// Lifecycle (domain.h): a reservation is never deleted. Every change of its state — change,
+// cancel, check-in, check-out, no-show — rewrites its rows in the three reservation tables with
+// the new status and appends its history row, in ONE logged batch (Repository::
+// WriteReservation), so the history and the status never disagree. Transitions the status does
+// not allow fail with InvalidTransition (HTTP 422) before anything is written.
 // Invariants: (I1) a room-night is sold at most once: it is held by at most one confirmation
-// number; (I2) a confirmed reservation's nights are all held by its number; (I3) a night held
-// by a number whose reservation is missing, pending, or does not cover that night is an orphan
-// hold — left by a crash or a failed compensation — and `RepairHolds` frees it once it is older
-// than `hold_timeout`. A booking or change whose claim is older than half the hold timeout
-// when it is about to write the reservation gives up (releasing its claim) instead, so the
+// number; (I2) the nights of a reservation whose status holds nights (HoldsNights: confirmed,
+// changed, checked_in, checked_out) are all held by its number; (I3) a night held by a number
+// whose reservation is missing, pending, cancelled, a no-show, or does not cover that night is
+// an orphan hold — left by a crash or a failed compensation — and `RepairHolds` frees it once
+// it is older than `hold_timeout`. A booking or change whose claim is older than half the hold
+// timeout when it is about to write the reservation gives up (releasing its claim) instead, so the
 // repair pass can never free the nights of a reservation still being written. The repair pass
-// runs in the background every `repair_interval_millis` (RepairAll). Cancel deletes the reservation
-// rows first, then frees the nights (a crash in between leaves orphans, never a reservation without
-// its nights). Change claims the new nights first (nights the old stay already holds are kept, not
-// re-claimed), then rewrites the reservation rows, then frees the old nights the new stay does not
-// use.
+// runs in the background every `repair_interval_millis` (RepairAll). Cancel and no-show write the
+// reservation rows with their new status first, then free the nights (a crash in between leaves
+// orphans, never a reservation without its nights). Change claims the new nights first (nights the
+// old stay already holds are kept, not re-claimed), then rewrites the reservation rows, then frees
+// the old nights the new stay does not use.
+//
+// Concurrent changes of one reservation (a cancel racing a check-in) are not serialized: each
+// reads the status, checks its transition and writes; the later write's status wins and both
+// events are in the history. (A conditional write cannot cover the batch: Cassandra allows
+// conditions only within one partition of one table.)
 //
 // Errors (mapped to HTTP in one function, `http_router.cc`):
 //   kInvalid -> 400, kNotFound -> 404, kAlreadyExists -> 409 "conflict",
-//   kWriteFailure -> 409 "room_unavailable" (see RoomUnavailable), kUnavailable -> 503,
+//   kWriteFailure -> 409 "room_unavailable" (see RoomUnavailable),
+//   kFunctionFailure -> 422 "invalid_transition" (see InvalidTransition), kUnavailable -> 503,
 //   anything else -> 500.
 //
 // Thread-safety: thread-safe (the repository is; the confirmation-number generator is guarded
@@ -46,7 +58,9 @@
 #include <string>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/result.h"
+#include "common/uuid.h"
 #include "hotel/domain.h"
 #include "hotel/repair_scheduler.h"
 #include "hotel/repository.h"
@@ -96,8 +110,9 @@ struct BookingRequest {
   int16_t room_number = 0;
   Day check_in = 0;
   Day check_out = 0;
-  std::optional<common::Uuid> guest_id;  // an existing guest, or:
-  std::optional<Guest> new_guest;        // a new guest (its guest_id is assigned)
+  std::optional<common::Uuid> guest_id;          // an existing guest, or:
+  std::optional<Guest> new_guest;                // a new guest (its guest_id is assigned)
+  std::string actor = std::string(kGuestActor);  // who books, for the history
 };
 
 struct ChangeRequest {
@@ -132,7 +147,8 @@ class HotelService {
   // Q5: the room's type, amenities and rate on `date` (default today). kNotFound when unknown.
   common::Result<RoomDetails> GetRoom(const std::string& hotel_id, int16_t room_number,
                                       std::optional<Day> date);
-  // Q6. kNotFound when unknown (or still pending). With `guest_last_name`, also kNotFound —
+  // Q6, in any status (a cancelled reservation stays readable). kNotFound when unknown (or
+  // still pending). With `guest_last_name`, also kNotFound —
   // the same status, message included — unless the reservation's guest has that last name
   // (any case, surrounding blanks ignored), so a number cannot be probed without the name.
   common::Result<Reservation> GetReservation(
@@ -146,21 +162,40 @@ class HotelService {
       const std::string& last_name, const std::optional<std::string>& first_name);
   // Q9. kNotFound when unknown.
   common::Result<Guest> GetGuest(const common::Uuid& guest_id);
+  // Q6 and Q10: the reservation and its history, oldest first. kNotFound as GetReservation.
+  struct ReservationHistory {
+    Reservation reservation;
+    std::vector<ReservationEvent> events;
+  };
+  common::Result<ReservationHistory> History(
+      const std::string& confirmation,
+      const std::optional<std::string>& guest_last_name = std::nullopt);
 
   // --- Reservations ------------------------------------------------------------------------
   // Books a stay (header comment). kNotFound for an unknown hotel, room or guest; kInvalid for
   // a bad stay or guest; RoomUnavailable when a night is taken or not open.
   common::Result<Reservation> Book(const BookingRequest& request);
-  // Cancels: returns the reservation with status "cancelled". kNotFound when unknown, or when
-  // `guest_last_name` is given and is not the guest's (as GetReservation).
+  // Cancels, keeping the reservation (status "cancelled", history row "cancelled" by `actor`)
+  // and freeing its nights; returns it. kNotFound when unknown, or when `guest_last_name` is
+  // given and is not the guest's (as GetReservation); InvalidTransition unless confirmed or
+  // changed.
   common::Result<Reservation> Cancel(
       const std::string& confirmation,
-      const std::optional<std::string>& guest_last_name = std::nullopt);
-  // Moves a reservation to new dates (and room). RoomUnavailable leaves the old stay intact.
-  // kNotFound as Cancel.
+      const std::optional<std::string>& guest_last_name = std::nullopt,
+      const std::string& actor = std::string(kGuestActor));
+  // Moves a reservation to new dates (and room); its status becomes "changed" and the history
+  // row says from what to what. RoomUnavailable leaves the old stay intact. kNotFound and
+  // InvalidTransition as Cancel.
   common::Result<Reservation> Change(
       const std::string& confirmation, const ChangeRequest& request,
-      const std::optional<std::string>& guest_last_name = std::nullopt);
+      const std::optional<std::string>& guest_last_name = std::nullopt,
+      const std::string& actor = std::string(kGuestActor));
+  // A front-desk event, by staff user `actor`: kCheckedIn, kCheckedOut or kNoShow (a no-show
+  // frees the stay's nights, as a cancel). Returns the reservation with its new status.
+  // kNotFound when unknown; InvalidTransition when the status does not allow it (domain.h);
+  // kInvalid for another action.
+  common::Result<Reservation> RecordStayEvent(const std::string& confirmation,
+                                              ReservationAction action, const std::string& actor);
   // Frees the orphan holds (invariant I3) of a hotel older than the hold timeout, as of
   // `now_millis`, on nights from the day before `now_millis` on (older nights are past
   // selling), deleting the pending confirmation rows of the numbers holding them. Reads the
@@ -209,11 +244,20 @@ class HotelService {
                                                       Day check_out);
   // Reserves a fresh confirmation number for `pending`, filling in its number.
   common::Status ReserveNumber(Reservation& pending, int64_t now_millis);
+  // A history row for `reservation` (in its new status) with a fresh event id.
+  ReservationEvent NewEvent(const Reservation& reservation, ReservationAction action,
+                            const std::string& actor, std::string details);
+  // Writes `reservation`'s new status with its history row, then frees its nights when the new
+  // status no longer holds them (cancel, no-show).
+  common::Status WriteTransition(const Reservation& reservation, ReservationAction action,
+                                 const std::string& actor);
 
   Repository* repository_;
   HotelServiceOptions options_;
   std::mutex random_mutex_;
   std::mt19937_64 random_;  // GUARDED_BY(random_mutex_)
+  common::SystemClock clock_;
+  common::TimeuuidGenerator event_ids_{&clock_};  // history event ids (thread-safe)
   std::atomic<bool> repair_stopped_{false};
   std::unique_ptr<RepairScheduler> repair_;  // last: stopped first
 };

@@ -174,7 +174,7 @@ TEST_F(HotelTest, TakenNightIsAConflictAndChangesNothing) {
             common::StatusCode::kNotFound);
 }
 
-TEST_F(HotelTest, CancelFreesTheNightsAndRemovesTheRows) {
+TEST_F(HotelTest, CancelFreesTheNightsAndKeepsTheReservation) {
   LoadInventory();
   auto booked = service_->Book(
       {"AZ123", 101, D("2030-01-02"), D("2030-01-04"), std::nullopt, MakeGuest("Mai", "Nguyen")});
@@ -182,14 +182,15 @@ TEST_F(HotelTest, CancelFreesTheNightsAndRemovesTheRows) {
   auto cancelled = service_->Cancel(booked->confirmation_number);
   ASSERT_TRUE(cancelled.ok()) << cancelled.status().ToString();
   EXPECT_EQ(cancelled->status, "cancelled");
-  EXPECT_EQ(service_->GetReservation(booked->confirmation_number).status().code(),
-            common::StatusCode::kNotFound);
-  EXPECT_TRUE(service_->ReservationsByGuest("Nguyen", std::nullopt)->empty());
-  EXPECT_TRUE(service_->ReservationsByHotelDate("AZ123", D("2030-01-02"), std::nullopt)->empty());
+  EXPECT_EQ(service_->GetReservation(booked->confirmation_number)->status, "cancelled");
+  EXPECT_EQ(service_->ReservationsByGuest("Nguyen", std::nullopt)->at(0).status, "cancelled");
+  EXPECT_EQ(service_->ReservationsByHotelDate("AZ123", D("2030-01-02"), std::nullopt)->at(0).status,
+            "cancelled");
   EXPECT_EQ(service_->FindAvailability("AZ123", D("2030-01-02"), D("2030-01-04"))->rooms.size(),
             2u);
   EXPECT_EQ(service_->Cancel(booked->confirmation_number).status().code(),
-            common::StatusCode::kNotFound);
+            common::StatusCode::kFunctionFailure);
+  EXPECT_EQ(service_->Cancel("ZZZZZZ").status().code(), common::StatusCode::kNotFound);
 }
 
 TEST_F(HotelTest, ChangeClaimsTheNewStayBeforeFreeingTheOld) {

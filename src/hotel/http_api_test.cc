@@ -173,7 +173,11 @@ TEST_P(HttpApiTest, ReadEndpointsQ1ToQ5) {
   const json::object& paths = openapi.body.at("paths").as_object();
   EXPECT_TRUE(paths.contains("/reservations/{confirmation_number}"));
   EXPECT_TRUE(paths.at("/reservations/{confirmation_number}").as_object().contains("delete"));
-  EXPECT_EQ(paths.size(), 21u);
+  EXPECT_EQ(paths.size(), 25u);
+  for (const char* action : {"history", "check-in", "check-out", "no-show"}) {
+    EXPECT_TRUE(paths.contains("/reservations/{confirmation_number}/" + std::string(action)))
+        << action;
+  }
   EXPECT_TRUE(paths.contains("/login"));
   // The operations endpoints are at the server's root.
   for (const char* root : {"/health/live", "/health/ready", "/metrics"}) {
@@ -225,8 +229,80 @@ TEST_P(HttpApiTest, BookLookUpChangeAndCancel) {
   auto cancelled = Call(http::verb::delete_, mine);
   ASSERT_EQ(cancelled.status, 200);
   EXPECT_EQ(cancelled.body.at("status"), "cancelled");
-  EXPECT_EQ(Call(http::verb::delete_, mine).status, 404);
-  EXPECT_EQ(Call(http::verb::get, mine).status, 404);
+  // Kept, not deleted: still readable, listed with its status; a second cancel is refused.
+  auto again = Call(http::verb::delete_, mine);
+  EXPECT_EQ(again.status, 422);
+  EXPECT_EQ(Code(again), "invalid_transition");
+  EXPECT_EQ(std::string(again.body.at("error").at("message").as_string()),
+            "Cannot cancel reservation '" + number + "': it is cancelled");
+  auto kept = Call(http::verb::get, mine);
+  ASSERT_EQ(kept.status, 200);
+  EXPECT_EQ(kept.body.at("status"), "cancelled");
+  auto listed = Staff(http::verb::get, "/api/v1/reservations?last_name=Nguyen");
+  ASSERT_EQ(listed.status, 200);
+  EXPECT_EQ(listed.body.at("reservations").at(0).at("status"), "cancelled");
+
+  auto history =
+      Call(http::verb::get, "/api/v1/reservations/" + number + "/history?last_name=nguyen");
+  ASSERT_EQ(history.status, 200) << json::serialize(history.body);
+  EXPECT_EQ(history.body.at("status"), "cancelled");
+  const json::array& events = history.body.at("history").as_array();
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[0].at("action"), "booked");
+  EXPECT_EQ(events[1].at("action"), "changed");
+  EXPECT_EQ(events[1].at("details"),
+            "room 101, 2030-01-02 to 2030-01-05 -> room 102, 2030-01-06 to 2030-01-08; "
+            "total 300.00 -> 300.00");
+  EXPECT_EQ(events[2].at("action"), "cancelled");
+  EXPECT_EQ(events[2].at("status"), "cancelled");
+  EXPECT_EQ(events[2].at("actor"), "guest");
+  EXPECT_TRUE(events[2].at("at").as_string().ends_with("Z"));
+  EXPECT_EQ(Call(http::verb::get, "/api/v1/reservations/" + number + "/history").status, 400);
+  EXPECT_EQ(
+      Call(http::verb::get, "/api/v1/reservations/" + number + "/history?last_name=Smith").status,
+      404);
+}
+
+TEST_P(HttpApiTest, FrontDeskChecksInAndOut) {
+  auto booked = Call(http::verb::post, "/api/v1/reservations", kBooking);
+  ASSERT_EQ(booked.status, 201) << json::serialize(booked.body);
+  std::string path =
+      "/api/v1/reservations/" + std::string(booked.body.at("confirmation_number").as_string());
+  // Staff only, and only valid transitions.
+  EXPECT_EQ(Call(http::verb::post, path + "/check-in").status, 401);
+  auto early = Staff(http::verb::post, path + "/check-out");
+  EXPECT_EQ(early.status, 422);
+  EXPECT_EQ(Code(early), "invalid_transition");
+  auto in = Staff(http::verb::post, path + "/check-in");
+  ASSERT_EQ(in.status, 200) << json::serialize(in.body);
+  EXPECT_EQ(in.body.at("status"), "checked_in");
+  EXPECT_EQ(Staff(http::verb::post, path + "/no-show").status, 422);
+  EXPECT_EQ(Call(http::verb::delete_, path + "?last_name=Nguyen").status, 422);
+  auto out = Staff(http::verb::post, path + "/check-out");
+  ASSERT_EQ(out.status, 200);
+  EXPECT_EQ(out.body.at("status"), "checked_out");
+  auto history = Staff(http::verb::get, path + "/history");
+  ASSERT_EQ(history.status, 200);
+  const json::array& events = history.body.at("history").as_array();
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[1].at("action"), "checked_in");
+  EXPECT_EQ(events[1].at("actor"), kStaffUser);
+  EXPECT_EQ(events[2].at("status"), "checked_out");
+  EXPECT_EQ(Staff(http::verb::post, "/api/v1/reservations/ZZZZZZ/check-in").status, 404);
+
+  // A checked-out stay keeps its nights; a no-show frees them, so the stay books again.
+  EXPECT_EQ(Call(http::verb::post, "/api/v1/reservations", kBooking).status, 409);
+  std::string suite(kBooking);
+  suite.replace(suite.find("101"), 3, "102");
+  auto absent = Call(http::verb::post, "/api/v1/reservations", suite);
+  ASSERT_EQ(absent.status, 201);
+  auto marked =
+      Staff(http::verb::post, "/api/v1/reservations/" +
+                                  std::string(absent.body.at("confirmation_number").as_string()) +
+                                  "/no-show");
+  ASSERT_EQ(marked.status, 200);
+  EXPECT_EQ(marked.body.at("status"), "no_show");
+  EXPECT_EQ(Call(http::verb::post, "/api/v1/reservations", suite).status, 201);
 }
 
 TEST_P(HttpApiTest, InventoryAndGuestWrites) {
@@ -396,7 +472,7 @@ TEST_P(HttpApiTest, OpenApiSaysWhichCallsNeedAStaffLogin) {
       }
     }
   }
-  EXPECT_EQ(staff_only, 10);
+  EXPECT_EQ(staff_only, 13);
 }
 
 TEST_P(HttpApiTest, LoginGivesACookieAndABearerToken) {

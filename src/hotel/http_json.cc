@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "cql/types/temporal.h"
+
 namespace hotel {
 
 namespace json = boost::json;
@@ -180,6 +182,22 @@ json::object ReservationJson(const Reservation& reservation) {
           {"total", FormatMoney(reservation.total)},
           {"currency", reservation.currency},
           {"status", reservation.status}};
+}
+
+json::object HistoryJson(const Reservation& reservation,
+                         const std::vector<ReservationEvent>& events) {
+  json::array history;
+  for (const ReservationEvent& event : events) {
+    history.push_back(json::object{{"at", cql::FormatTimestampIso(event.at_millis())},
+                                   {"event_id", event.event_id.ToString()},
+                                   {"action", ActionName(event.action)},
+                                   {"status", event.status},
+                                   {"actor", event.actor},
+                                   {"details", event.details}});
+  }
+  return {{"confirmation_number", reservation.confirmation_number},
+          {"status", reservation.status},
+          {"history", std::move(history)}};
 }
 
 json::object AvailabilityJson(const Availability& availability) {

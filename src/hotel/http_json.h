@@ -33,6 +33,10 @@ boost::json::object HotelJson(const Hotel& hotel, bool with_pois);
 boost::json::object PoiJson(const Poi& poi);
 boost::json::object GuestJson(const Guest& guest);
 boost::json::object ReservationJson(const Reservation& reservation);
+// {"confirmation_number", "status", "history": [{"at" (ISO 8601 UTC), "event_id", "action",
+// "status", "actor", "details"}, ...]}, oldest event first.
+boost::json::object HistoryJson(const Reservation& reservation,
+                                const std::vector<ReservationEvent>& events);
 boost::json::object AvailabilityJson(const Availability& availability);
 boost::json::object RoomJson(const RoomDetails& room);
 

@@ -76,6 +76,8 @@ HttpResponse ErrorResponse(const Status& status) {
       return Error(409, "conflict", status.message());
     case StatusCode::kWriteFailure:
       return Error(409, "room_unavailable", status.message());
+    case StatusCode::kFunctionFailure:
+      return Error(422, "invalid_transition", status.message());
     case StatusCode::kOverloaded:
       return Error(429, "too_many_requests", status.message());
     case StatusCode::kUnavailable:
@@ -152,6 +154,11 @@ std::variant<std::optional<std::string>, HttpResponse> GuestLastName(const Call&
   if (call.staff) return std::optional<std::string>();
   return Error(400, "invalid_field",
                "last_name is required: the last name of the guest on the reservation", "last_name");
+}
+
+// Who makes a change, for the reservation's history: the staff user, else the guest.
+std::string Actor(const Call& call) {
+  return call.staff ? call.staff->username : std::string(kGuestActor);
 }
 
 json::array ReservationArray(const std::vector<Reservation>& reservations) {
@@ -313,7 +320,8 @@ HttpResponse GetGuest(const Context& context, Call& call) {
 HttpResponse Book(const Context& context, Call& call) {
   auto booking = ReadBooking(call.body, context.service->options().max_stay_nights);
   if (auto* error = std::get_if<FieldError>(&booking)) return FieldErrorResponse(*error);
-  const BookingRequest& request = std::get<BookingRequest>(booking);
+  BookingRequest& request = std::get<BookingRequest>(booking);
+  request.actor = Actor(call);
   if (request.guest_id && !call.staff) {
     return ErrorResponse(NeedsLogin(
         "Booking for an existing guest (guest.guest_id) needs a staff login; give the guest's "
@@ -387,8 +395,9 @@ HttpResponse ChangeReservation(const Context& context, Call& call) {
   auto change = ReadChange(call.body, context.service->options().max_stay_nights);
   if (auto* error = std::get_if<FieldError>(&change)) return FieldErrorResponse(*error);
   HttpResponse response;
-  auto changed = context.service->Change(call.path[1], std::get<ChangeRequest>(change),
-                                         std::get<std::optional<std::string>>(last_name));
+  auto changed =
+      context.service->Change(call.path[1], std::get<ChangeRequest>(change),
+                              std::get<std::optional<std::string>>(last_name), Actor(call));
   const ServiceMetrics& metrics = ServiceMetrics::Get();
   CountOutcome(changed, metrics.changes, metrics.change_conflicts);
   if (Failed(changed, &response)) return response;
@@ -410,11 +419,41 @@ HttpResponse CancelReservation(const Context& context, Call& call) {
   auto last_name = GuestLastName(call);
   if (auto* error = std::get_if<HttpResponse>(&last_name)) return *error;
   HttpResponse response;
-  auto cancelled =
-      context.service->Cancel(call.path[1], std::get<std::optional<std::string>>(last_name));
+  auto cancelled = context.service->Cancel(
+      call.path[1], std::get<std::optional<std::string>>(last_name), Actor(call));
   if (cancelled.ok()) ServiceMetrics::Get().cancellations.Increment();
   if (Failed(cancelled, &response)) return response;
   return JsonResponse(200, ReservationJson(*cancelled));
+}
+
+HttpResponse ReservationHistory(const Context& context, Call& call) {
+  auto last_name = GuestLastName(call);
+  if (auto* error = std::get_if<HttpResponse>(&last_name)) return *error;
+  HttpResponse response;
+  auto history =
+      context.service->History(call.path[1], std::get<std::optional<std::string>>(last_name));
+  if (Failed(history, &response)) return response;
+  return JsonResponse(200, HistoryJson(history->reservation, history->events));
+}
+
+// POST /reservations/{confirmation}/check-in, /check-out, /no-show (staff).
+HttpResponse StayEvent(const Context& context, Call& call, ReservationAction action) {
+  HttpResponse response;
+  auto reservation = context.service->RecordStayEvent(call.path[1], action, call.staff->username);
+  if (Failed(reservation, &response)) return response;
+  return JsonResponse(200, ReservationJson(*reservation));
+}
+
+HttpResponse CheckIn(const Context& context, Call& call) {
+  return StayEvent(context, call, ReservationAction::kCheckedIn);
+}
+
+HttpResponse CheckOut(const Context& context, Call& call) {
+  return StayEvent(context, call, ReservationAction::kCheckedOut);
+}
+
+HttpResponse NoShow(const Context& context, Call& call) {
+  return StayEvent(context, call, ReservationAction::kNoShow);
 }
 
 // Set-Cookie for the session cookie: `token` for `max_age`, or "" with 0 to clear it.
@@ -513,6 +552,10 @@ const std::vector<Endpoint>& Endpoints() {
       {"GET", {"reservations", "*"}, Access::kGuest, GetReservation},
       {"PUT", {"reservations", "*"}, Access::kGuest, ChangeReservation},
       {"DELETE", {"reservations", "*"}, Access::kGuest, CancelReservation},
+      {"GET", {"reservations", "*", "history"}, Access::kGuest, ReservationHistory},
+      {"POST", {"reservations", "*", "check-in"}, Access::kStaff, CheckIn},
+      {"POST", {"reservations", "*", "check-out"}, Access::kStaff, CheckOut},
+      {"POST", {"reservations", "*", "no-show"}, Access::kStaff, NoShow},
       {"GET", {"session"}, Access::kStaff, GetSession},
       {"GET", {"hotels", "*", "reservations"}, Access::kStaff, ArrivalsByHotelDate},
       {"GET", {"reservations"}, Access::kStaff, ReservationsByGuest},
@@ -525,6 +568,13 @@ const std::vector<Endpoint>& Endpoints() {
       {"POST", {"hotels", "*", "availability"}, Access::kStaff, OpenAvailability},
   };
   return endpoints;
+}
+
+// False for the POST endpoints that read no body (logout, the front-desk actions): a request
+// without one is fine.
+bool TakesBody(const Endpoint& endpoint) {
+  return endpoint.handler != Logout && endpoint.handler != CheckIn &&
+         endpoint.handler != CheckOut && endpoint.handler != NoShow;
 }
 
 // The endpoint's route template: `/api/v1/hotels/{id}/rooms/{room_number}`.
@@ -815,8 +865,7 @@ HttpResponse ApiRouter::Route(const HttpRequest& request) const {
   if (auto refused = Authenticate(auth_, *endpoint, credentials, call)) {
     return Named(*refused, route);
   }
-  if ((method == "POST" || method == "PUT") && endpoint->handler != Logout) {
-    // (logout reads no body)
+  if ((method == "POST" || method == "PUT") && TakesBody(*endpoint)) {
     if (auto refused = ReadBody(request, call)) return Named(*refused, route);
   }
   return Named(endpoint->handler(Context{service_, auth_, mode_, readiness_.get()}, call), route);

@@ -130,7 +130,8 @@ const std::vector<Endpoint>& Endpoints() {
        kGuest},
       {"delete",
        "/reservations/{confirmation_number}",
-       "Cancel",
+       "Cancel: the reservation stays readable with status cancelled (422 unless confirmed or "
+       "changed)",
        {"last_name?"},
        nullptr,
        200,
@@ -151,6 +152,45 @@ const std::vector<Endpoint>& Endpoints() {
       {"get", "/session", "The caller's staff session", {}, nullptr, 200, "Session", kStaff},
       {"get", "/health", "Readiness, as /health/ready", {}, nullptr, 200, "Health", kPublic},
       {"get", "/openapi.json", "This document", {}, nullptr, 200, nullptr, kPublic},
+  };
+  return endpoints;
+}
+
+// The reservation lifecycle's endpoints (docs/data-model.md, "The life of a reservation").
+const std::vector<Endpoint>& LifecycleEndpoints() {
+  static const std::vector<Endpoint> endpoints{
+      {"get",
+       "/reservations/{confirmation_number}/history",
+       "Q10. A reservation's status and the history of its changes, oldest first",
+       {"last_name?"},
+       nullptr,
+       200,
+       "History",
+       kGuest},
+      {"post",
+       "/reservations/{confirmation_number}/check-in",
+       "Check the guest in (422 unless confirmed or changed)",
+       {},
+       nullptr,
+       200,
+       "Reservation",
+       kStaff},
+      {"post",
+       "/reservations/{confirmation_number}/check-out",
+       "Check the guest out (422 unless checked_in)",
+       {},
+       nullptr,
+       200,
+       "Reservation",
+       kStaff},
+      {"post",
+       "/reservations/{confirmation_number}/no-show",
+       "Record a no-show, freeing the nights (422 unless confirmed or changed)",
+       {},
+       nullptr,
+       200,
+       "Reservation",
+       kStaff},
   };
   return endpoints;
 }
@@ -250,7 +290,22 @@ json::object Schemas() {
                "guest_first_name", "guest_last_name", "total", "currency", "status"});
   reservation_props["room_number"] = {{"type", "integer"}};
   reservation_props["nights"] = {{"type", "integer"}};
+  reservation_props["status"] = {
+      {"type", "string"},
+      {"enum", {"confirmed", "changed", "cancelled", "checked_in", "checked_out", "no_show"}}};
   s["Reservation"] = {{"type", "object"}, {"properties", reservation_props}};
+  json::object event_props = Strings({"at", "event_id", "status", "actor", "details"});
+  event_props["action"] = {
+      {"type", "string"},
+      {"enum", {"booked", "changed", "cancelled", "checked_in", "checked_out", "no_show"}}};
+  event_props["actor"] = {{"type", "string"},
+                          {"description", "\"guest\", or the staff user's name"}};
+  s["HistoryEvent"] = {{"type", "object"}, {"properties", event_props}};
+  s["History"] = {{"type", "object"},
+                  {"properties",
+                   {{"confirmation_number", {{"type", "string"}}},
+                    {"status", {{"type", "string"}}},
+                    {"history", {{"type", "array"}, {"items", Ref("HistoryEvent")}}}}}};
   s["ReservationList"] = {
       {"type", "object"},
       {"properties", {{"reservations", {{"type", "array"}, {"items", Ref("Reservation")}}}}}};
@@ -348,7 +403,7 @@ json::object Operation(const Endpoint& endpoint) {
   }
   responses[std::to_string(endpoint.status)] = std::move(ok);
   json::object error{
-      {"description", "Error (400, 401, 403, 404, 408, 409, 413, 415, 429, 431, 503, 500)"},
+      {"description", "Error (400, 401, 403, 404, 408, 409, 413, 415, 422, 429, 431, 503, 500)"},
       {"content", {{"application/json", {{"schema", Ref("Error")}}}}}};
   responses["default"] = std::move(error);
   operation["responses"] = std::move(responses);
@@ -358,10 +413,12 @@ json::object Operation(const Endpoint& endpoint) {
 
 std::string Build() {
   json::object paths;
-  for (const Endpoint& endpoint : Endpoints()) {
-    json::value& slot = paths[endpoint.path];
-    if (!slot.is_object()) slot.emplace_object();
-    slot.as_object()[endpoint.method] = Operation(endpoint);
+  for (const auto* group : {&Endpoints(), &LifecycleEndpoints()}) {
+    for (const Endpoint& endpoint : *group) {
+      json::value& slot = paths[endpoint.path];
+      if (!slot.is_object()) slot.emplace_object();
+      slot.as_object()[endpoint.method] = Operation(endpoint);
+    }
   }
   for (const Endpoint& endpoint : RootEndpoints()) {
     json::object operation = Operation(endpoint);
@@ -379,7 +436,8 @@ std::string Build() {
        {{"title", "Hotel reservation service"},
         {"version", "1.0.0"},
         {"description",
-         "The seeds' hotel workflow Q1-Q9, booking, cancel and change. Guests need no account; "
+         "The seeds' hotel workflow Q1-Q9, booking, cancel and change, the reservation's "
+         "lifecycle and its history (Q10). Guests need no account; "
          "staff operations need a session from POST /login (docs/security.md)."}}},
       {"servers", {json::object{{"url", "/api/v1"}}}},
       {"paths", std::move(paths)},

@@ -84,23 +84,28 @@ std::vector<Repository::Statement> Repository::ReadStatements() {
                                        "WHERE confirm_number = ?",
                                        reservation_columns, r)},
       {&by_hotel_date_,
-       fmt::format("SELECT {} FROM {}.reservations_by_hotel_date WHERE hotel_id = ? "
+       fmt::format("SELECT {}, status FROM {}.reservations_by_hotel_date WHERE hotel_id = ? "
                    "AND start_date = ?",
                    reservation_columns, r)},
       {&by_hotel_date_name_,
-       fmt::format("SELECT {} FROM {}.reservations_by_hotel_date WHERE hotel_id = ? "
+       fmt::format("SELECT {}, status FROM {}.reservations_by_hotel_date WHERE hotel_id = ? "
                    "AND start_date = ? AND last_name_key = ?",
                    reservation_columns, r)},
-      {&by_guest_, fmt::format("SELECT {} FROM {}.reservations_by_guest WHERE last_name_key = ?",
-                               reservation_columns, r)},
+      {&by_guest_,
+       fmt::format("SELECT {}, status FROM {}.reservations_by_guest WHERE last_name_key = ?",
+                   reservation_columns, r)},
       {&by_guest_first_,
-       fmt::format("SELECT {} FROM {}.reservations_by_guest WHERE last_name_key = ? "
+       fmt::format("SELECT {}, status FROM {}.reservations_by_guest WHERE last_name_key = ? "
                    "AND first_name_key = ?",
                    reservation_columns, r)},
       {&find_guest_,
        fmt::format("SELECT guest_id, first_name, last_name, title, emails, phone_numbers, "
                    "addresses FROM {}.guests WHERE guest_id = ?",
                    r)},
+      {&history_, fmt::format("SELECT event_id, action, status, actor, details "
+                              "FROM {}.reservation_history_by_confirmation "
+                              "WHERE confirm_number = ?",
+                              r)},
   };
 }
 
@@ -170,18 +175,20 @@ std::vector<Repository::Statement> Repository::WriteStatements() {
                    h)},
       {&insert_by_confirmation_,
        fmt::format("INSERT INTO {}.reservations_by_confirmation ({}, status) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'confirmed')",
-                   r, reservation_columns)},
-      {&insert_by_hotel_date_,
-       fmt::format("INSERT INTO {}.reservations_by_hotel_date ({}, last_name_key) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    r, reservation_columns)},
-      {&insert_by_guest_,
-       fmt::format("INSERT INTO {}.reservations_by_guest ({}, last_name_key, first_name_key) "
+      {&insert_by_hotel_date_,
+       fmt::format("INSERT INTO {}.reservations_by_hotel_date ({}, status, last_name_key) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    r, reservation_columns)},
-      {&delete_by_confirmation_,
-       fmt::format("DELETE FROM {}.reservations_by_confirmation WHERE confirm_number = ?", r)},
+      {&insert_by_guest_,
+       fmt::format("INSERT INTO {}.reservations_by_guest ({}, status, last_name_key, "
+                   "first_name_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   r, reservation_columns)},
+      {&insert_history_,
+       fmt::format("INSERT INTO {}.reservation_history_by_confirmation (confirm_number, "
+                   "event_id, action, status, actor, details) VALUES (?, ?, ?, ?, ?, ?)",
+                   r)},
       {&delete_by_hotel_date_,
        fmt::format("DELETE FROM {}.reservations_by_hotel_date WHERE hotel_id = ? "
                    "AND start_date = ? AND last_name_key = ? AND room_number = ? "
@@ -387,7 +394,6 @@ Result<std::optional<Reservation>> Repository::FindReservation(const std::string
   if (rows.row_count() == 0) return std::optional<Reservation>();
   RowView row(rows, 0);
   Reservation reservation = ReadReservation(row);
-  reservation.status = row.Text(11);
   RETURN_IF_ERROR(row.status());
   return std::optional<Reservation>(std::move(reservation));
 }
@@ -560,7 +566,8 @@ std::vector<BoundValue> Repository::ReservationValues(const Reservation& reserva
           TextValue(reservation.guest_first_name),
           TextValue(reservation.guest_last_name),
           MoneyValue(reservation.total),
-          TextValue(reservation.currency)};
+          TextValue(reservation.currency),
+          TextValue(reservation.status)};
 }
 
 namespace {
@@ -598,7 +605,7 @@ BoundValue GuestCollections(int which, const Guest& guest) {
 }  // namespace
 
 Status Repository::WriteReservation(const Reservation& reservation, const Guest* guest,
-                                    const Reservation* replaced) {
+                                    const Reservation* replaced, const ReservationEvent& event) {
   std::vector<cql::BatchEntry> entries;
   auto add = [&](const Prepared& statement, std::vector<BoundValue> values) {
     cql::BatchEntry entry;
@@ -634,18 +641,30 @@ Status Repository::WriteReservation(const Reservation& reservation, const Guest*
          TextValue(guest->title), GuestCollections(0, *guest), GuestCollections(1, *guest),
          GuestCollections(2, *guest)});
   }
+  add(insert_history_, {TextValue(reservation.confirmation_number), UuidValue(event.event_id),
+                        TextValue(ActionName(event.action)), TextValue(event.status),
+                        TextValue(event.actor), TextValue(event.details)});
   return RunBatch(cql::BatchType::kLogged, std::move(entries)).status();
 }
 
-Status Repository::DeleteReservation(const Reservation& reservation) {
-  std::vector<cql::BatchEntry> entries(3);
-  entries[0].prepared = delete_by_confirmation_;
-  entries[0].values = {TextValue(reservation.confirmation_number)};
-  entries[1].prepared = delete_by_hotel_date_;
-  entries[1].values = ByHotelDateKey(reservation);
-  entries[2].prepared = delete_by_guest_;
-  entries[2].values = ByGuestKey(reservation);
-  return RunBatch(cql::BatchType::kLogged, std::move(entries)).status();
+Result<std::vector<ReservationEvent>> Repository::ReservationHistory(
+    const std::string& confirmation) {
+  ASSIGN_OR_RETURN(cql::ResultSet rows, Run(history_, {TextValue(confirmation)}));
+  std::vector<ReservationEvent> events;
+  for (size_t i = 0; i < rows.row_count(); ++i) {
+    RowView row(rows, i);
+    ReservationEvent event;
+    event.event_id = row.Uuid(0);
+    auto action = ParseAction(row.Text(1));
+    if (!action) return Status::Internal("hotel: unknown history action '" + row.Text(1) + "'");
+    event.action = *action;
+    event.status = row.Text(2);
+    event.actor = row.Text(3);
+    event.details = row.Text(4);
+    RETURN_IF_ERROR(row.status());
+    events.push_back(std::move(event));
+  }
+  return events;
 }
 
 Status Repository::UpsertGuest(const Guest& guest) {

@@ -6,7 +6,8 @@
 // the comment on each method names the query (Q1-Q9) and the partition it reads. Writes that
 // must be atomic are batches: a conditional batch inside the hotel's availability partition to
 // claim or release the nights of a stay, and logged batches for the denormalized reservation
-// rows. Statements are prepared once in `Create` and executed by id.
+// rows together with the reservation's history row (so its history and status never disagree).
+// Statements are prepared once in `Create` and executed by id.
 //
 // Availability lives in one of two tables (`AvailabilityBucketing`, set by the service):
 // `available_rooms_by_hotel_date` (one partition per hotel) or `available_rooms_by_hotel_month`
@@ -93,7 +94,8 @@ class Repository {
   common::Result<std::optional<Room>> FindRoom(const std::string& hotel_id, int16_t room_number);
   // The rooms of a hotel: partition hotel_id of `rooms_by_hotel` (without amenities).
   common::Result<std::vector<Room>> RoomsByHotel(const std::string& hotel_id);
-  // Q6: partition confirm_number of `reservations_by_confirmation` (also "pending" rows).
+  // Q6: partition confirm_number of `reservations_by_confirmation` (also "pending" rows, and
+  // reservations of every status: a reservation is never deleted once confirmed).
   common::Result<std::optional<Reservation>> FindReservation(const std::string& confirmation);
   // Q7: partition (hotel_id, start_date) of `reservations_by_hotel_date`, restricted to the
   // clustering prefix last_name_key when `last_name_key` is set.
@@ -105,6 +107,9 @@ class Repository {
       const std::string& last_name_key, const std::optional<std::string>& first_name_key);
   // Q9: partition guest_id of `guests`.
   common::Result<std::optional<Guest>> FindGuest(const common::Uuid& guest_id);
+  // Q10: partition confirm_number of `reservation_history_by_confirmation`, oldest event
+  // first (empty for an unknown number, or a reservation booked before history was kept).
+  common::Result<std::vector<ReservationEvent>> ReservationHistory(const std::string& confirmation);
 
   // --- Background reads of the repair pass (full-table, paged; never on a request path) -----
 
@@ -160,14 +165,14 @@ class Repository {
   common::Result<int> ReleaseNights(const std::string& hotel_id, int16_t room_number,
                                     const std::vector<Day>& nights,
                                     const std::string& confirmation);
-  // One logged batch: the reservation's rows in the three reservation tables (status
-  // "confirmed"), the guest when `guest` is set, and the deletion of `replaced`'s rows in the
-  // by-date and by-guest tables when set (a changed stay) and their keys differ from the new
-  // rows' keys.
+  // One logged batch: the reservation's rows in the three reservation tables (with
+  // `reservation.status`), the history row `event`, the guest when `guest` is set, and the
+  // deletion of `replaced`'s rows in the by-date and by-guest tables when set (a changed stay)
+  // and their keys differ from the new rows' keys. Every change of a reservation's state goes
+  // through here, so its rows and its history are written together or not at all.
+  // REQUIRES: `event.event_id` is a fresh timeuuid.
   common::Status WriteReservation(const Reservation& reservation, const Guest* guest,
-                                  const Reservation* replaced);
-  // One logged batch deleting the reservation's rows from the three reservation tables.
-  common::Status DeleteReservation(const Reservation& reservation);
+                                  const Reservation* replaced, const ReservationEvent& event);
   // Inserts or replaces a guest.
   common::Status UpsertGuest(const Guest& guest);
 
@@ -241,12 +246,12 @@ class Repository {
 
   Prepared list_pois_, hotels_by_poi_, find_hotel_, pois_by_hotel_, room_nights_, room_night_,
       find_room_, rooms_by_hotel_, find_reservation_, by_hotel_date_, by_hotel_date_name_,
-      by_guest_, by_guest_first_, find_guest_;
+      by_guest_, by_guest_first_, find_guest_, history_;
   Prepared insert_poi_, set_poi_description_, insert_hotel_, insert_hotel_by_poi_,
       insert_poi_by_hotel_, insert_room_, set_room_statics_, insert_amenity_, delete_amenities_,
       write_night_, open_night_;
   Prepared reserve_confirmation_, delete_pending_, claim_night_, release_night_,
-      insert_by_confirmation_, insert_by_hotel_date_, insert_by_guest_, delete_by_confirmation_,
+      insert_by_confirmation_, insert_by_hotel_date_, insert_by_guest_, insert_history_,
       delete_by_hotel_date_, delete_by_guest_, insert_guest_;
   // The month-bucketed variants of the availability statements (a `month` key after hotel_id).
   Prepared room_nights_month_, room_night_month_, write_night_month_, open_night_month_,

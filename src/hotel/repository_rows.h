@@ -202,7 +202,8 @@ inline bool Applied(const cql::ResultSet& result) {
   return applied.ok() && *applied;
 }
 
-// Column lists shared by the reservation reads, so RowView positions match.
+// Column lists shared by the reservation reads and writes, so RowView positions match; the
+// reads select `status` after them (column 11).
 inline constexpr std::string_view kReservationColumns =
     "confirm_number, hotel_id, hotel_name, start_date, end_date, room_number, guest_id, "
     "guest_first_name, guest_last_name, total, currency";
@@ -221,6 +222,9 @@ inline Reservation ReadReservation(RowView& row) {
   reservation.total = row.Money(9);
   reservation.currency = row.Text(10);
   if (reservation.currency.empty()) reservation.currency = std::string(kCurrency);
+  // Rows written before the lifecycle (no status on the Q7 and Q8 rows) were confirmed.
+  reservation.status = row.Text(11);
+  if (reservation.status.empty()) reservation.status = std::string(kStatusConfirmed);
   return reservation;
 }
 

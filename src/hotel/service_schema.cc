@@ -1,5 +1,7 @@
 #include "hotel/service_schema.h"
 
+#include <fmt/format.h>
+
 #include "hotel/service_schema_text.h"
 
 namespace hotel {
@@ -14,6 +16,40 @@ void ReplaceAll(std::string& text, std::string_view from, std::string_view to) {
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
     text.replace(at, from.size(), to);
   }
+}
+
+// Columns added to a table of schema/hotel_service.cql after the table was first released:
+// CREATE TABLE IF NOT EXISTS leaves an older database's table as it was, so
+// `AddMissingColumns` adds these to it (Cassandra 4 has no ALTER TABLE ... ADD IF NOT EXISTS).
+struct AddedColumn {
+  std::string_view keyspace;  // "hotel" or "reservation", before the prefix
+  std::string_view table;
+  std::string_view column;
+  std::string_view type;
+};
+constexpr AddedColumn kAddedColumns[] = {
+    // The reservation lifecycle: the status on the Q7 and Q8 rows.
+    {"reservation", "reservations_by_hotel_date", "status", "text"},
+    {"reservation", "reservations_by_guest", "status", "text"},
+};
+
+// Adds each of kAddedColumns its table lacks: one single-partition read of
+// system_schema.columns per column, then ALTER TABLE ... ADD.
+common::Status AddMissingColumns(cql::Session& session, std::string_view prefix) {
+  for (const AddedColumn& added : kAddedColumns) {
+    std::string keyspace = std::string(prefix) + std::string(added.keyspace);
+    auto found = session.Execute(
+        fmt::format("SELECT column_name FROM system_schema.columns WHERE keyspace_name = '{}' AND "
+                    "table_name = '{}' AND column_name = '{}'",
+                    keyspace, added.table, added.column));
+    if (!found.ok()) return found.status().WithPrefix("reading system_schema.columns: ");
+    if (found->row_count() > 0) continue;
+    std::string alter =
+        fmt::format("ALTER TABLE {}.{} ADD {} {}", keyspace, added.table, added.column, added.type);
+    auto altered = session.Execute(alter);
+    if (!altered.ok()) return altered.status().WithPrefix(alter + ": ");
+  }
+  return common::Status::Ok();
 }
 
 }  // namespace
@@ -76,7 +112,7 @@ common::Status CreateServiceSchema(cql::Session& session, std::string_view prefi
     auto result = session.Execute(statement);
     if (!result.ok()) return result.status().WithPrefix(statement + ": ");
   }
-  return common::Status::Ok();
+  return AddMissingColumns(session, prefix);
 }
 
 }  // namespace hotel

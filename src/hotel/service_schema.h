@@ -42,8 +42,10 @@ std::string_view ServiceSchemaTemplate();
 common::Result<std::vector<std::string>> ServiceSchemaStatements(std::string_view prefix,
                                                                  std::string_view replication);
 
-// Executes ServiceSchemaStatements on `session`. Returns the first failing statement's error,
-// prefixed with the statement.
+// Executes ServiceSchemaStatements on `session`, then adds the columns newer than a table's
+// first release to the tables of an older database that lack them (ALTER TABLE ... ADD, after
+// a read of system_schema.columns), so a database written by an older `hotel` keeps working.
+// Returns the first failing statement's error, prefixed with the statement.
 common::Status CreateServiceSchema(cql::Session& session, std::string_view prefix,
                                    std::string_view replication = kDefaultReplication);
 

@@ -5,7 +5,7 @@
 // booking, with a room taken meanwhile (409) → confirmation), then the lookup by confirmation
 // number and last name (a wrong name is the same 404 as an unknown number), the staff page
 // (its login, arrivals, the search by guest name, logout), a cancel by a guest who is asked for
-// the last name, the error messages for a 503 and a network failure, and the phone layout.
+// the last name (the cancelled booking stays visible with its status and history), the error messages for a 503 and a network failure, and the phone layout.
 // Every value the UI shows is checked against the API's own answers, so the test runs unchanged
 // against the mock (tests/web/mock_api.py, started here when HOTEL_URL is unset) and against the
 // real `hotel serve` (HOTEL_URL=http://127.0.0.1:8080, with a staff account named by
@@ -424,10 +424,26 @@ test('cancel a reservation as its guest, with a confirm step', async () => {
   await page.getByRole('button', { name: 'Yes, cancel it' }).click();
   await textMatching(page.locator('[data-testid="status"]'), /Cancelled/);
   await textMatching(page.locator('main .alert-info'), new RegExp(`${number} is cancelled`));
-  // Gone (or marked cancelled) in the API, and the room is free again.
-  const after = await api(mine);
-  assert.ok(after.status === 404 || after.json?.status === 'cancelled',
-            `after cancel: ${after.status} ${JSON.stringify(after.json)}`);
+  // Kept, not deleted: the page shows the history (booked, then cancelled) and no cancel
+  // button; opened again later, the booking is still there with its status and history.
+  const events = page.locator('[data-testid="history"] .history-event');
+  await textMatching(events.last(), /Cancelled/);
+  assert.equal(await events.count(), 2);
+  assert.match(await events.first().textContent(), /Booked/);
+  assert.equal(await page.getByRole('button', { name: 'Cancel reservation' }).count(), 0);
+  await goto('#/');
+  await goto(`#/reservation/${number}`);
+  await textMatching(page.locator('[data-testid="status"]'), /Cancelled/);
+  await textMatching(page.locator('[data-testid="history"] .history-event').last(),
+                     /Cancelled.*by guest/);
+  // The API agrees: still readable, cancelled, with the same two events; and the room is free.
+  assert.equal((await apiOk(mine)).status, 'cancelled');
+  const history = await apiOk(`/reservations/${number}/history?last_name=${stay.lastName}`);
+  assert.deepEqual(history.history.map((e) => e.action), ['booked', 'cancelled']);
+  assert.equal(history.history[1].status, 'cancelled');
+  const again = await api(mine, { method: 'DELETE' });
+  assert.equal(again.status, 422);
+  assert.equal(again.json.error.code, 'invalid_transition');
   const q4 = await apiOk(`/hotels/${encodeURIComponent(stay.hotel.hotel_id)}/availability?` +
                          `check_in=${stay.checkIn}&check_out=${stay.checkOut}`);
   assert.ok(q4.rooms.some((r) => r.room_number === booking.room_number));

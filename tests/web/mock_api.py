@@ -122,6 +122,7 @@ class Store:
         self.taken = {}  # (hotel_id, room_number, date) -> confirmation number
         self.guests = {}
         self.reservations = {}
+        self.history = {}  # confirmation number -> [event], oldest first
         self.staff = {os.environ.get("HOTEL_STAFF_USER", "staff").lower():
                       os.environ.get("HOTEL_STAFF_PASSWORD", "staff-password")}
         self.sessions = {}  # token -> username
@@ -228,6 +229,35 @@ class Store:
                 raise ApiError(409, "room_unavailable",
                                f"Room {room_number} is not free on {night.isoformat()}")
 
+    def record(self, reservation, action, actor, details):
+        """Appends a history event (the real service writes it in the reservation's batch)."""
+        self.history.setdefault(reservation["confirmation_number"], []).append({
+            "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
+                    .replace("+00:00", "Z"),
+            "event_id": f"{len(self.history.get(reservation['confirmation_number'], []))}",
+            "action": action, "status": reservation["status"], "actor": actor,
+            "details": details})
+
+    # The transitions the service allows (src/hotel/domain.h): action -> (from, to).
+    TRANSITIONS = {"changed": ({"confirmed", "changed"}, "changed"),
+                   "cancelled": ({"confirmed", "changed"}, "cancelled"),
+                   "checked_in": ({"confirmed", "changed"}, "checked_in"),
+                   "checked_out": ({"checked_in"}, "checked_out"),
+                   "no_show": ({"confirmed", "changed"}, "no_show")}
+    VERBS = {"changed": "change", "cancelled": "cancel", "checked_in": "check in",
+             "checked_out": "check out", "no_show": "record a no-show for"}
+
+    def transition(self, reservation, action):
+        """The status after `action`, or the 422 the service answers."""
+        allowed, to = self.TRANSITIONS[action]
+        status = reservation["status"]
+        if status not in allowed:
+            words = "a no-show" if status == "no_show" else status.replace("_", " ")
+            raise ApiError(422, "invalid_transition",
+                           f"Cannot {self.VERBS[action]} reservation "
+                           f"'{reservation['confirmation_number']}': it is {words}")
+        return to
+
     def _book(self, hotel_id, room_number, check_in, check_out, guest, ignore=None):
         self._check(hotel_id, room_number, check_in, check_out, ignore)
         number = ignore or self._confirmation_number()
@@ -243,6 +273,8 @@ class Store:
             "total": money(total), "currency": self.rooms[(hotel_id, room_number)]["currency"],
             "status": "confirmed"}
         self.reservations[number] = reservation
+        if ignore is None:
+            self.record(reservation, "booked", "guest", stay_words(reservation))
         return reservation
 
     def _release(self, reservation):
@@ -278,6 +310,12 @@ class Store:
                              found["guest_last_name"].strip().lower() != last_name.strip().lower()):
             raise ApiError(404, "not_found", f"Reservation '{number}' not found")
         return found
+
+
+def stay_words(reservation):
+    """A stay as the history's details describe it (domain.h DescribeStay)."""
+    return (f"room {reservation['room_number']}, {reservation['check_in']} to "
+            f"{reservation['check_out']}")
 
 
 NEEDS_LOGIN = ("This needs a staff login: POST /api/v1/login, then send the session cookie or "
@@ -417,14 +455,31 @@ def routes(store, method, parts, query, body, caller, headers):
             return 200, {"reservations": sorted(found, key=lambda r: r["check_in"])}
         if method == "GET" and n == 2:
             return 200, store.reservation(parts[1], caller.guest_last_name(q))
+        if method == "GET" and n == 3 and parts[2] == "history":
+            reservation = store.reservation(parts[1], caller.guest_last_name(q))
+            return 200, {"confirmation_number": parts[1], "status": reservation["status"],
+                         "history": store.history.get(parts[1], [])}
+        if method == "POST" and n == 3 and parts[2] in ("check-in", "check-out", "no-show"):
+            caller.require_staff()
+            reservation = store.reservation(parts[1])
+            action = parts[2].replace("-", "_").replace("check_", "checked_")
+            reservation["status"] = store.transition(reservation, action)
+            if action == "no_show":
+                store._release(reservation)
+            store.record(reservation, action, caller.user, stay_words(reservation))
+            return 200, reservation
         if method == "DELETE" and n == 2:
             reservation = store.reservation(parts[1], caller.guest_last_name(q))
+            reservation["status"] = store.transition(reservation, "cancelled")
             store._release(reservation)
-            del store.reservations[parts[1]]
-            return 200, dict(reservation, status="cancelled")
+            store.record(reservation, "cancelled", caller.user or "guest",
+                         stay_words(reservation))
+            return 200, reservation
         if method == "PUT" and n == 2:
             body = require_json_object(body)
             old = store.reservation(parts[1], caller.guest_last_name(q))
+            store.transition(old, "changed")
+            old = dict(old)
             check_in, check_out = parse_stay(body.get("check_in"), body.get("check_out"))
             room_number = body.get("room_number", old["room_number"])
             store.room(old["hotel_id"], room_number)
@@ -435,6 +490,10 @@ def routes(store, method, parts, query, body, caller, headers):
             store._release(old)
             new = store._book(old["hotel_id"], room_number, check_in, check_out, guest,
                               ignore=old["confirmation_number"])
+            new["status"] = "changed"
+            store.record(new, "changed", caller.user or "guest",
+                         f"{stay_words(old)} -> {stay_words(new)}; "
+                         f"total {old['total']} -> {new['total']}")
             return 200, new
         if method == "POST" and n == 1:
             body = require_json_object(body)

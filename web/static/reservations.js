@@ -1,5 +1,6 @@
 // The reservation pages of the hotel web UI: a reservation by confirmation number and the
-// guest's last name (Q6) with its cancel step (DELETE), the guest's lookup form, and the staff
+// guest's last name (Q6) with its status, its history (Q10) and its cancel step (DELETE; a
+// cancelled reservation stays visible with its history), the guest's lookup form, and the staff
 // page (login, a hotel's arrivals on a date (Q7), reservations by guest name (Q8), logout).
 // Views take ctx as in app.js. Who may see what: docs/security.md.
 
@@ -10,10 +11,66 @@ import {
   todayIso,
 } from './ui.js';
 
+// The reservation statuses and history actions as a guest reads them.
+const STATUS_LABELS = {
+  confirmed: 'Confirmed', changed: 'Changed', cancelled: 'Cancelled', checked_in: 'Checked in',
+  checked_out: 'Checked out', no_show: 'No-show',
+};
+const ACTION_LABELS = {
+  booked: 'Booked', changed: 'Changed', cancelled: 'Cancelled', checked_in: 'Checked in',
+  checked_out: 'Checked out', no_show: 'Marked as no-show',
+};
+
 function statusBadge(status) {
   const s = status || 'confirmed';
-  return h('span', { class: `badge badge-${s === 'cancelled' ? 'danger' : 'success'}`,
-                     'data-testid': 'status', text: s[0].toUpperCase() + s.slice(1) });
+  const ended = s === 'cancelled' || s === 'no_show';
+  return h('span', { class: `badge badge-${ended ? 'danger' : 'success'}`, 'data-status': s,
+                     'data-testid': 'status', text: STATUS_LABELS[s] || s });
+}
+
+// Whether a guest may still cancel (the API answers 422 otherwise).
+function cancellable(r) {
+  return r.status === 'confirmed' || r.status === 'changed';
+}
+
+// "26 Nov 2026, 23:05" in the reader's time zone, from an ISO 8601 instant.
+function fmtInstant(iso) {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+// The reservation's history (GET .../history), oldest first; a failure to load it is shown in
+// its place, the reservation itself is still shown.
+function historySection(history) {
+  const section = h('section', { class: 'card history', 'aria-labelledby': 'history-title',
+                                 'data-testid': 'history' },
+    h('h2', { id: 'history-title', text: 'History' }));
+  if (history instanceof Error) {
+    section.append(errorBox(history));
+    return section;
+  }
+  const events = history?.history || [];
+  if (events.length === 0) {
+    section.append(h('p', { class: 'muted', text: 'No changes recorded for this reservation.' }));
+    return section;
+  }
+  section.append(h('ol', { class: 'history-list' }, ...events.map((e) =>
+    h('li', { class: 'history-event', 'data-action': e.action },
+      h('p', { class: 'history-head' },
+        h('strong', { text: ACTION_LABELS[e.action] || e.action }),
+        h('span', { class: 'muted', text: ` · ${fmtInstant(e.at)} · by ${e.actor}` })),
+      e.details ? h('p', { class: 'small muted', text: e.details }) : null))));
+  return section;
+}
+
+async function loadHistory(number, lastName, signal) {
+  try {
+    return await api(`/reservations/${enc(number)}/history${guestQuery(lastName)}`, { signal });
+  } catch (err) {
+    if (err.kind === 'aborted') throw err;
+    return err;
+  }
 }
 
 function reservationCard(r) {
@@ -67,6 +124,7 @@ export async function viewReservation(ctx, number) {
   append(ctx.main, body);
   const lastName = guestName(number);
   let r;
+  let history;
   try {
     const staff = lastName ? null : await staffSession({ signal: ctx.signal });
     if (!lastName && !staff) {
@@ -76,6 +134,7 @@ export async function viewReservation(ctx, number) {
       return;
     }
     r = await api(`/reservations/${enc(number)}${guestQuery(lastName)}`, { signal: ctx.signal });
+    history = await loadHistory(number, lastName, ctx.signal);
   } catch (err) {
     if (err.kind === 'aborted') return;
     if (err.status === 404) rememberGuestName(number, null);  // ask again next time
@@ -86,11 +145,11 @@ export async function viewReservation(ctx, number) {
     return;
   }
   body.removeAttribute('aria-busy');
-  body.replaceChildren(...reservationDetail(ctx, r, booked));
+  body.replaceChildren(...reservationDetail(ctx, r, booked, history));
   if (booked) announce(`Booking confirmed. Your confirmation number is ${r.confirmation_number}.`);
 }
 
-function reservationDetail(ctx, r, booked) {
+function reservationDetail(ctx, r, booked, history) {
   const cancelled = r.status === 'cancelled';
   const nodes = [pageHeader(booked ? 'Booking confirmed' : `Reservation ${r.confirmation_number}`, {
     crumbs: reservationCrumbs(r.confirmation_number) })];
@@ -124,8 +183,9 @@ function reservationDetail(ctx, r, booked) {
       h('div', {}, h('dt', { text: 'Nights' }), h('dd', { text: String(r.nights ?? nightsBetween(r.check_in, r.check_out)) })),
       h('div', {}, h('dt', { text: 'Total' }), h('dd', { class: 'price', text: fmtMoney(r.total, r.currency) }))),
     actions));
-  if (!cancelled) actions.append(cancelControls(ctx, r));
+  if (cancellable(r)) actions.append(cancelControls(ctx, r));
   actions.append(h('a', { class: 'btn btn-ghost', href: '#/reservations' }, 'Find another reservation'));
+  nodes.push(historySection(history));
   return nodes;
 }
 
@@ -165,8 +225,9 @@ function cancelControls(ctx, r) {
       const number = r.confirmation_number;
       const cancelled = await api(`/reservations/${enc(number)}${guestQuery(guestName(number))}`,
                                   { method: 'DELETE' });
-      const done = { ...r, ...cancelled, status: 'cancelled' };
-      ctx.main.replaceChildren(...reservationDetail(ctx, done, false));
+      const done = { ...r, ...cancelled };
+      const history = await loadHistory(number, guestName(number));
+      ctx.main.replaceChildren(...reservationDetail(ctx, done, false, history));
       announce(`Reservation ${r.confirmation_number} cancelled.`);
       ctx.main.querySelector('h1')?.focus();
     } catch (err) {
