@@ -185,8 +185,10 @@ class AuditLog::Writer {
     return file;
   }
 
-  bool SameFile(const AuditLogOptions& options) const {
-    return options.audit_logs_dir == directory_ && options.max_log_size == max_log_size_;
+  // Whether `options` would make the same writer (design 5).
+  bool Same(const AuditLogOptions& options) const {
+    return options.audit_logs_dir == directory_ && options.max_log_size == max_log_size_ &&
+           options.max_queue_weight == max_queue_weight_;
   }
   const std::string& path() const { return file_->path(); }
 
@@ -280,7 +282,7 @@ Status AuditLog::Enable(const AuditLogOptions& requested) {
   std::shared_ptr<Writer> previous;
   {
     std::lock_guard lock(mutex_);
-    if (writer_ == nullptr || !writer_->SameFile(options)) {
+    if (writer_ == nullptr || !writer_->Same(options)) {
       ASSIGN_OR_RETURN(std::unique_ptr<common::RotatingFile> file, Writer::OpenFile(options));
       previous = std::move(writer_);
       writer_ = std::make_shared<Writer>(std::move(file), options);

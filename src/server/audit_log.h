@@ -27,9 +27,9 @@
 //     keyspace, its category or its user is excluded, or when an included list is set and
 //     does not hold it (so an entry without keyspace passes only when no keyspace is
 //     included). A name both included and excluded is excluded.
-//  5. `Enable` while enabled swaps the filter, and reopens the file only when the directory or
-//     the size changed; `Disable` writes the lines queued, closes the file and stops the
-//     writer. Lines queued before `Disable` are written; `Log` after it does nothing.
+//  5. `Enable` while enabled swaps the filter, and reopens the file only when the directory,
+//     the size or the queue's weight changed; `Disable` writes the lines queued, closes the file
+//     and stops the writer. Lines queued before `Disable` are written; `Log` after it does nothing.
 //
 // Thread-safety: thread-safe. `Log` may be called from any thread, concurrently with Enable,
 // Disable and each other.

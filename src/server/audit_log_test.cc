@@ -239,6 +239,13 @@ TEST_F(AuditLogTest, DropsAndCountsEntriesWhenTheQueueIsFull) {
   ASSERT_TRUE(log.Flush(seconds(10)));
   EXPECT_EQ(Dropped("queue_full") - before, 5);
   EXPECT_TRUE(Lines().empty());
+
+  options_.max_queue_weight = 1 << 20;  // enableauditlog --max-queue-weight while enabled
+  ASSERT_TRUE(log.Enable(options_).ok());
+  log.Log(Entry(AuditType::kSelect, "ks"));
+  ASSERT_TRUE(log.Flush(seconds(10)));
+  EXPECT_EQ(Dropped("queue_full") - before, 5);
+  EXPECT_EQ(Lines().size(), 1u);
 }
 
 TEST_F(AuditLogTest, RefusesADirectoryThatCannotBeCreated) {
