@@ -279,24 +279,33 @@ Status AuditLog::Enable(const AuditLogOptions& requested) {
   options.included_categories = UpperCategories(options.included_categories);
   options.excluded_categories = UpperCategories(options.excluded_categories);
   auto filter = std::make_shared<const AuditLogFilter>(options);
-  std::shared_ptr<Writer> previous;
+  std::lock_guard control(control_mutex_);
+  std::shared_ptr<Writer> writer;
   {
     std::lock_guard lock(mutex_);
-    if (writer_ == nullptr || !writer_->Same(options)) {
-      ASSIGN_OR_RETURN(std::unique_ptr<common::RotatingFile> file, Writer::OpenFile(options));
-      previous = std::move(writer_);
-      writer_ = std::make_shared<Writer>(std::move(file), options);
-    }
+    writer = writer_;
+  }
+  std::shared_ptr<Writer> previous;
+  if (writer == nullptr || !writer->Same(options)) {
+    // The directory and the file are made outside mutex_: Log never waits for them.
+    ASSIGN_OR_RETURN(std::unique_ptr<common::RotatingFile> file, Writer::OpenFile(options));
+    previous = std::move(writer);
+    writer = std::make_shared<Writer>(std::move(file), options);
+  }
+  {
+    std::lock_guard lock(mutex_);
+    writer_ = writer;
     options_ = options;
     filter_ = std::move(filter);
     enabled_.store(true, std::memory_order_release);
-    LOG_INFO("audit log enabled: {}", writer_->path());
   }
-  if (previous != nullptr) previous->Stop();  // writes what it still had, outside the lock
+  LOG_INFO("audit log enabled: {}", writer->path());
+  if (previous != nullptr) previous->Stop();  // writes what it still had
   return Status::Ok();
 }
 
 void AuditLog::Disable() {
+  std::lock_guard control(control_mutex_);
   std::shared_ptr<Writer> previous;
   {
     std::lock_guard lock(mutex_);
@@ -306,8 +315,8 @@ void AuditLog::Disable() {
     filter_.reset();
     options_ = configured_;
     options_.enabled = false;
-    LOG_INFO("audit log disabled");
   }
+  LOG_INFO("audit log disabled");
   previous->Stop();  // a Log still holding it queues nothing more
 }
 

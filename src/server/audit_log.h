@@ -10,7 +10,8 @@
 //
 // Design:
 //  1. The request path never waits for the disk and never fails because of the audit log:
-//     `Log` takes one short lock to queue a line. When the lines waiting pass
+//     `Log` takes two short locks (one to find the writer, one to queue the line); Enable makes
+//     the directory and opens the file without holding either. When the lines waiting pass
 //     `max_queue_weight` bytes, the line is dropped and counted in
 //     `cqld_audit_log_dropped_total{reason="queue_full"}` (Cassandra's `block: false`; cqld
 //     has no blocking mode).
@@ -138,7 +139,8 @@ class AuditLog {
   const std::string host_;
   const AuditLogOptions configured_;
   std::atomic<bool> enabled_{false};
-  mutable std::mutex mutex_;                      // serializes Enable/Disable, guards below
+  std::mutex control_mutex_;                      // serializes Enable and Disable
+  mutable std::mutex mutex_;                      // guards below; held only to copy or swap
   AuditLogOptions options_;                       // GUARDED_BY(mutex_)
   std::shared_ptr<const AuditLogFilter> filter_;  // GUARDED_BY(mutex_)
   std::shared_ptr<Writer> writer_;                // GUARDED_BY(mutex_)
