@@ -39,7 +39,37 @@ struct Invocation {
   bool all = false;                             // --all
   bool tokens = false;                          // -T
   std::optional<std::chrono::seconds> timeout;  // --timeout
+  // enableauditlog's options: the body key (audit_logging_options' name) -> value.
+  std::vector<std::pair<std::string, std::string>> audit_options;
 };
+
+// enableauditlog's options (nodetool 4.1) and the audit_logging_options key each sets.
+struct AuditOption {
+  const char* flag;
+  const char* key;
+};
+constexpr AuditOption kAuditOptions[] = {
+    {"--logger", "logger"},
+    {"--included-keyspaces", "included_keyspaces"},
+    {"--excluded-keyspaces", "excluded_keyspaces"},
+    {"--included-categories", "included_categories"},
+    {"--excluded-categories", "excluded_categories"},
+    {"--included-users", "included_users"},
+    {"--excluded-users", "excluded_users"},
+    {"--roll-cycle", "roll_cycle"},
+    {"--blocking", "block"},
+    {"--max-queue-weight", "max_queue_weight"},
+    {"--max-log-size", "max_log_size"},
+    {"--archive-command", "archive_command"},
+    {"--max-archive-retries", "max_archive_retries"},
+};
+
+const AuditOption* FindAuditOption(std::string_view flag) {
+  for (const AuditOption& option : kAuditOptions) {
+    if (flag == option.flag) return &option;
+  }
+  return nullptr;
+}
 
 // What a command needs: the invocation, and the API.
 class Context {
@@ -351,6 +381,52 @@ int SetLoggingLevel(const Context& context) {
   return context.Call("PUT", "/api/v1/logging", body) ? kOk : kFailed;
 }
 
+// nodetool enableauditlog [--included-categories DDL,DCL ...]: prints nothing on success.
+int EnableAuditLog(const Context& context) {
+  json::object body;
+  for (const auto& [key, value] : context.invocation().audit_options) {
+    if (key == "block") {
+      if (value != "true" && value != "false" && value != "TRUE" && value != "FALSE") {
+        std::fprintf(stderr, "error: Invalid [%s]. Blocking only accepts 'true' or 'false'.\n",
+                     value.c_str());
+        return kFailed;
+      }
+      body[key] = value == "true" || value == "TRUE";
+    } else if (key == "max_queue_weight" || key == "max_log_size" || key == "max_archive_retries") {
+      char* end = nullptr;
+      long long number = std::strtoll(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0') {
+        std::fprintf(stderr, "error: %s must be a number, not '%s'\n", key.c_str(), value.c_str());
+        return kFailed;
+      }
+      body[key] = number;
+    } else {
+      body[key] = value;
+    }
+  }
+  return context.Call("POST", "/api/v1/auditlog", body) ? kOk : kFailed;
+}
+
+int DisableAuditLog(const Context& context) {
+  return context.Call("DELETE", "/api/v1/auditlog") ? kOk : kFailed;
+}
+
+// nodetool getauditlog: the options in force, or the configured ones while disabled, as a
+// two-column table.
+int GetAuditLog(const Context& context) {
+  auto answer = context.Call("GET", "/api/v1/auditlog");
+  if (!answer) return kFailed;
+  std::vector<std::vector<std::string>> rows;
+  for (const char* key :
+       {"enabled", "logger", "audit_logs_dir", "block", "max_log_size", "max_queue_weight",
+        "included_keyspaces", "excluded_keyspaces", "included_categories", "excluded_categories",
+        "included_users", "excluded_users"}) {
+    rows.push_back({key, Text(*answer, key)});
+  }
+  PrintTable(rows, " ");
+  return kOk;
+}
+
 double Real(const json::object& object, std::string_view key) {
   const json::value* value = object.if_contains(key);
   if (value == nullptr || value->is_null()) return std::nan("");
@@ -554,6 +630,14 @@ constexpr Command kCommands[] = {
     {"drain", "", 0, Drain, true},
     {"getlogginglevels", "", 0, GetLoggingLevels},
     {"setlogginglevel", "[ROOT] [TRACE|DEBUG|INFO|WARN|ERROR|OFF]", 2, SetLoggingLevel},
+    {"enableauditlog",
+     "[--logger FileAuditLogger] [--included-keyspaces L] [--excluded-keyspaces L]\n"
+     "      [--included-categories L] [--excluded-categories L] [--included-users L]\n"
+     "      [--excluded-users L] [--max-log-size BYTES] [--max-queue-weight BYTES]\n"
+     "      [--blocking false]",
+     0, EnableAuditLog},
+    {"disableauditlog", "", 0, DisableAuditLog},
+    {"getauditlog", "", 0, GetAuditLog},
 };
 
 void Usage(std::FILE* out) {
@@ -649,6 +733,9 @@ std::optional<int> ParseAdmin(int argc, char** argv, Invocation* invocation) {
       invocation->all = true;
     } else if (arg == "-T" || arg == "--tokens") {
       invocation->tokens = true;
+    } else if (const AuditOption* option = FindAuditOption(arg)) {
+      if (!value(&text)) return UsageError(arg + " needs a value");
+      invocation->audit_options.emplace_back(option->key, text);
     } else if (arg.size() > 1 && arg[0] == '-') {
       return UsageError("unknown option '" + arg + "'");
     } else if (invocation->command.empty()) {
@@ -683,6 +770,9 @@ int RunAdmin(int argc, char** argv) {
     if (invocation.command != command.name) continue;
     if (invocation.arguments.size() > command.max_arguments) {
       return UsageError(fmt::format("too many arguments for {}", command.name));
+    }
+    if (!invocation.audit_options.empty() && invocation.command != "enableauditlog") {
+      return UsageError(fmt::format("{} takes no audit log options", command.name));
     }
     if (invocation.timeout) {
       invocation.endpoint.timeout = *invocation.timeout;

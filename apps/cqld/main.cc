@@ -6,7 +6,8 @@
 //        [--idle-timeout-ms N] [--min-free-space-mb N] [--authenticator NAME]
 //        [--authorizer NAME] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]
 //        [--tls-require-client-cert] [--tls-optional]] [--admin-address ADDR]
-//        [--admin-port N|-1] [--config FILE]
+//        [--admin-port N|-1] [--audit-log [--audit-log-dir DIR] [--audit-log-*-keyspaces L]
+//        [--audit-log-*-categories L] [--audit-log-*-users L]] [--config FILE]
 //   cqld --data DIR --check
 //   cqld admin [--host H] [--admin-port N] [-u USER -pw PASSWORD] COMMAND [ARGS] (admin_tool.h)
 //
@@ -28,6 +29,10 @@
 // setting (`native_transport_port: 9042`, `client_encryption_options: {enabled: true, ...}`),
 // and the long flags without dashes for the rest (`min-free-space-mb: 512`); an unknown key is
 // a usage error naming it. Flags given on the command line override the file.
+//
+// `--audit-log` writes Cassandra's audit log (server/audit_log.h) to --audit-log-dir/audit.log:
+// logins, statements and failed requests, filtered by keyspace, category and user; `cqld admin
+// enableauditlog` turns it on at run time.
 //
 // Logs go to stderr, or with `--log-file` to a file rotated by size (`--log-file-max-mb`,
 // `--log-file-count`), as text or JSON lines (`--log-format`), at `--log-level` and above
@@ -66,6 +71,7 @@
 #include "engine/database.h"
 #include "server/admin_api.h"
 #include "server/admin_server.h"
+#include "server/audit_log.h"
 #include "server/config.h"
 #include "server/server.h"
 
@@ -108,10 +114,21 @@ constexpr const char* kKeys[] = {"data",
                                  "log-file-count",
                                  "admin-address",
                                  "admin-port",
+                                 "audit-log-logger",
+                                 "audit-log-dir",
+                                 "audit-log-included-keyspaces",
+                                 "audit-log-excluded-keyspaces",
+                                 "audit-log-included-categories",
+                                 "audit-log-excluded-categories",
+                                 "audit-log-included-users",
+                                 "audit-log-excluded-users",
+                                 "audit-log-max-log-size",
+                                 "audit-log-max-queue-weight",
                                  "config"};
 
 // Flags without a value on the command line; `true` or `false` in the config file.
-constexpr const char* kSwitches[] = {"tls-optional", "tls-require-client-cert"};
+constexpr const char* kSwitches[] = {"tls-optional", "tls-require-client-cert", "audit-log",
+                                     "audit-log-block"};
 
 void Usage(std::FILE* out) {
   std::fprintf(
@@ -180,6 +197,24 @@ void Usage(std::FILE* out) {
       "  --log-file-count N               rotated log files kept: FILE.1..FILE.N (default 7)\n"
       "  --log-format text|json           one line of text (default) or one JSON object per\n"
       "                                   line\n"
+      "  --audit-log                      audit logins, statements and failed requests, one\n"
+      "                                   line each, as Cassandra's FileAuditLogger (default\n"
+      "                                   off; `cqld admin enableauditlog` at run time)\n"
+      "  --audit-log-dir DIR              its directory: DIR/audit.log (default: audit/ beside\n"
+      "                                   --log-file, else ./audit)\n"
+      "  --audit-log-included-keyspaces L, --audit-log-excluded-keyspaces L\n"
+      "  --audit-log-included-categories L, --audit-log-excluded-categories L\n"
+      "  --audit-log-included-users L, --audit-log-excluded-users L\n"
+      "                                   comma-separated filters (categories: QUERY, DML,\n"
+      "                                   DDL, DCL, OTHER, AUTH, ERROR, PREPARE; excluded\n"
+      "                                   keyspaces default to system,system_schema,\n"
+      "                                   system_virtual_schema)\n"
+      "  --audit-log-max-log-size BYTES   the audit files together, rotated by size (default\n"
+      "                                   16 GiB)\n"
+      "  --audit-log-max-queue-weight BYTES\n"
+      "                                   entries waiting to be written before new ones are\n"
+      "                                   dropped and counted (default 256 MiB)\n"
+      "  --audit-log-logger NAME          FileAuditLogger, the only one cqld has\n"
       "  --config FILE                    read a YAML config file: cassandra.yaml's keys where\n"
       "                                   cqld has the setting, else the flags above without\n"
       "                                   dashes (docs/operations.md); flags override the file\n"
@@ -465,13 +500,60 @@ std::string ParseAdmin(const Values& values, std::optional<server::AdminServerOp
   return "";
 }
 
+// The --audit-log* flags (cassandra.yaml's audit_logging_options) into `options`. Returns an
+// error message or "".
+std::string ParseAuditLog(const Values& values, server::AuditLogOptions* options) {
+  auto text = [&](const char* key) -> const std::string* {
+    auto it = values.find(key);
+    return it == values.end() ? nullptr : &it->second;
+  };
+  const std::string* enabled = text("audit-log");
+  options->enabled = enabled != nullptr && *enabled == "true";
+  const std::string* block = text("audit-log-block");
+  options->block = block != nullptr && *block == "true";
+  if (const std::string* logger = text("audit-log-logger")) options->logger = *logger;
+  if (const std::string* dir = text("audit-log-dir")) {
+    options->audit_logs_dir = *dir;
+  } else if (const std::string* log_file = text("log-file")) {
+    options->audit_logs_dir = (std::filesystem::path(*log_file).parent_path() / "audit").string();
+  } else {
+    options->audit_logs_dir = "./audit";
+  }
+  const std::pair<const char*, std::string*> lists[] = {
+      {"audit-log-included-keyspaces", &options->included_keyspaces},
+      {"audit-log-excluded-keyspaces", &options->excluded_keyspaces},
+      {"audit-log-included-categories", &options->included_categories},
+      {"audit-log-excluded-categories", &options->excluded_categories},
+      {"audit-log-included-users", &options->included_users},
+      {"audit-log-excluded-users", &options->excluded_users}};
+  for (const auto& [key, target] : lists) {
+    if (const std::string* value = text(key)) *target = *value;
+  }
+  const std::pair<const char*, uint64_t*> sizes[] = {
+      {"audit-log-max-log-size", &options->max_log_size},
+      {"audit-log-max-queue-weight", &options->max_queue_weight}};
+  for (const auto& [key, target] : sizes) {
+    const std::string* value = text(key);
+    if (value == nullptr) continue;
+    std::optional<size_t> bytes = ParseCount(*value, size_t{1} << 50);
+    if (!bytes || *bytes == 0) return fmt::format("bad value '{}' for {} (bytes)", *value, key);
+    *target = *bytes;
+  }
+  if (common::Status status = server::ValidateAuditLogOptions(*options); !status.ok()) {
+    return "audit log: " + status.message();
+  }
+  return "";
+}
+
 // Starts the admin listener over `database` and `server` (drain stops it); nullptr when `admin`
 // is nullopt (off). On an error, prints it and returns nullptr with `*failed` set.
 std::unique_ptr<server::AdminServer> StartAdmin(
     const std::optional<server::AdminServerOptions>& admin, engine::Database* database,
-    server::Server* server, std::unique_ptr<server::AdminApi>* api, bool* failed) {
+    server::Server* server, server::AuditLog* audit_log, std::unique_ptr<server::AdminApi>* api,
+    bool* failed) {
   if (!admin) return nullptr;
   server::AdminApiOptions api_options;
+  api_options.audit_log = audit_log;
   api_options.database = database;
   api_options.started = kStarted;
   api_options.native_address = server->endpoint().address().to_string();
@@ -492,9 +574,9 @@ std::unique_ptr<server::AdminServer> StartAdmin(
 // Opens the database, serves it until SIGINT or SIGTERM, and closes both; the exit status.
 // SIGHUP reloads the TLS files.
 int Serve(const std::string& data, const std::string& durability,
-          const engine::DatabaseOptions& database_options,
-          const server::ServerOptions& server_options,
-          const std::optional<server::AdminServerOptions>& admin) {
+          const engine::DatabaseOptions& database_options, server::ServerOptions server_options,
+          const std::optional<server::AdminServerOptions>& admin,
+          const server::AuditLogOptions& audit_options) {
   // Signals first, so a SIGTERM right after the ready line is never lost, nor a SIGHUP fatal.
   boost::asio::io_context signals_io;
   boost::asio::signal_set stop_signals(signals_io, SIGINT, SIGTERM);
@@ -509,6 +591,17 @@ int Serve(const std::string& data, const std::string& durability,
                  database.status().ToString().c_str());
     return kStartFailed;
   }
+  // Declared before the server, which logs to it until it stops.
+  const schema::LocalNodeInfo& node = database_options.local_node;
+  server::AuditLog audit_log(fmt::format("{}:{}", node.listen_address, node.listen_port),
+                             audit_options);
+  if (audit_options.enabled) {
+    if (common::Status status = audit_log.Enable(audit_options); !status.ok()) {
+      std::fprintf(stderr, "cqld: audit log: %s\n", status.message().c_str());
+      return kStartFailed;
+    }
+  }
+  server_options.audit_log = &audit_log;
   auto server = server::Server::Start(database->get(), server_options);
   if (!server.ok()) {
     std::fprintf(stderr, "cqld: %s\n", server.status().ToString().c_str());
@@ -529,7 +622,7 @@ int Serve(const std::string& data, const std::string& durability,
   std::unique_ptr<server::AdminApi> admin_api;
   bool admin_failed = false;
   std::unique_ptr<server::AdminServer> admin_server =
-      StartAdmin(admin, database->get(), server->get(), &admin_api, &admin_failed);
+      StartAdmin(admin, database->get(), server->get(), &audit_log, &admin_api, &admin_failed);
   if (admin_failed) return kStartFailed;
   const std::string admin_text =
       admin_server ? fmt::format("{}:{}", admin_server->endpoint().address().to_string(),
@@ -600,5 +693,9 @@ int main(int argc, char** argv) {
   }
   std::optional<server::AdminServerOptions> admin;
   if (std::string error = ParseAdmin(values, &admin); !error.empty()) return UsageError(error);
-  return Serve(data, durability, database_options, server_options, admin);
+  server::AuditLogOptions audit_options;
+  if (std::string error = ParseAuditLog(values, &audit_options); !error.empty()) {
+    return UsageError(error);
+  }
+  return Serve(data, durability, database_options, server_options, admin, audit_options);
 }

@@ -61,6 +61,52 @@ bool ReadStrings(const json::object& object, std::string_view key, std::vector<s
   return true;
 }
 
+// The string members of enableauditlog's body, in getauditlog's order.
+constexpr std::string_view kAuditLists[] = {"included_keyspaces",  "excluded_keyspaces",
+                                            "included_categories", "excluded_categories",
+                                            "included_users",      "excluded_users"};
+
+std::string* AuditList(AuditLogOptions* options, std::string_view key) {
+  if (key == "included_keyspaces") return &options->included_keyspaces;
+  if (key == "excluded_keyspaces") return &options->excluded_keyspaces;
+  if (key == "included_categories") return &options->included_categories;
+  if (key == "excluded_categories") return &options->excluded_categories;
+  if (key == "included_users") return &options->included_users;
+  return &options->excluded_users;
+}
+
+// enableauditlog's body over `options` (the configured ones): what is given replaces them.
+// Returns an error message or "".
+std::string ReadAuditOptions(const json::object& body, AuditLogOptions* options) {
+  for (std::string_view unsupported : {"archive_command", "max_archive_retries", "roll_cycle"}) {
+    if (body.contains(unsupported)) {
+      return fmt::format(
+          "{} is not supported: cqld's audit log is one text file rotated by size (max_log_size)",
+          unsupported);
+    }
+  }
+  if (!ReadString(body, "logger", &options->logger)) return "logger must be a string";
+  for (std::string_view key : kAuditLists) {
+    if (!ReadString(body, key, AuditList(options, key)))
+      return fmt::format("{} must be a string", key);
+  }
+  for (std::string_view key : {"max_log_size", "max_queue_weight"}) {
+    const json::value* value = body.if_contains(key);
+    if (value == nullptr || value->is_null()) continue;
+    if (!value->is_int64() && !value->is_uint64()) return fmt::format("{} must be a number", key);
+    if (value->is_int64() && value->get_int64() <= 0)
+      return fmt::format("{} must be positive", key);
+    uint64_t number =
+        value->is_uint64() ? value->get_uint64() : static_cast<uint64_t>(value->get_int64());
+    (key == "max_log_size" ? options->max_log_size : options->max_queue_weight) = number;
+  }
+  if (const json::value* block = body.if_contains("block"); block != nullptr && !block->is_null()) {
+    if (!block->is_bool()) return "block must be true or false";
+    options->block = block->get_bool();
+  }
+  return "";
+}
+
 AdminResponse BadBody(std::string_view expected) {
   return AdminError(400, fmt::format("The body must be a JSON object {}", expected));
 }
@@ -153,6 +199,9 @@ const AdminApi::Route AdminApi::kRoutes[] = {
     {"PUT", "/api/v1/traceprobability", &AdminApi::SetTraceProbability, true},
     {"GET", "/api/v1/logging", &AdminApi::GetLogging, true},
     {"PUT", "/api/v1/logging", &AdminApi::SetLogging, true},
+    {"GET", "/api/v1/auditlog", &AdminApi::GetAuditLog, true},
+    {"POST", "/api/v1/auditlog", &AdminApi::EnableAuditLog, true},
+    {"DELETE", "/api/v1/auditlog", &AdminApi::DisableAuditLog, true},
 };
 
 AdminApi::AdminApi(AdminApiOptions options)
@@ -423,6 +472,39 @@ AdminResponse AdminApi::SetLogging(const AdminRequest& request) {
   return AdminError(400, fmt::format("Unknown level '{}': use TRACE, DEBUG, INFO, WARN, ERROR "
                                      "or OFF",
                                      level));
+}
+
+AdminResponse AdminApi::GetAuditLog(const AdminRequest&) {
+  if (options_.audit_log == nullptr) return AdminError(404, "This server has no audit log");
+  const AuditLogOptions options = options_.audit_log->options();
+  json::object answer{
+      {"enabled", options_.audit_log->enabled()}, {"logger", options.logger},
+      {"audit_logs_dir", options.audit_logs_dir}, {"block", options.block},
+      {"max_log_size", options.max_log_size},     {"max_queue_weight", options.max_queue_weight}};
+  AuditLogOptions copy = options;
+  for (std::string_view key : kAuditLists) answer[key] = *AuditList(&copy, key);
+  return JsonAnswer(answer);
+}
+
+// POST /api/v1/auditlog {"included_categories": "DDL,DCL", ...}: nodetool enableauditlog; what
+// is not given comes from the configuration (as Cassandra takes it from cassandra.yaml).
+AdminResponse AdminApi::EnableAuditLog(const AdminRequest& request) {
+  if (options_.audit_log == nullptr) return AdminError(404, "This server has no audit log");
+  std::optional<json::object> body = BodyObject(request);
+  if (!body) return BadBody(R"({"included_categories": "DDL,DCL", ...})");
+  AuditLogOptions options = options_.audit_log->configured();
+  if (std::string error = ReadAuditOptions(*body, &options); !error.empty()) {
+    return AdminError(400, error);
+  }
+  Status status = options_.audit_log->Enable(options);
+  if (!status.ok()) return StatusAnswer(status);
+  return GetAuditLog(request);
+}
+
+AdminResponse AdminApi::DisableAuditLog(const AdminRequest& request) {
+  if (options_.audit_log == nullptr) return AdminError(404, "This server has no audit log");
+  options_.audit_log->Disable();
+  return GetAuditLog(request);
 }
 
 }  // namespace server

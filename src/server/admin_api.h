@@ -12,6 +12,10 @@
 //   POST   /api/v1/drain             flush everything, stop serving CQL
 //   GET    /api/v1/logging           {"levels": {"ROOT": "INFO"}}
 //   PUT    /api/v1/logging           {"logger": "ROOT", "level": "DEBUG"} ({} resets)
+//   GET    /api/v1/auditlog          getauditlog: {"enabled": false, "logger": ..., ...}
+//   POST   /api/v1/auditlog          enableauditlog: {"included_categories": "DDL,DCL", ...}
+//                                    (audit_logging_options' names; missing: the configured)
+//   DELETE /api/v1/auditlog          disableauditlog
 //
 // Adding a command is one member function and one row of the table in admin_api.cc.
 //
@@ -38,6 +42,7 @@
 #include "engine/database.h"
 #include "engine/node_operations.h"
 #include "server/admin_server.h"
+#include "server/audit_log.h"
 
 namespace server {
 
@@ -51,6 +56,9 @@ struct AdminApiOptions {
   uint16_t native_port = 9042;
   // Stops the CQL server (drain); called once, from a worker thread.
   std::function<void()> stop_native_transport;
+  // The audit log the auditlog calls control; nullptr: none (they answer 404). REQUIRES:
+  // outlives the AdminApi.
+  AuditLog* audit_log = nullptr;
 };
 
 class AdminApi {
@@ -90,6 +98,9 @@ class AdminApi {
   AdminResponse SetTraceProbability(const AdminRequest& request);
   AdminResponse GetLogging(const AdminRequest& request);
   AdminResponse SetLogging(const AdminRequest& request);
+  AdminResponse GetAuditLog(const AdminRequest& request);
+  AdminResponse EnableAuditLog(const AdminRequest& request);
+  AdminResponse DisableAuditLog(const AdminRequest& request);
 
   AdminApiOptions options_;
   engine::NodeOperations operations_;

@@ -104,6 +104,7 @@ class AdminServerTest : public ::testing::Test {
     AdminApiOptions api_options;
     api_options.database = database_.get();
     api_options.stop_native_transport = [this] { drained_ = true; };
+    api_options.audit_log = audit_.get();
     api_ = std::make_unique<AdminApi>(api_options);
     options.port = 0;
     auto server = AdminServer::Start(
@@ -117,6 +118,7 @@ class AdminServerTest : public ::testing::Test {
   }
 
   std::string directory_;
+  std::unique_ptr<AuditLog> audit_;  // before api_, which points to it
   std::unique_ptr<engine::Database> database_;
   std::unique_ptr<AdminApi> api_;
   std::unique_ptr<AdminServer> server_;
@@ -206,6 +208,42 @@ TEST_F(AdminServerTest, PasswordAuthenticatorNeedsASuperuser) {
   EXPECT_EQ(StatusOf(ok), 200) << ok;
   EXPECT_NE(BodyOf(ok).find("\"release_version\""), std::string::npos);
   EXPECT_EQ(StatusOf(Call("GET", "/metrics")), 200);  // no credentials for metrics
+}
+
+TEST_F(AdminServerTest, AuditLogCalls) {
+  AuditLogOptions configured;
+  configured.audit_logs_dir = directory_ + "/audit";
+  audit_ = std::make_unique<AuditLog>("127.0.0.1:7000", configured);
+  ASSERT_NO_FATAL_FAILURE(Start());
+  std::string got = Call("GET", "/api/v1/auditlog");
+  EXPECT_EQ(StatusOf(got), 200) << got;
+  EXPECT_NE(BodyOf(got).find("\"enabled\":false"), std::string::npos) << got;
+  EXPECT_NE(BodyOf(got).find("\"audit_logs_dir\":\"" + directory_ + "/audit\""), std::string::npos)
+      << got;
+
+  std::string enabled = Call("POST", "/api/v1/auditlog",
+                             R"({"included_categories": "ddl,auth", "max_log_size": 1048576})");
+  EXPECT_EQ(StatusOf(enabled), 200) << enabled;
+  EXPECT_NE(BodyOf(enabled).find("\"enabled\":true"), std::string::npos) << enabled;
+  EXPECT_NE(BodyOf(enabled).find("\"included_categories\":\"DDL,AUTH\""), std::string::npos)
+      << enabled;
+  EXPECT_NE(BodyOf(enabled).find("\"max_log_size\":1048576"), std::string::npos) << enabled;
+  EXPECT_TRUE(audit_->enabled());
+  EXPECT_TRUE(std::filesystem::exists(directory_ + "/audit/audit.log"));
+
+  std::string bin = Call("POST", "/api/v1/auditlog", R"({"logger": "BinAuditLogger"})");
+  EXPECT_EQ(StatusOf(bin), 400) << bin;
+  EXPECT_NE(bin.find("BinAuditLogger is not supported"), std::string::npos) << bin;
+  EXPECT_EQ(StatusOf(Call("POST", "/api/v1/auditlog", R"({"roll_cycle": "HOURLY"})")), 400);
+  EXPECT_EQ(StatusOf(Call("POST", "/api/v1/auditlog", R"({"max_queue_weight": -1})")), 400);
+  EXPECT_TRUE(audit_->enabled());  // a refused call changes nothing
+
+  std::string disabled = Call("DELETE", "/api/v1/auditlog");
+  EXPECT_EQ(StatusOf(disabled), 200) << disabled;
+  EXPECT_NE(BodyOf(disabled).find("\"enabled\":false"), std::string::npos) << disabled;
+  EXPECT_NE(BodyOf(disabled).find("\"included_categories\":\"\""), std::string::npos)
+      << disabled;  // the configured options again
+  EXPECT_FALSE(audit_->enabled());
 }
 
 TEST_F(AdminServerTest, ApiRunsOperations) {

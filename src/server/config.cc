@@ -51,6 +51,15 @@ std::optional<uint64_t> ParseQuantity(const std::string& text, Kind kind) {
 
 // The setting text for `node`, the value of a key of kind `kind`; or an error message.
 std::optional<std::string> Convert(const YAML::Node& node, Kind kind, std::string* error) {
+  if (kind == Kind::kClassName && node.IsSequence()) {
+    // 4.1's `logger: [{class_name: FileAuditLogger}]`
+    if (node.size() != 1 || !node[0].IsMap() || !node[0]["class_name"] ||
+        !node[0]["class_name"].IsScalar()) {
+      *error = "must be a class name, or a list of one `class_name: NAME`";
+      return std::nullopt;
+    }
+    return node[0]["class_name"].Scalar();
+  }
   if (kind == Kind::kList) {
     if (!node.IsSequence() || node.size() != 1 || !node[0].IsScalar()) {
       *error = "must list exactly one directory (cqld keeps its data in one directory)";
@@ -170,6 +179,18 @@ const std::vector<CassandraYamlKey>& CassandraYamlKeys() {
       {"client_encryption_options.private_key", "tls-key", Kind::kText},
       {"client_encryption_options.truststore", "tls-ca", Kind::kText},
       {"client_encryption_options.require_client_auth", "tls-require-client-cert", Kind::kSwitch},
+      {"audit_logging_options.enabled", "audit-log", Kind::kSwitch},
+      {"audit_logging_options.logger", "audit-log-logger", Kind::kClassName},
+      {"audit_logging_options.audit_logs_dir", "audit-log-dir", Kind::kText},
+      {"audit_logging_options.included_keyspaces", "audit-log-included-keyspaces", Kind::kText},
+      {"audit_logging_options.excluded_keyspaces", "audit-log-excluded-keyspaces", Kind::kText},
+      {"audit_logging_options.included_categories", "audit-log-included-categories", Kind::kText},
+      {"audit_logging_options.excluded_categories", "audit-log-excluded-categories", Kind::kText},
+      {"audit_logging_options.included_users", "audit-log-included-users", Kind::kText},
+      {"audit_logging_options.excluded_users", "audit-log-excluded-users", Kind::kText},
+      {"audit_logging_options.max_log_size", "audit-log-max-log-size", Kind::kText},
+      {"audit_logging_options.max_queue_weight", "audit-log-max-queue-weight", Kind::kText},
+      {"audit_logging_options.block", "audit-log-block", Kind::kSwitch},
   };
   return keys;
 }

@@ -2,8 +2,9 @@
 //
 // The file is YAML. Its keys are cassandra.yaml's where cqld has the concept (cluster_name,
 // native_transport_port, rpc_address, data_file_directories, commitlog_sync, authenticator,
-// authorizer, client_encryption_options, ...: `CassandraYamlKeys()` lists them with the setting
-// each stands for), or cqld's own settings, named as its long flags without the dashes
+// authorizer, client_encryption_options, audit_logging_options, ...: `CassandraYamlKeys()` lists
+// them with the setting each stands for), or cqld's own settings, named as its long flags without
+// the dashes
 // (`min-free-space-mb: 512`, `log-file: /var/log/cqld/cqld.log`). Every other key is an error
 // that names it and its line: a setting cqld would silently ignore is a setting someone
 // believes is in force.
@@ -33,8 +34,9 @@ struct CassandraYamlKey {
   const char* yaml_key;  // dotted for nested maps: client_encryption_options.enabled
   const char* setting;
   // How the value converts: kText as is, kList the one element of a sequence, kKib/kMib/kMs a
-  // number in that unit (4.1's unit-suffixed forms converted), kSwitch a boolean.
-  enum class Kind { kText, kList, kSwitch, kKib, kMib, kMs, kConnections } kind;
+  // number in that unit (4.1's unit-suffixed forms converted), kSwitch a boolean, kClassName a
+  // class name or 4.1's list of one `class_name: NAME` map.
+  enum class Kind { kText, kList, kSwitch, kKib, kMib, kMs, kConnections, kClassName } kind;
 };
 const std::vector<CassandraYamlKey>& CassandraYamlKeys();
 

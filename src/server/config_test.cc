@@ -123,5 +123,37 @@ TEST_F(ConfigTest, MalformedValuesAndFilesAreErrors) {
             "cannot read config file /nonexistent/cqld.yaml");
 }
 
+TEST_F(ConfigTest, AuditLoggingOptions) {
+  EXPECT_EQ(Read("audit_logging_options:\n"
+                 "  enabled: true\n"
+                 "  logger:\n"
+                 "    - class_name: FileAuditLogger\n"
+                 "  audit_logs_dir: /var/log/cqld/audit\n"
+                 "  included_categories: DDL,DCL,AUTH\n"
+                 "  excluded_keyspaces: system, system_schema\n"
+                 "  excluded_users:\n"
+                 "  max_log_size: 1073741824\n"
+                 "  block: false\n"),
+            "");
+  EXPECT_EQ(settings_["audit-log"], "true");
+  EXPECT_EQ(settings_["audit-log-logger"], "FileAuditLogger");
+  EXPECT_EQ(settings_["audit-log-dir"], "/var/log/cqld/audit");
+  EXPECT_EQ(settings_["audit-log-included-categories"], "DDL,DCL,AUTH");
+  EXPECT_EQ(settings_["audit-log-excluded-keyspaces"], "system, system_schema");
+  EXPECT_EQ(settings_.count("audit-log-excluded-users"), 0u);
+  EXPECT_EQ(settings_["audit-log-max-log-size"], "1073741824");
+  EXPECT_EQ(settings_["audit-log-block"], "false");
+
+  settings_.clear();
+  EXPECT_EQ(Read("audit_logging_options:\n  logger: BinAuditLogger\n"), "");
+  EXPECT_EQ(settings_["audit-log-logger"], "BinAuditLogger");  // refused where it is used
+  EXPECT_NE(Read("audit_logging_options:\n  logger:\n    - name: x\n"), "");
+  EXPECT_NE(Read("audit_logging_options:\n  roll_cycle: HOURLY\n")
+                .find("unknown key "
+                      "'audit_logging_options."
+                      "roll_cycle'"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace server

@@ -475,7 +475,8 @@ void Connection::HandleAuthResponse(int16_t stream, const protocol::AuthResponse
   auth_in_flight_ = true;
   auto self = shared_from_this();
   asio::post(context_->request_executor, [self, stream, token = auth.token]() {
-    common::Result<std::string> role = self->context_->handler->Authenticate(token);
+    common::Result<std::string> role =
+        self->context_->handler->Authenticate(token, self->keyspace_);
     asio::post(self->strand_, [self, stream, role = std::move(role)]() mutable {
       self->CompleteAuthentication(stream, std::move(role));
     });

@@ -1,5 +1,6 @@
 #include "server/request_handler.h"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -7,6 +8,8 @@
 #include <variant>
 
 #include "common/logging.h"
+#include "cql/parser/parser.h"
+#include "server/audit_entry.h"
 
 namespace server {
 namespace {
@@ -43,13 +46,60 @@ common::Result<cql::ResultSet> WithKeyspace(SessionKeyspace* keyspace, Run run) 
   return result;
 }
 
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// An entry for a request of `session`'s client, by its user ("anonymous" without a login).
+AuditEntry NewAuditEntry(const SessionKeyspace& session, AuditType type, int64_t start) {
+  AuditEntry entry;
+  std::string user = session.User();
+  entry.user = user.empty() ? std::string("anonymous") : std::move(user);
+  entry.source = session.ClientAddress();
+  entry.port = session.ClientPort();
+  entry.timestamp_millis = start;
+  entry.type = type;
+  return entry;
+}
+
+// Makes `entry` the failure `status`: its type from the error, its message after the operation.
+void SetFailure(const Status& status, AuditEntry* entry) {
+  entry->type = status.code() == common::StatusCode::kUnauthorized ? AuditType::kUnauthorizedAttempt
+                : status.code() == common::StatusCode::kAuthenticationError
+                    ? AuditType::kLoginError
+                    : AuditType::kRequestFailure;
+  if (!entry->operation.empty()) entry->operation += "; ";
+  entry->operation += status.message();
+}
+
 }  // namespace
 
 bool RequestHandler::authentication_required() const {
   return database_->authenticator() == engine::DatabaseOptions::Authenticator::kPassword;
 }
 
-common::Result<std::string> RequestHandler::Authenticate(
+common::Result<std::string> RequestHandler::Authenticate(const std::optional<common::Bytes>& token,
+                                                         const SessionKeyspace& session) const {
+  const int64_t start = NowMillis();
+  common::Result<std::string> role = CheckCredentials(token);
+  if (auditing()) {
+    AuditEntry entry = NewAuditEntry(session, AuditType::kLoginSuccess, start);
+    if (role.ok()) {
+      entry.user = *role;
+      entry.operation = "LOGIN SUCCESSFUL";
+    } else {
+      entry.user.reset();  // nobody is logged in: Cassandra's `user:null`
+      entry.operation = "LOGIN FAILURE";
+      SetFailure(role.status(), &entry);
+    }
+    audit_log_->Log(entry);
+  }
+  return role;
+}
+
+common::Result<std::string> RequestHandler::CheckCredentials(
     const std::optional<common::Bytes>& token) const {
   // SASL PLAIN (RFC 4616): [authzid] NUL authcid NUL passwd; Cassandra ignores the authzid.
   const std::string_view bytes = token ? std::string_view(*token) : std::string_view();
@@ -98,9 +148,19 @@ Response RequestHandler::Handle(const protocol::Request& request, uint8_t versio
 
 Response RequestHandler::Query(const protocol::QueryRequest& query, uint8_t version,
                                SessionKeyspace* keyspace) const {
+  const bool audit = auditing();
+  const int64_t start = audit ? NowMillis() : 0;
+  const std::string session_keyspace = audit ? keyspace->Get() : std::string();
   common::Result<cql::ResultSet> result = WithKeyspace(keyspace, [&](engine::SessionState* state) {
     return database_->ExecuteText(query.query, query.parameters.options, state);
   });
+  if (audit) {
+    common::Result<cql::Statement> parsed = cql::ParseStatement(query.query);
+    const std::string& options_keyspace = query.parameters.options.keyspace;
+    AuditRequest(*keyspace, parsed.ok() ? &*parsed : nullptr, query.query,
+                 options_keyspace.empty() ? session_keyspace : options_keyspace, false, start,
+                 result.status());
+  }
   if (!result.ok()) {
     return ErrorBody(result.status(), query.parameters.options.consistency, version);
   }
@@ -116,7 +176,12 @@ Response RequestHandler::Prepare(const protocol::PrepareRequest& prepare, uint8_
     return engine::TraceRequest{
         "Preparing CQL3 query", {{"query", prepare.query}}, keyspace->ClientAddress()};
   });
+  const int64_t start = auditing() ? NowMillis() : 0;
   auto prepared = database_->Prepare(prepare.query, ks);
+  if (auditing()) {
+    AuditRequest(*keyspace, prepared.ok() ? &(*prepared)->statement : nullptr, prepare.query, ks,
+                 true, start, prepared.status());
+  }
   if (!prepared.ok()) return ErrorBody(prepared.status());
   ByteWriter out;
   std::optional<Bytes> tracing_id;
@@ -128,12 +193,21 @@ Response RequestHandler::Prepare(const protocol::PrepareRequest& prepare, uint8_
 
 Response RequestHandler::Execute(const protocol::ExecuteRequest& execute, uint8_t version,
                                  SessionKeyspace* keyspace) const {
+  const int64_t start = auditing() ? NowMillis() : 0;
   auto found = database_->FindPrepared(execute.id);
-  if (!found.ok()) return ErrorBody(found.status());
+  if (!found.ok()) {
+    if (auditing())
+      AuditRequest(*keyspace, nullptr, "", keyspace->Get(), false, start, found.status());
+    return ErrorBody(found.status());
+  }
   std::shared_ptr<const engine::PreparedStatement> prepared = std::move(found).value();
   common::Result<cql::ResultSet> result = WithKeyspace(keyspace, [&](engine::SessionState* state) {
     return database_->Execute(*prepared, execute.parameters.options, state);
   });
+  if (auditing()) {
+    AuditRequest(*keyspace, &prepared->statement, prepared->metadata->query, prepared->keyspace,
+                 false, start, result.status());
+  }
   if (!result.ok()) {
     return ErrorBody(result.status(), execute.parameters.options.consistency, version);
   }
@@ -156,6 +230,7 @@ Response RequestHandler::Execute(const protocol::ExecuteRequest& execute, uint8_
 
 Response RequestHandler::Batch(const protocol::BatchRequestMessage& batch, uint8_t version,
                                SessionKeyspace* keyspace) const {
+  const int64_t start = auditing() ? NowMillis() : 0;
   cql::BatchRequest request;
   request.type = batch.type;
   request.consistency = batch.consistency;
@@ -168,7 +243,10 @@ Response RequestHandler::Batch(const protocol::BatchRequestMessage& batch, uint8
     cql::BatchEntry entry;
     if (statement.prepared) {
       auto found = database_->FindPrepared(statement.id);
-      if (!found.ok()) return ErrorBody(found.status());
+      if (!found.ok()) {
+        if (auditing()) AuditBatch(*keyspace, batch, start, found.status());
+        return ErrorBody(found.status());
+      }
       entry.prepared = (*found)->metadata;
     } else {
       entry.query = statement.query;
@@ -180,8 +258,73 @@ Response RequestHandler::Batch(const protocol::BatchRequestMessage& batch, uint8
   common::Result<cql::ResultSet> result = WithKeyspace(keyspace, [&](engine::SessionState* state) {
     return database_->ExecuteBatch(request, state);
   });
+  if (auditing()) AuditBatch(*keyspace, batch, start, result.status());
   if (!result.ok()) return ErrorBody(result.status(), batch.consistency, version);
   return ResultBody(*result, version, protocol::RowsEncoding());
+}
+
+void RequestHandler::AuditRequest(const SessionKeyspace& session, const cql::Statement* statement,
+                                  std::string_view query, std::string_view keyspace, bool prepare,
+                                  int64_t start, const Status& status) const {
+  AuditEntry entry = NewAuditEntry(session, AuditType::kRequestFailure, start);
+  entry.keyspace = keyspace;
+  if (statement != nullptr) {
+    server::AuditStatement what = ClassifyStatement(*statement);
+    entry.type = prepare ? AuditType::kPrepareStatement : what.type;
+    if (!what.keyspace.empty()) entry.keyspace = std::move(what.keyspace);
+    entry.scope = std::move(what.scope);
+  }
+  entry.operation = query;
+  if (!status.ok()) SetFailure(status, &entry);
+  entry.operation = ObfuscatePasswords(entry.operation);
+  audit_log_->Log(entry);
+}
+
+void RequestHandler::AuditBatch(const SessionKeyspace& session,
+                                const protocol::BatchRequestMessage& batch, int64_t start,
+                                const Status& status) const {
+  const std::string keyspace = batch.keyspace.empty() ? session.Get() : batch.keyspace;
+  AuditEntry entry = NewAuditEntry(session, AuditType::kBatch, start);
+  entry.keyspace = keyspace;
+  if (!status.ok()) {
+    entry.operation = fmt::format("BATCH of {} statements at consistency {}",
+                                  batch.statements.size(), cql::ConsistencyName(batch.consistency));
+    SetFailure(status, &entry);
+    entry.operation = ObfuscatePasswords(entry.operation);
+    audit_log_->Log(entry);
+    return;
+  }
+  // As Cassandra: one BATCH entry, then one entry per statement, all with the batch's id.
+  const common::Uuid id = common::Uuid::Random();
+  entry.batch = id;
+  entry.operation = fmt::format("BatchId:[{}] - BATCH of [{}] statements", id.ToString(),
+                                batch.statements.size());
+  audit_log_->Log(entry);
+  for (const protocol::BatchRequestMessage::Statement& statement : batch.statements) {
+    AuditEntry each = NewAuditEntry(session, AuditType::kBatch, start);
+    each.batch = id;
+    each.keyspace = keyspace;
+    std::optional<cql::Statement> parsed;
+    std::shared_ptr<const engine::PreparedStatement> prepared;
+    if (statement.prepared) {
+      auto found = database_->FindPrepared(statement.id);
+      if (found.ok()) prepared = std::move(found).value();
+      if (prepared != nullptr) each.operation = prepared->metadata->query;
+    } else {
+      auto result = cql::ParseStatement(statement.query);
+      if (result.ok()) parsed = std::move(result).value();
+      each.operation = statement.query;
+    }
+    const cql::Statement* what = prepared ? &prepared->statement : parsed ? &*parsed : nullptr;
+    if (what != nullptr) {
+      server::AuditStatement classified = ClassifyStatement(*what);
+      each.type = classified.type;
+      if (!classified.keyspace.empty()) each.keyspace = std::move(classified.keyspace);
+      each.scope = std::move(classified.scope);
+    }
+    each.operation = ObfuscatePasswords(each.operation);
+    audit_log_->Log(each);
+  }
 }
 
 }  // namespace server

@@ -8,7 +8,11 @@
 // thread (durability batch), because engine calls block. The encoded `Response` goes back to
 // the connection, which frames it and writes it.
 //
-// This is the one place where engine errors become ERROR bodies (`ErrorBody`).
+// This is the one place where engine errors become ERROR bodies (`ErrorBody`). It is also where
+// logins and statements reach the audit log (audit_log.h), when one is given and enabled:
+// every QUERY, PREPARE, EXECUTE and BATCH statement classified by its parsed statement, every
+// failed request (ERROR category, or AUTH for Unauthorized), every login attempt. Only
+// statement texts are logged (passwords obfuscated), never bound values.
 //
 // Thread-safety: RequestHandler is stateless apart from the Database pointer and is safe to use
 // from any number of threads. SessionKeyspace is thread-safe.
@@ -26,6 +30,7 @@
 #include "engine/database.h"
 #include "protocol/frame.h"
 #include "protocol/messages.h"
+#include "server/audit_log.h"
 
 namespace server {
 
@@ -91,8 +96,9 @@ Response ErrorBody(const common::Status& status,
 
 class RequestHandler {
  public:
-  // REQUIRES: `database` outlives the handler.
-  explicit RequestHandler(engine::Database* database) : database_(database) {}
+  // REQUIRES: `database` and `audit_log` (nullptr: none) outlive the handler.
+  explicit RequestHandler(engine::Database* database, AuditLog* audit_log = nullptr)
+      : database_(database), audit_log_(audit_log) {}
 
   // Executes a QUERY, PREPARE, EXECUTE or BATCH request of protocol `version` and returns the
   // RESULT (or the ERROR) to send. Any other request gives a ProtocolError response (the
@@ -108,8 +114,10 @@ class RequestHandler {
       "org.apache.cassandra.auth.PasswordAuthenticator";
   // Checks the SASL PLAIN `token` of an AUTH_RESPONSE ([authzid] NUL user NUL password) and
   // returns the role it logs in as. Errors: AuthenticationError with Cassandra's messages.
-  // Blocks for the password hash (tens of milliseconds).
-  common::Result<std::string> Authenticate(const std::optional<common::Bytes>& token) const;
+  // Blocks for the password hash (tens of milliseconds). The attempt is audited
+  // (LOGIN_SUCCESS or LOGIN_ERROR) with the client of `session`.
+  common::Result<std::string> Authenticate(const std::optional<common::Bytes>& token,
+                                           const SessionKeyspace& session) const;
 
  private:
   Response Query(const protocol::QueryRequest& query, uint8_t version,
@@ -121,7 +129,21 @@ class RequestHandler {
   Response Batch(const protocol::BatchRequestMessage& batch, uint8_t version,
                  SessionKeyspace* keyspace) const;
 
+  common::Result<std::string> CheckCredentials(const std::optional<common::Bytes>& token) const;
+
+  // Audit (audit_log.h); each does nothing unless the audit log is enabled. `start` is when the
+  // request began, in milliseconds since the epoch.
+  bool auditing() const { return audit_log_ != nullptr && audit_log_->enabled(); }
+  // A statement that ran (or failed with `status`): `statement` is its parse (nullptr when it
+  // did not parse), `keyspace` the one it runs in when it names none.
+  void AuditRequest(const SessionKeyspace& session, const cql::Statement* statement,
+                    std::string_view query, std::string_view keyspace, bool prepare, int64_t start,
+                    const common::Status& status) const;
+  void AuditBatch(const SessionKeyspace& session, const protocol::BatchRequestMessage& batch,
+                  int64_t start, const common::Status& status) const;
+
   engine::Database* database_;
+  AuditLog* audit_log_;
 };
 
 }  // namespace server

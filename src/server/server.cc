@@ -60,7 +60,7 @@ asio::awaitable<void> AnswerOverloaded(Transport* transport, FirstHeader first,
 
 Server::Server(engine::Database* database, const ServerOptions& options)
     : options_(options),
-      handler_(database),
+      handler_(database, options.audit_log),
       budget_(options.max_request_memory),
       acceptor_strand_(asio::make_strand(io_)),
       acceptor_(acceptor_strand_),

@@ -53,6 +53,7 @@
 #include "common/result.h"
 #include "engine/database.h"
 #include "protocol/frame.h"
+#include "server/audit_log.h"
 #include "server/connection.h"
 #include "server/memory_budget.h"
 #include "server/request_handler.h"
@@ -84,6 +85,9 @@ struct ServerOptions {
   std::chrono::milliseconds stop_timeout = std::chrono::seconds(5);
   // TLS on the native port (Cassandra's client_encryption_options); off by default.
   TlsOptions tls;
+  // Where logins and statements are audited (audit_log.h); nullptr: nowhere. REQUIRES:
+  // outlives the server.
+  AuditLog* audit_log = nullptr;
 };
 
 class Server {

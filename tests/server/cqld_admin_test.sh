@@ -7,17 +7,19 @@
 # and exit status: version, status, info, describecluster (their figures against system.local),
 # flush, compact, garbagecollect, tablestats, tablehistograms, settraceprobability,
 # gettraceprobability, snapshot, listsnapshots,
-# clearsnapshot, getlogginglevels, setlogginglevel, drain; usage errors (2), errors (1), a
-# stalled listener (--timeout), and /metrics. Then with the
+# clearsnapshot, getlogginglevels, setlogginglevel, getauditlog, enableauditlog, disableauditlog,
+# drain; usage errors (2), errors (1), a stalled listener (--timeout), and /metrics. Then with the
 # PasswordAuthenticator: refused without credentials, with a wrong password and for a role that
-# is not a superuser; accepted for the superuser with -pw, -pwf and $CQLD_ADMIN_PASSWORD.
+# is not a superuser; accepted for the superuser with -pw, -pwf and $CQLD_ADMIN_PASSWORD; and
+# the audit log enabled from the start (--audit-log) records the logins and the DCL, without the
+# passwords.
 set -euo pipefail
 
 # shellcheck source=cqld_admin_lib.sh
 . "$(dirname "$0")/cqld_admin_lib.sh"
 admin_test_setup "$@"
 
-start_cqld cqld "$tmp/data"
+start_cqld cqld "$tmp/data" --audit-log-dir "$tmp/audit"
 run_cql "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
 CREATE TABLE ks.t (k int PRIMARY KEY, v text) WITH gc_grace_seconds = 0;
 CREATE KEYSPACE other WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
@@ -166,6 +168,43 @@ expect_admin 0 setlogginglevel
 expect_admin 0 getlogginglevels
 grep -Eq "^ROOT +INFO$" <<<"$out" || fail "reset: $out"
 
+# The audit log: off by default; enableauditlog with nodetool's options, getauditlog, the file,
+# disableauditlog.
+expect_admin 0 getauditlog
+grep -Eqx "enabled +false" <<<"$out" || fail "getauditlog: enabled: $out"
+grep -Eqx "logger +FileAuditLogger" <<<"$out" || fail "getauditlog: logger: $out"
+grep -Eqx "audit_logs_dir +$tmp/audit" <<<"$out" || fail "getauditlog: dir: $out"
+grep -Eqx "excluded_keyspaces +system,system_schema,system_virtual_schema" <<<"$out" ||
+  fail "getauditlog: excluded_keyspaces: $out"
+[ ! -e "$tmp/audit/audit.log" ] || fail "an audit log while disabled"
+expect_admin 1 enableauditlog --logger BinAuditLogger
+[ "$err" = "error: Audit logger BinAuditLogger is not supported: cqld writes the audit log as text lines; use FileAuditLogger" ] ||
+  fail "BinAuditLogger: '$err'"
+expect_admin 1 enableauditlog --blocking maybe
+[ "$err" = "error: Invalid [maybe]. Blocking only accepts 'true' or 'false'." ] || fail "--blocking: '$err'"
+expect_admin 1 enableauditlog --included-categories DDL,WRITES
+expect_admin 1 enableauditlog --archive-command "/bin/true %path"
+expect_admin 2 getauditlog --logger FileAuditLogger
+expect_admin 0 enableauditlog --included-categories ddl,DML --excluded-keyspaces other --blocking false
+[ -z "$out$err" ] || fail "enableauditlog printed: $out $err"
+expect_admin 0 getauditlog
+grep -Eqx "enabled +true" <<<"$out" || fail "getauditlog after enable: $out"
+grep -Eqx "included_categories +DDL,DML" <<<"$out" || fail "getauditlog: categories: $out"
+grep -Eqx "excluded_keyspaces +other" <<<"$out" || fail "getauditlog: keyspaces: $out"
+run_cql "INSERT INTO ks.t (k, v) VALUES (7, 'seven');
+INSERT INTO other.w (k) VALUES (7);
+SELECT * FROM ks.t WHERE k = 7;
+CREATE TABLE ks.audited (k int PRIMARY KEY);"
+expect_admin 0 disableauditlog
+expect_admin 0 getauditlog
+grep -Eqx "enabled +false" <<<"$out" || fail "getauditlog after disable: $out"
+run_cql "DROP TABLE ks.audited"
+audit=$(cat "$tmp/audit/audit.log")
+grep -Eq "^user:anonymous\|host:127\.0\.0\.1:7000\|source:/127\.0\.0\.1\|port:[0-9]+\|timestamp:[0-9]+\|type:UPDATE\|category:DML\|ks:ks\|scope:t\|operation:INSERT INTO ks\.t \(k, v\) VALUES \(7, 'seven'\)$" \
+  <<<"$audit" || fail "audit log: no INSERT line: $audit"
+grep -q "|type:CREATE_TABLE|category:DDL|ks:ks|scope:audited|" <<<"$audit" || fail "audit log: no DDL: $audit"
+! grep -q "ks:other\||type:SELECT\||type:DROP_TABLE" <<<"$audit" || fail "audit log: filters: $audit"
+
 # Usage errors, and a listener that is not there.
 expect_admin 2
 expect_admin 2 bogus
@@ -238,7 +277,8 @@ kill -0 "$pid" || fail "cqld exited after drain"
 stop_cqld
 
 # The PasswordAuthenticator: only a superuser may use the admin API.
-CQLD_SUPERUSER_PASSWORD=s3cret start_cqld cqld-auth "$tmp/auth" --authenticator PasswordAuthenticator
+CQLD_SUPERUSER_PASSWORD=s3cret start_cqld cqld-auth "$tmp/auth" --authenticator PasswordAuthenticator \
+  --audit-log --audit-log-dir "$tmp/audit-auth" --audit-log-included-categories AUTH,DCL
 cql_login=(-u cassandra -p s3cret)
 run_cql "CREATE ROLE bob WITH PASSWORD = 'bobpw' AND LOGIN = true"
 expect_admin 1 status
@@ -259,5 +299,22 @@ python3 - "$admin_port" <<'PY' || fail "/metrics needs no credentials"
 import sys, urllib.request
 urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=10).read()
 PY
+expect_admin 1 -u bob -pw bobpw getauditlog
+[[ "$err" == "error: User bob is not a superuser"* ]] || fail "getauditlog as bob: '$err'"
+expect_admin 0 -u cassandra -pw s3cret getauditlog
+grep -Eqx "enabled +true" <<<"$out" || fail "getauditlog with --audit-log: $out"
+"$cql" 127.0.0.1 "$port" -u bob -p nottheone -e "SELECT * FROM system.local" >/dev/null 2>&1 &&
+  fail "a wrong password logged in"
+run_cql "LIST ROLES"
+expect_admin 0 -u cassandra -pw s3cret disableauditlog
+audit=$(cat "$tmp/audit-auth/audit.log")
+grep -q "^user:cassandra|.*|type:LOGIN_SUCCESS|category:AUTH|operation:LOGIN SUCCESSFUL$" <<<"$audit" ||
+  fail "audit log: no login: $audit"
+grep -q "^user:null|.*|type:LOGIN_ERROR|category:AUTH|operation:LOGIN FAILURE; .*bob" <<<"$audit" ||
+  fail "audit log: no failed login: $audit"
+grep -q "|type:CREATE_ROLE|category:DCL|operation:CREATE ROLE bob WITH PASSWORD = '\*\*\*' AND LOGIN = true$" \
+  <<<"$audit" || fail "audit log: no CREATE ROLE: $audit"
+grep -q "|type:LIST_ROLES|category:DCL|" <<<"$audit" || fail "audit log: no LIST ROLES: $audit"
+! grep -q "bobpw\|nottheone\|s3cret\|category:QUERY" <<<"$audit" || fail "audit log: leaked: $audit"
 stop_cqld
 echo "cqld_admin_test: ok"
