@@ -117,8 +117,7 @@ TEST(RowCacheTest, EvictsLeastRecentlyUsedForRoomAndRefusesHugeSlices) {
   for (int i = 0; i < 200; ++i) {
     prefixes.push_back("partition" + std::to_string(i));
     ASSERT_TRUE(cache.Insert("t", prefixes.back(),
-                             Slice(versions, prefixes.back(), {Interval("a", "z")}, 150),
-                             versions));
+                             Slice(versions, prefixes.back(), {Interval("a", "z")}, 50), versions));
     // Keep the first partition recently used.
     EXPECT_NE(cache.Find("t", prefixes[0], std::vector{Interval("b", "c")}, versions), nullptr);
   }
