@@ -69,6 +69,10 @@ Status OpenEngine(const TableDefinition& definition, Durability durability, bool
   engine::DatabaseOptions options;
   options.durability = durability;
   options.row_cache_bytes = row_cache_bytes;
+  // The preloads write batches of kPreloadBatchRows rows across partitions, far past
+  // cassandra.yaml's batch size thresholds (they would be refused, and warned about).
+  options.batch_thresholds.warn_bytes = INT64_MAX;
+  options.batch_thresholds.fail_bytes = INT64_MAX;
   ASSIGN_OR_RETURN(dataset->database, engine::Database::Open(dataset->engine_path, options));
   dataset->session = dataset->database->NewSession();
   if (create) {
