@@ -3,6 +3,7 @@
 // writing the same bytes (issue "Benchmark": Q4 in tens of microseconds; bulk load above 300k
 // rows/s on 2 cores).
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <random>
@@ -26,8 +27,9 @@ using Durability = engine::DatabaseOptions::Durability;
 
 constexpr int64_t kNights = 7;
 constexpr int64_t kQ4Rows = kNights * kRoomsPerHotel;
-// Distinct Q4 queries cycled through (fixed seed).
-constexpr size_t kQueries = 256;
+// Distinct Q4 queries cycled through (fixed seed): more than the default row cache holds
+// (about 370 weeks of one hotel), so that cycling through them misses it every time.
+constexpr size_t kQueries = 4096;
 constexpr char kQ4[] =
     "SELECT * FROM hotel.available_rooms_by_hotel_date WHERE hotel_id = ? AND date > ? AND "
     "date < ?";
@@ -51,9 +53,15 @@ std::vector<Q4Query> Queries(int seed, bool hot) {
   return queries;
 }
 
-void EngineQ4(benchmark::State& state, BenchEnvironment* environment, bool hot) {
+void EngineQ4(benchmark::State& state, BenchEnvironment* environment, bool hot, bool row_cache) {
   Dataset* dataset = Unwrap(state, environment->Availability());
   if (dataset == nullptr) return;
+  const size_t cache_bytes = engine::DatabaseOptions().row_cache_bytes;
+  // The engine opened without a row cache for this run only.
+  if (!row_cache &&
+      !Check(state, environment->ReopenEngine(dataset, BenchTable::kAvailability, 0))) {
+    return;
+  }
   auto select = dataset->session->Prepare(kQ4);
   if (!Check(state, select.status())) return;
   std::vector<cql::QueryOptions> options;
@@ -64,6 +72,9 @@ void EngineQ4(benchmark::State& state, BenchEnvironment* environment, bool hot) 
                 cql::BoundValue::Of(cql::SerializeDate(AvailabilityDate(q.first_night + kNights)))};
     options.push_back(std::move(o));
   }
+  const engine::RowCache* cache = dataset->database->row_cache();
+  const engine::RowCache::Statistics before =
+      cache != nullptr ? cache->statistics() : engine::RowCache::Statistics();
   size_t position = 0;
   for (auto _ : state) {
     auto result = dataset->session->ExecutePrepared(**select, options[position]);
@@ -75,6 +86,16 @@ void EngineQ4(benchmark::State& state, BenchEnvironment* environment, bool hot) 
     position = (position + 1) % options.size();
   }
   state.counters["rows"] = kQ4Rows;
+  if (cache != nullptr) {
+    engine::RowCache::Statistics after = cache->statistics();
+    const uint64_t hits = after.hits - before.hits;
+    const uint64_t misses = after.misses - before.misses;
+    state.counters["row_cache_hit%"] = 100.0 * static_cast<double>(hits) /
+                                       static_cast<double>(std::max<uint64_t>(1, hits + misses));
+  }
+  if (!row_cache) {
+    Check(state, environment->ReopenEngine(dataset, BenchTable::kAvailability, cache_bytes));
+  }
 }
 
 // A bounded iterator over the same key range as the engine's, appending every value to a
@@ -202,12 +223,17 @@ void RawBulkLoad(benchmark::State& state, BulkLoad* load) {
 void RegisterAvailabilityBenchmarks(BenchEnvironment* environment) {
   for (bool hot : {false, true}) {
     std::string suffix = hot ? "Hot" : "";
-    benchmark::RegisterBenchmark(
-        ("BM_EngineQ4" + suffix).c_str(),
-        [environment, hot](benchmark::State& state) { EngineQ4(state, environment, hot); })
-        ->Unit(benchmark::kMicrosecond)
-        ->UseRealTime()
-        ->MeasureProcessCPUTime();
+    // With the row cache (the default) and without it, in the same run.
+    for (bool row_cache : {true, false}) {
+      benchmark::RegisterBenchmark(
+          ("BM_EngineQ4" + suffix + (row_cache ? "" : "NoRowCache")).c_str(),
+          [environment, hot, row_cache](benchmark::State& state) {
+            EngineQ4(state, environment, hot, row_cache);
+          })
+          ->Unit(benchmark::kMicrosecond)
+          ->UseRealTime()
+          ->MeasureProcessCPUTime();
+    }
     benchmark::RegisterBenchmark(
         ("BM_RawQ4" + suffix).c_str(),
         [environment, hot](benchmark::State& state) { RawQ4(state, environment, hot); })

@@ -62,11 +62,17 @@ TableDefinition Definition(BenchTable table) {
 }
 
 // Opens the engine in `dataset->engine_path`, creating the table when `create`, and prepares
-// the data set's INSERT.
+// the data set's INSERT; with a row cache of `row_cache_bytes` (0: none).
 Status OpenEngine(const TableDefinition& definition, Durability durability, bool create,
-                  Dataset* dataset) {
+                  Dataset* dataset,
+                  size_t row_cache_bytes = engine::DatabaseOptions().row_cache_bytes) {
   engine::DatabaseOptions options;
   options.durability = durability;
+  options.row_cache_bytes = row_cache_bytes;
+  // The preloads write batches of kPreloadBatchRows rows across partitions, far past
+  // cassandra.yaml's batch size thresholds (they would be refused, and warned about).
+  options.batch_thresholds.warn_bytes = INT64_MAX;
+  options.batch_thresholds.fail_bytes = INT64_MAX;
   ASSIGN_OR_RETURN(dataset->database, engine::Database::Open(dataset->engine_path, options));
   dataset->session = dataset->database->NewSession();
   if (create) {
@@ -211,6 +217,12 @@ Result<Dataset*> BenchEnvironment::NewDataset(BenchTable table, Durability durab
   std::lock_guard<std::mutex> lock(mutex_);
   datasets_.push_back(std::move(dataset));
   return datasets_.back().get();
+}
+
+Status BenchEnvironment::ReopenEngine(Dataset* dataset, BenchTable table, size_t row_cache_bytes) {
+  CloseEngine(dataset);
+  return OpenEngine(Definition(table), Durability::kPeriodic, /*create=*/false, dataset,
+                    row_cache_bytes);
 }
 
 Result<std::unique_ptr<Dataset>> BenchEnvironment::MakeDataset(BenchTable table,

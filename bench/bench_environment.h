@@ -100,6 +100,9 @@ class BenchEnvironment {
   // `durability` and the raw store syncing when that is kBatch. Owned by the environment.
   common::Result<Dataset*> NewDataset(BenchTable table,
                                       engine::DatabaseOptions::Durability durability);
+  // Closes the engine of `dataset` (a preloaded data set of `table`) and opens it again, with
+  // a row cache of `row_cache_bytes` (0: none). REQUIRES: no benchmark is using it.
+  common::Status ReopenEngine(Dataset* dataset, BenchTable table, size_t row_cache_bytes);
 
  private:
   common::Result<std::unique_ptr<Dataset>> MakeDataset(

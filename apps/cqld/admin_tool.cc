@@ -210,7 +210,21 @@ int Info(const Context& context) {
   line("Rack", Text(*node, "rack"));
   line("Exceptions", "n/a");
   line("Key Cache", "n/a");
-  line("Row Cache", "n/a");
+  // Older servers send no row cache.
+  if (const json::value* rows = node->if_contains("row_cache"); rows != nullptr) {
+    const json::object& row_cache = rows->as_object();
+    const uint64_t hits = Number(row_cache, "hits");
+    const uint64_t requests = Number(row_cache, "requests");
+    line("Row Cache",
+         fmt::format(
+             "entries {}, size {}, capacity {}, {} hits, {} requests, {:.3f} recent hit "
+             "rate, 0 save period in seconds",
+             Number(row_cache, "entries"), FileSize(Number(row_cache, "used_bytes")),
+             FileSize(Number(row_cache, "capacity_bytes")), hits, requests,
+             requests > 0 ? static_cast<double>(hits) / static_cast<double>(requests) : 0.0));
+  } else {
+    line("Row Cache", "n/a");
+  }
   line("Counter Cache", "n/a");
   line("Chunk Cache",
        fmt::format("entries n/a, size {}, capacity {}, n/a misses, n/a requests, n/a recent hit "

@@ -3,8 +3,8 @@
 //   cqld [--data DIR] [--address ADDR] [--port N] [--durability batch|periodic]
 //        [--io-threads N] [--max-connections N] [--max-requests-per-connection N]
 //        [--max-frame-size-mb N] [--max-request-memory-mb N] [--handshake-timeout-ms N]
-//        [--idle-timeout-ms N] [--min-free-space-mb N] [--authenticator NAME]
-//        [--authorizer NAME] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]
+//        [--idle-timeout-ms N] [--min-free-space-mb N] [--row-cache-size-mb N]
+//        [--authenticator NAME] [--authorizer NAME] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]
 //        [--tls-require-client-cert] [--tls-optional]] [--admin-address ADDR]
 //        [--admin-port N|-1] [--audit-log [--audit-log-dir DIR] [--audit-log-*-keyspaces L]
 //        [--audit-log-*-categories L] [--audit-log-*-users L]] [--config FILE]
@@ -95,6 +95,7 @@ constexpr const char* kKeys[] = {"data",
                                  "handshake-timeout-ms",
                                  "idle-timeout-ms",
                                  "min-free-space-mb",
+                                 "row-cache-size-mb",
                                  "slow-query-log-ms",
                                  "tombstone-warn-threshold",
                                  "tombstone-failure-threshold",
@@ -154,6 +155,8 @@ void Usage(std::FILE* out) {
       "  --min-free-space-mb N            refuse writes (WriteFailure) while the data disk has\n"
       "                                   less free space; 0 = never (default: 64 MiB or 1%%\n"
       "                                   of the disk, whichever is larger)\n"
+      "  --row-cache-size-mb N            memory for the row cache of partition slices that\n"
+      "                                   single-partition SELECTs read; 0 = off (default 64)\n"
       "  --slow-query-log-ms N            log a WARN line for each request slower than N ms\n"
       "                                   (statement text, passwords redacted, never bound\n"
       "                                   values); 0 = off (default 500, as Cassandra)\n"
@@ -400,6 +403,11 @@ std::string ParseLimits(const Values& values, server::ServerOptions* server_opti
       return "bad value '" + it->second + "' for " + count.key;
     }
     *count.target = *parsed;
+  }
+  if (auto it = values.find("row-cache-size-mb"); it != values.end()) {
+    std::optional<size_t> megabytes = ParseCount(it->second, size_t{1} << 20);
+    if (!megabytes) return "bad value '" + it->second + "' for row-cache-size-mb";
+    database_options->row_cache_bytes = *megabytes << 20;
   }
   if (auto it = values.find("min-free-space-mb"); it != values.end()) {
     std::optional<size_t> megabytes = ParseCount(it->second, size_t{1} << 30);

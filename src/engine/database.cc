@@ -47,6 +47,9 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   db->timestamps_ = std::make_unique<common::WriteTimestampGenerator>(db->clock_);
   db->list_paths_ = std::make_unique<ListPathAllocator>(db->timeuuids_.get());
   db->locks_ = std::make_unique<PartitionLocks>();
+  if (options.row_cache_bytes > 0) {
+    db->row_cache_ = std::make_unique<RowCache>(options.row_cache_bytes);
+  }
   db->metrics_ = std::make_unique<EngineMetrics>();
   RETURN_IF_ERROR(db->DescribeLocalNode());
   db->tracer_ =
@@ -139,6 +142,7 @@ void Database::WireContext() {
   context_.timestamps = timestamps_.get();
   context_.list_paths = list_paths_.get();
   context_.locks = locks_.get();
+  context_.row_cache = row_cache_.get();
   context_.metrics = metrics_.get();
   context_.write_gate = &write_gate_;
   context_.local_node = &options_.local_node;

@@ -43,6 +43,7 @@
 #include "engine/query_processor.h"
 #include "engine/request_metrics.h"
 #include "engine/role_manager.h"
+#include "engine/row_cache.h"
 #include "engine/schema_manager.h"
 #include "engine/table_statistics.h"
 #include "engine/tracing.h"
@@ -71,6 +72,10 @@ struct DatabaseOptions {
   // Capacity of the block cache shared by all tables (storage::StoreOptions::block_cache_bytes);
   // 0: RocksDB's default small cache per table.
   size_t block_cache_bytes = storage::StoreOptions().block_cache_bytes;
+  // Capacity of the row cache (engine/row_cache.h): slices of partitions with clustering
+  // columns that single-partition SELECTs read, served again without RocksDB until a write
+  // to the partition. 0: no row cache (cassandra.yaml's row_cache_size, off there by default).
+  size_t row_cache_bytes = size_t{64} << 20;
   // Free bytes the data directory's disk keeps: below them every change (writes, DDL) fails
   // with WriteFailure "Write refused: the disk holding DIR is full (N MiB free, floor M MiB)"
   // while reads go on, and a database opened below them is read-only until space is back
@@ -192,6 +197,8 @@ class Database {
   // For the admin tool's operations (node_operations.h) and logins.
   // The storage the database runs on; lives as long as the Database.
   storage::Store* store() const { return store_.get(); }
+  // The row cache; null when DatabaseOptions::row_cache_bytes is 0.
+  const RowCache* row_cache() const { return row_cache_.get(); }
   // The data directory Open was given.
   const std::string& directory() const { return directory_; }
   // Whether the role `role`, or a role granted to it, is a superuser (false when it does not
@@ -236,6 +243,7 @@ class Database {
   std::unique_ptr<common::WriteTimestampGenerator> timestamps_;
   std::unique_ptr<ListPathAllocator> list_paths_;
   std::unique_ptr<PartitionLocks> locks_;
+  std::unique_ptr<RowCache> row_cache_;  // null without a row cache
   std::unique_ptr<Tracer> tracer_;
   ExecutionContext context_;
   // Held shared by every write, exclusively by DDL to drain them (execution_context.h).

@@ -95,6 +95,7 @@ void Database::CollectMetrics(common::metrics::SampleWriter& writer) const {
     WriteTableMetrics(writer, StatisticsOf(*sources), sources->storage, sources->latencies);
   }
   WriteStoreMetrics(writer, store_->Statistics());
+  if (row_cache_ != nullptr) WriteRowCacheMetrics(writer, row_cache_->statistics());
   const PreparedStatementCache& cache = processor_->cache();
   writer.Gauge("cqld_prepared_statements_count", "Statements in the prepared-statement cache.", {},
                static_cast<double>(cache.size()));

@@ -27,6 +27,7 @@
 namespace engine {
 
 class EngineMetrics;
+class RowCache;
 
 // Striped mutexes serializing lightweight transactions, counter updates and view maintenance
 // per partition (docs/dev/storage_format.md §7-8).
@@ -56,6 +57,8 @@ struct ExecutionContext {
   common::WriteTimestampGenerator* timestamps = nullptr;
   ListPathAllocator* list_paths = nullptr;
   PartitionLocks* locks = nullptr;
+  // The row cache single-partition SELECTs read through (row_cache.h); null: none.
+  RowCache* row_cache = nullptr;
   // The write gate (maintenance_plan.h): every write holds it shared from looking up the views
   // and indexes of the tables it writes in the current catalogue until Store::Write returns;
   // CREATE MATERIALIZED VIEW / CREATE INDEX take it exclusively once, after publishing the new

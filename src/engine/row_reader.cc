@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cql/types/value_codec.h"
+#include "engine/row_cache.h"
 #include "storage/cell_merge.h"
 #include "storage/key_layout.h"
 
@@ -226,19 +227,89 @@ Result<bool> RowReader::ReadSingleRowPartition(std::string_view prefix,
   return callback(row);
 }
 
-// The state of one ReadPartition through an iterator, shared by its steps. `row` is handed to
-// the callback for every row of the partition: its partition key cells are set once, and
-// ResetRow restores the static cells before each row.
+// The state of one ReadPartition, shared by its steps. `row` is handed to the callback for
+// every row of the partition: its partition key cells are set once, and ResetRow restores the
+// static cells before each row.
 struct RowReader::PartitionScan {
   std::string_view prefix;
-  storage::FragmentIterator* it = nullptr;  // over the partition; owned by ReadPartition
-  PartitionLevel level;                     // partition tombstone, static row, range tombstones
+  const PartitionLevel* level = nullptr;  // partition tombstone, static row, range tombstones
   RowData row;
   std::vector<CellData> static_cells;  // in table_->statics order; empty without a static row
   bool static_live = false;            // the static row has a live cell
-  std::vector<Bytes> clustering;       // reused by LoadRow across rows
+  std::vector<Bytes> clustering;       // reused by AssembleRow across rows
   Bytes static_key;                    // the key of a static-only row
   bool emitted = false;                // a row of the intervals went to the callback
+};
+
+// The row entries of a partition as ReadIntervalForward/Reverse walk them: a storage iterator
+// (which can also collect what it decodes, to fill the row cache) or a cached slice. Both
+// expose the FragmentIterator calls the walks make and `Fragment()`, the current entry's
+// fragment, valid until the cursor moves.
+class RowReader::IteratorCursor {
+ public:
+  // `collect`: where to append every fragment decoded (null: nowhere), until more than
+  // `budget` bytes (roughly) were appended; then collecting stops and `collected()` is false.
+  IteratorCursor(storage::FragmentIterator* it, std::vector<CachedRow>* collect, size_t budget)
+      : it_(it), collect_(collect), budget_(budget) {}
+  void Seek(std::string_view target) { it_->Seek(target); }
+  void SeekForPrev(std::string_view target) { it_->SeekForPrev(target); }
+  void Next() { it_->Next(); }
+  void Prev() { it_->Prev(); }
+  bool Valid() const { return it_->Valid(); }
+  std::string_view key() const { return it_->key(); }
+  Status status() const { return it_->status(); }
+  Result<const RowFragment*> Fragment() {
+    ASSIGN_OR_RETURN(current_, it_->fragment());
+    if (collect_ == nullptr) return &current_;
+    size_t bytes = 64 + it_->key().size();
+    for (const storage::Cell& cell : current_.cells) bytes += 64 + cell.value.size();
+    if (bytes > budget_) {
+      collect_ = nullptr;
+      return &current_;
+    }
+    budget_ -= bytes;
+    collect_->push_back(CachedRow{Bytes(it_->key()), std::move(current_)});
+    return &collect_->back().fragment;
+  }
+  bool collected() const { return collect_ != nullptr; }
+
+ private:
+  storage::FragmentIterator* it_;
+  std::vector<CachedRow>* collect_;
+  size_t budget_;
+  RowFragment current_;
+};
+
+class RowReader::SliceCursor {
+ public:
+  explicit SliceCursor(const std::vector<CachedRow>* rows) : rows_(rows) {}
+  void Seek(std::string_view target) {
+    position_ = static_cast<size_t>(std::lower_bound(rows_->begin(), rows_->end(), target, Less) -
+                                    rows_->begin());
+  }
+  // Past the last entry (invalid) when every key is after `target`: position_ wraps to
+  // SIZE_MAX, which Valid rejects.
+  void SeekForPrev(std::string_view target) {
+    position_ = static_cast<size_t>(std::upper_bound(rows_->begin(), rows_->end(), target,
+                                                     [](std::string_view t, const CachedRow& row) {
+                                                       return t < std::string_view(row.key);
+                                                     }) -
+                                    rows_->begin()) -
+                1;
+  }
+  void Next() { ++position_; }
+  void Prev() { --position_; }
+  bool Valid() const { return position_ < rows_->size(); }
+  std::string_view key() const { return (*rows_)[position_].key; }
+  Status status() const { return Status::Ok(); }
+  Result<const RowFragment*> Fragment() const { return &(*rows_)[position_].fragment; }
+
+ private:
+  static bool Less(const CachedRow& row, std::string_view target) {
+    return std::string_view(row.key) < target;
+  }
+  const std::vector<CachedRow>* rows_;
+  size_t position_ = SIZE_MAX;
 };
 
 Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const Bytes> partition_key,
@@ -248,28 +319,95 @@ Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const B
       options.intervals.size() == 1) {
     return ReadSingleRowPartition(prefix, partition_key, options.intervals[0], callback);
   }
+  if (cache_ == nullptr || options.distinct) {
+    return ReadThroughIterator(prefix, partition_key, options, nullptr, callback);
+  }
+  const storage::PartitionVersions& versions = store_->partition_versions();
+  std::shared_ptr<const CachedSlice> cached =
+      cache_->Find(table_->storage_id, prefix, options.intervals, versions);
+  if (cached != nullptr) {
+    PartitionScan scan;
+    scan.level = &cached->level;
+    SliceCursor cursor(&cached->rows);
+    return ReadRows(scan, cursor, prefix, partition_key, options, callback);
+  }
+  // A miss: read from storage, keeping what it reads for the cache when the read covers its
+  // intervals whole (no paging). The snapshot comes before the iterator, which sees every
+  // write finished by then (partition_versions.h invariant 2).
+  if (!options.resume_after.empty()) {
+    return ReadThroughIterator(prefix, partition_key, options, nullptr, callback);
+  }
+  auto slice = std::make_shared<CachedSlice>();
+  slice->version = versions.Take(storage::PartitionVersions::StripeOf(table_->storage_id, prefix));
+  if (!slice->version.Quiet()) {
+    return ReadThroughIterator(prefix, partition_key, options, nullptr, callback);
+  }
+  ASSIGN_OR_RETURN(bool complete,
+                   ReadThroughIterator(prefix, partition_key, options, slice.get(), callback));
+  if (!slice->intervals.empty()) {
+    slice->bytes = slice->EstimateBytes();
+    cache_->Insert(table_->storage_id, prefix, std::move(slice), versions);
+  }
+  return complete;
+}
+
+Result<bool> RowReader::ReadThroughIterator(std::string_view prefix,
+                                            std::span<const Bytes> partition_key,
+                                            const PartitionReadOptions& options, CachedSlice* fill,
+                                            const RowCallback& callback) {
   storage::KeyRange range{Bytes(prefix), storage::PartitionEndKey(prefix)};
   ASSIGN_OR_RETURN(std::unique_ptr<storage::FragmentIterator> it,
                    store_->NewIterator(table_->storage_id, range));
-  PartitionScan scan;
-  scan.prefix = prefix;
-  scan.it = it.get();
-
+  PartitionLevel level;
+  PartitionLevel& read_level = fill != nullptr ? fill->level : level;
   // Partition-level entries sort first: partition tombstone, static row, range tombstones.
-  RETURN_IF_ERROR(ReadPartitionLevel(it.get(), table_->shape, prefix, &scan.level));
+  RETURN_IF_ERROR(ReadPartitionLevel(it.get(), table_->shape, prefix, &read_level));
+  PartitionScan scan;
+  scan.level = &read_level;
+  IteratorCursor cursor(it.get(), fill != nullptr ? &fill->rows : nullptr,
+                        fill != nullptr ? cache_->max_slice_bytes() : 0);
+  if (options.distinct) {
+    StartScan(scan, prefix, partition_key);
+    RETURN_IF_ERROR(CountRangeTombstones(scan));
+    return ReadDistinct(scan, cursor, options, callback);
+  }
+  ASSIGN_OR_RETURN(bool complete, ReadRows(scan, cursor, prefix, partition_key, options, callback));
+  // The slice is whole when the read went through every interval and every row was kept;
+  // it then says which intervals it holds (and otherwise none).
+  if (fill != nullptr && complete && cursor.collected()) {
+    if (options.reverse) std::reverse(fill->rows.begin(), fill->rows.end());
+    fill->intervals.assign(options.intervals.begin(), options.intervals.end());
+  }
+  return complete;
+}
+
+void RowReader::StartScan(PartitionScan& scan, std::string_view prefix,
+                          std::span<const Bytes> partition_key) const {
+  scan.prefix = prefix;
   scan.row.cells.resize(table_->table->columns.size());
   SetPartitionKey(*table_, partition_key, &scan.row);
   AssembleStaticRow(scan);
-  // Each range tombstone is two markers to Cassandra: its open and its close bound.
-  RETURN_IF_ERROR(CountTombstones(2 * static_cast<int64_t>(scan.level.ranges.size())));
   scan.static_key = storage::StaticRowKey(prefix);
-  if (options.distinct) return ReadDistinct(scan, options, callback);
+}
 
+Status RowReader::CountRangeTombstones(const PartitionScan& scan) const {
+  // Each range tombstone is two markers to Cassandra: its open and its close bound.
+  return CountTombstones(2 * static_cast<int64_t>(scan.level->ranges.size()));
+}
+
+template <typename Cursor>
+Result<bool> RowReader::ReadRows(PartitionScan& scan, Cursor& cursor, std::string_view prefix,
+                                 std::span<const Bytes> partition_key,
+                                 const PartitionReadOptions& options,
+                                 const RowCallback& callback) const {
+  StartScan(scan, prefix, partition_key);
+  RETURN_IF_ERROR(CountRangeTombstones(scan));
   const size_t n = options.intervals.size();
   for (size_t step = 0; step < n; ++step) {
-    ASSIGN_OR_RETURN(bool more, options.reverse
-                                    ? ReadIntervalReverse(scan, options, n - 1 - step, callback)
-                                    : ReadIntervalForward(scan, options, step, callback));
+    ASSIGN_OR_RETURN(bool more,
+                     options.reverse
+                         ? ReadIntervalReverse(scan, cursor, options, n - 1 - step, callback)
+                         : ReadIntervalForward(scan, cursor, options, step, callback));
     if (!more) return false;
   }
   if (!scan.emitted && options.static_only_when_empty && scan.static_live &&
@@ -280,9 +418,9 @@ Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const B
 }
 
 void RowReader::AssembleStaticRow(PartitionScan& scan) const {
-  const std::optional<RowFragment>& statics = scan.level.statics;
+  const std::optional<RowFragment>& statics = scan.level->statics;
   if (!statics) return;
-  std::optional<DeletionTime> deletion = scan.level.deletion;
+  std::optional<DeletionTime> deletion = scan.level->deletion;
   if (statics->deletion) KeepStrongest(&deletion, *statics->deletion);
   AssembleCells(*statics, deletion, /*is_static=*/true, &scan.row, &scan.static_live);
   for (int index : table_->statics) scan.static_cells.push_back(scan.row.cells[index]);
@@ -297,10 +435,10 @@ void RowReader::ResetRow(PartitionScan& scan) const {
   }
 }
 
-Result<bool> RowReader::LoadRow(PartitionScan& scan, std::string_view key) const {
-  ASSIGN_OR_RETURN(RowFragment fragment, scan.it->fragment());
-  std::optional<DeletionTime> deletion = scan.level.deletion;
-  for (const RangeDeletion& rt : scan.level.ranges) {
+Result<bool> RowReader::AssembleRow(PartitionScan& scan, std::string_view key,
+                                    const RowFragment& fragment) const {
+  std::optional<DeletionTime> deletion = scan.level->deletion;
+  for (const RangeDeletion& rt : scan.level->ranges) {
     if (rt.start <= key && key < rt.end) KeepStrongest(&deletion, rt.deletion);
   }
   if (fragment.deletion) KeepStrongest(&deletion, *fragment.deletion);
@@ -322,72 +460,79 @@ Result<bool> RowReader::LoadRow(PartitionScan& scan, std::string_view key) const
   return true;
 }
 
-Result<bool> RowReader::ReadDistinct(PartitionScan& scan, const PartitionReadOptions& options,
+template <typename Cursor>
+Result<bool> RowReader::LoadRow(PartitionScan& scan, Cursor& cursor) const {
+  ASSIGN_OR_RETURN(const RowFragment* fragment, cursor.Fragment());
+  return AssembleRow(scan, cursor.key(), *fragment);
+}
+
+Result<bool> RowReader::ReadDistinct(PartitionScan& scan, IteratorCursor& cursor,
+                                     const PartitionReadOptions& options,
                                      const RowCallback& callback) const {
   bool live = scan.static_live;
   if (!live) {
     Bytes row_section_start(scan.prefix);
     row_section_start.push_back(static_cast<char>(KeySection::kRow));
-    for (scan.it->Seek(row_section_start); scan.it->Valid() && !live; scan.it->Next()) {
-      ASSIGN_OR_RETURN(live, LoadRow(scan, scan.it->key()));
+    for (cursor.Seek(row_section_start); cursor.Valid() && !live; cursor.Next()) {
+      ASSIGN_OR_RETURN(live, LoadRow(scan, cursor));
     }
-    RETURN_IF_ERROR(scan.it->status());
+    RETURN_IF_ERROR(cursor.status());
   }
   if (!live) return true;
   if (!options.resume_after.empty() && options.resume_after >= scan.static_key) return true;
   return EmitStaticOnlyRow(scan, callback);
 }
 
-Result<bool> RowReader::ReadIntervalForward(PartitionScan& scan,
+template <typename Cursor>
+Result<bool> RowReader::ReadIntervalForward(PartitionScan& scan, Cursor& cursor,
                                             const PartitionReadOptions& options, size_t index,
                                             const RowCallback& callback) const {
   const KeyInterval& interval = options.intervals[index];
-  storage::FragmentIterator* it = scan.it;
   std::string_view start = interval.start;
   if (!options.resume_after.empty() && options.resume_after >= start) {
     start = options.resume_after;
   }
-  // The iterator is usually already at or past `start`: the partition-level scan leaves
-  // it on the first row, an earlier interval at the first key past that interval's end.
+  // The cursor is usually already at or past `start`: the partition-level scan leaves an
+  // iterator on the first row, an earlier interval at the first key past that interval's end.
   // Then no key lies between `start` and it, so skip the seek (it costs as much as the rest
   // of a single-row read). Only when this interval starts at or after the previous one's
   // end, as PartitionReadOptions requires; otherwise seek as before.
   bool after_previous = index == 0 || options.intervals[index - 1].end <= interval.start;
-  if (!after_previous || !it->Valid() || it->key() < start) it->Seek(start);
-  for (; it->Valid(); it->Next()) {
-    std::string_view key = it->key();
+  if (!after_previous || !cursor.Valid() || cursor.key() < start) cursor.Seek(start);
+  for (; cursor.Valid(); cursor.Next()) {
+    std::string_view key = cursor.key();
     if (key >= std::string_view(interval.end)) break;
     if (!options.resume_after.empty() && key <= options.resume_after) continue;
-    ASSIGN_OR_RETURN(bool live, LoadRow(scan, key));
+    ASSIGN_OR_RETURN(bool live, LoadRow(scan, cursor));
     if (!live) continue;
     scan.emitted = true;
     ++counts_.live_rows;
     ASSIGN_OR_RETURN(bool more, callback(scan.row));
     if (!more) return false;
   }
-  RETURN_IF_ERROR(it->status());
+  RETURN_IF_ERROR(cursor.status());
   return true;
 }
 
-Result<bool> RowReader::ReadIntervalReverse(PartitionScan& scan,
+template <typename Cursor>
+Result<bool> RowReader::ReadIntervalReverse(PartitionScan& scan, Cursor& cursor,
                                             const PartitionReadOptions& options, size_t index,
                                             const RowCallback& callback) const {
   const KeyInterval& interval = options.intervals[index];
-  storage::FragmentIterator* it = scan.it;
   std::string_view end = interval.end;
   if (!options.resume_after.empty() && options.resume_after < end) end = options.resume_after;
-  for (it->SeekForPrev(end); it->Valid(); it->Prev()) {
-    std::string_view key = it->key();
+  for (cursor.SeekForPrev(end); cursor.Valid(); cursor.Prev()) {
+    std::string_view key = cursor.key();
     if (key >= end) continue;  // the end is exclusive
     if (key < std::string_view(interval.start)) break;
-    ASSIGN_OR_RETURN(bool live, LoadRow(scan, key));
+    ASSIGN_OR_RETURN(bool live, LoadRow(scan, cursor));
     if (!live) continue;
     scan.emitted = true;
     ++counts_.live_rows;
     ASSIGN_OR_RETURN(bool more, callback(scan.row));
     if (!more) return false;
   }
-  RETURN_IF_ERROR(it->status());
+  RETURN_IF_ERROR(cursor.status());
   return true;
 }
 

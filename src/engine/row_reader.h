@@ -12,6 +12,11 @@
 // of a table without clustering columns (at most a partition tombstone and one row) is read
 // with two point reads instead of an iterator, unless paging, DISTINCT or several intervals.
 //
+// With a row cache (`set_row_cache`, row_cache.h), a partition with clustering columns is
+// read from a cached slice when one covers the intervals, and a read from storage that covers
+// them whole (no paging, not DISTINCT) leaves its fragments in the cache; the same steps
+// assemble rows from either, so results and counts are the same.
+//
 // Counting (docs/operations.md §7): the reader counts the live rows it returns and the
 // tombstones it scans as Cassandra's ReadCommand does — each tombstone or expired cell of a row
 // it assembles, a row tombstone of a row left with nothing live and no such cell, and both
@@ -117,6 +122,9 @@ struct ReadCounts {
 // into the error body's failure map.
 common::Status TombstoneFailure(std::string_view address, int32_t port);
 
+class RowCache;
+struct CachedSlice;
+
 class RowReader {
  public:
   // REQUIRES: `store` and `table` outlive the reader.
@@ -129,6 +137,10 @@ class RowReader {
     tombstone_failure_threshold_ = threshold;
     node_ = node;
   }
+  // Serve reads of partitions with clustering columns from `cache` and fill it on misses
+  // (row_cache.h); null (the default): read storage every time. REQUIRES: `cache` outlives
+  // the reader.
+  void set_row_cache(RowCache* cache) { cache_ = cache; }
   // What the reader has counted since it was made (or since the last TakeCounts).
   const ReadCounts& counts() const { return counts_; }
   ReadCounts TakeCounts() { return std::exchange(counts_, ReadCounts()); }
@@ -164,8 +176,32 @@ class RowReader {
                                               const KeyInterval& interval,
                                               const RowCallback& callback);
 
-  // The steps of ReadPartition through an iterator; `scan` holds the partition's state.
+  // The state of one ReadPartition, shared by its steps.
   struct PartitionScan;
+  // The row entries the steps walk: a storage iterator or a cached slice (row_reader.cc).
+  class IteratorCursor;
+  class SliceCursor;
+
+  // ReadPartition from storage. With `fill`, the fragments read are also kept in it, and its
+  // `intervals` set when the read covered them whole (the callback never stopped it, every
+  // row was kept).
+  common::Result<bool> ReadThroughIterator(std::string_view prefix,
+                                           std::span<const common::Bytes> partition_key,
+                                           const PartitionReadOptions& options, CachedSlice* fill,
+                                           const RowCallback& callback);
+  // Sets up `scan` for the partition (partition key cells, static row) once `scan.level` is
+  // set.
+  void StartScan(PartitionScan& scan, std::string_view prefix,
+                 std::span<const common::Bytes> partition_key) const;
+  // Counts the partition's range tombstones, two bounds each (see Counting).
+  common::Status CountRangeTombstones(const PartitionScan& scan) const;
+  // The rows of `options.intervals` from `cursor` (and the static-only row when asked),
+  // once `scan.level` is set.
+  template <typename Cursor>
+  common::Result<bool> ReadRows(PartitionScan& scan, Cursor& cursor, std::string_view prefix,
+                                std::span<const common::Bytes> partition_key,
+                                const PartitionReadOptions& options,
+                                const RowCallback& callback) const;
 
   // Assembles the partition's static row, if any, into `scan.row` and keeps its static cells
   // in `scan.static_cells` for ResetRow.
@@ -173,20 +209,29 @@ class RowReader {
   // Clears the clustering and regular cells the previous row left in `scan.row` and restores
   // the static cells.
   void ResetRow(PartitionScan& scan) const;
-  // Whether the row entry at the iterator, with storage key `key`, is live (after the partition
-  // and range tombstones covering it); fills `scan.row` when it is.
-  common::Result<bool> LoadRow(PartitionScan& scan, std::string_view key) const;
+  // Whether the row entry `fragment` with storage key `key` is live (after the partition and
+  // range tombstones covering it); fills `scan.row` when it is.
+  common::Result<bool> AssembleRow(PartitionScan& scan, std::string_view key,
+                                   const storage::RowFragment& fragment) const;
+  // AssembleRow of the entry at `cursor`.
+  template <typename Cursor>
+  common::Result<bool> LoadRow(PartitionScan& scan, Cursor& cursor) const;
   // SELECT DISTINCT: emits the static-only row when the partition has a live static cell or a
   // live row, unless `options.resume_after` is at or past it.
-  common::Result<bool> ReadDistinct(PartitionScan& scan, const PartitionReadOptions& options,
+  common::Result<bool> ReadDistinct(PartitionScan& scan, IteratorCursor& cursor,
+                                    const PartitionReadOptions& options,
                                     const RowCallback& callback) const;
   // Emit the live rows of `options.intervals[index]`, in key order (Forward) or reversed
   // (Reverse), skipping those paging has returned (`options.resume_after`). Return false when
   // the callback stopped the read.
-  common::Result<bool> ReadIntervalForward(PartitionScan& scan, const PartitionReadOptions& options,
-                                           size_t index, const RowCallback& callback) const;
-  common::Result<bool> ReadIntervalReverse(PartitionScan& scan, const PartitionReadOptions& options,
-                                           size_t index, const RowCallback& callback) const;
+  template <typename Cursor>
+  common::Result<bool> ReadIntervalForward(PartitionScan& scan, Cursor& cursor,
+                                           const PartitionReadOptions& options, size_t index,
+                                           const RowCallback& callback) const;
+  template <typename Cursor>
+  common::Result<bool> ReadIntervalReverse(PartitionScan& scan, Cursor& cursor,
+                                           const PartitionReadOptions& options, size_t index,
+                                           const RowCallback& callback) const;
   // Passes the row with only the partition key and static cells, keyed by the static row, to
   // `callback`.
   common::Result<bool> EmitStaticOnlyRow(PartitionScan& scan, const RowCallback& callback) const;
@@ -211,6 +256,7 @@ class RowReader {
   mutable ReadCounts counts_;
   int64_t tombstone_failure_threshold_ = INT64_MAX;
   const schema::LocalNodeInfo* node_ = nullptr;
+  RowCache* cache_ = nullptr;
 };
 
 }  // namespace engine

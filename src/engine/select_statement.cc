@@ -529,6 +529,7 @@ class SelectRun {
         reader_(exec.store, &table, exec.NowSeconds()),
         query_(query) {
     reader_.set_tombstone_failure(exec.tombstone_failure_threshold, exec.local_node);
+    reader_.set_row_cache(exec.row_cache);
   }
 
   // What the reads counted so far.

@@ -290,6 +290,8 @@ AdminResponse AdminApi::Node(const AdminRequest&) {
     keyspaces.push_back(json::object{{"name", name}, {"replication", replication}});
   }
   storage::Store::CacheUsage cache = database.store()->BlockCacheUsage();
+  engine::RowCache::Statistics rows;
+  if (database.row_cache() != nullptr) rows = database.row_cache()->statistics();
   auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
                                                                  options_.started);
   return JsonAnswer(json::object{
@@ -311,6 +313,11 @@ AdminResponse AdminApi::Node(const AdminRequest&) {
       {"read_only", database.read_only()},
       {"block_cache",
        json::object{{"capacity_bytes", cache.capacity_bytes}, {"used_bytes", cache.used_bytes}}},
+      {"row_cache", json::object{{"capacity_bytes", rows.capacity_bytes},
+                                 {"used_bytes", rows.used_bytes},
+                                 {"entries", rows.slices},
+                                 {"hits", rows.hits},
+                                 {"requests", rows.hits + rows.misses}}},
       {"schema_version", catalog->schema_version().ToString()},
       {"keyspaces", keyspaces}});
 }

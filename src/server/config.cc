@@ -163,6 +163,8 @@ const std::vector<CassandraYamlKey>& CassandraYamlKeys() {
       {"native_transport_max_concurrent_connections", "max-connections", Kind::kConnections},
       {"native_transport_idle_timeout_in_ms", "idle-timeout-ms", Kind::kMs},
       {"native_transport_idle_timeout", "idle-timeout-ms", Kind::kMs},
+      {"row_cache_size_in_mb", "row-cache-size-mb", Kind::kMib},
+      {"row_cache_size", "row-cache-size-mb", Kind::kMib},
       {"slow_query_log_timeout_in_ms", "slow-query-log-ms", Kind::kMs},
       {"slow_query_log_timeout", "slow-query-log-ms", Kind::kMs},
       {"tombstone_warn_threshold", "tombstone-warn-threshold", Kind::kText},

@@ -93,6 +93,12 @@ TEST_F(ConfigTest, UnitSuffixedNamesConvert) {
   EXPECT_EQ(settings_["batch-size-fail-threshold-kb"], "100");
   EXPECT_EQ(settings_["unlogged-batch-across-partitions-warn-threshold"], "20");
   settings_.clear();
+  EXPECT_EQ(Read("row_cache_size: 1GiB\n"), "");
+  EXPECT_EQ(settings_["row-cache-size-mb"], "1024");
+  settings_.clear();
+  EXPECT_EQ(Read("row_cache_size_in_mb: 0\n"), "");
+  EXPECT_EQ(settings_["row-cache-size-mb"], "0");
+  settings_.clear();
   EXPECT_EQ(Read("native_transport_max_frame_size: 1536KiB\n"),
             path_ + ":1: 'native_transport_max_frame_size' '1536KiB' is not a whole number of MiB");
 }

@@ -50,6 +50,21 @@ struct Store::Instance {
 
 namespace {
 
+// Brackets a change of any number of partitions in PartitionVersions for its scope
+// (partition_versions.h invariant 1): drop, truncate, option changes, full compactions.
+class TableWideChange {
+ public:
+  explicit TableWideChange(PartitionVersions* versions) : versions_(versions) {
+    versions_->BeginAll();
+  }
+  ~TableWideChange() { versions_->EndAll(); }
+  TableWideChange(const TableWideChange&) = delete;
+  TableWideChange& operator=(const TableWideChange&) = delete;
+
+ private:
+  PartitionVersions* versions_;
+};
+
 constexpr char kMetaFamily[] = "meta";
 constexpr char kTableOptionsPrefix[] = "storage/table_options/";
 
@@ -511,6 +526,7 @@ common::Status Store::CreateTable(std::string_view table_id, const TableOptions&
 }
 
 common::Status Store::AlterTable(std::string_view table_id, const TableOptions& options) {
+  TableWideChange change(&versions_);
   std::unique_lock lock(mutex_);
   auto it = tables_.find(table_id);
   if (it == tables_.end())
@@ -531,6 +547,7 @@ common::Result<TableOptions> Store::TableOptionsOf(std::string_view table_id) co
 }
 
 common::Status Store::DropTable(std::string_view table_id) {
+  TableWideChange change(&versions_);
   std::unique_lock lock(mutex_);
   auto it = tables_.find(table_id);
   if (it == tables_.end())
@@ -548,6 +565,7 @@ common::Status Store::DropTable(std::string_view table_id) {
 }
 
 common::Status Store::TruncateTable(std::string_view table_id) {
+  TableWideChange change(&versions_);
   std::unique_lock lock(mutex_);
   auto it = tables_.find(table_id);
   if (it == tables_.end())
@@ -576,6 +594,10 @@ std::vector<std::string> Store::TableIds() const {
 common::Status Store::Write(const WriteBatch& batch) {
   rocksdb::WriteBatch rocks_batch;
   uint64_t bytes = 0;
+  // The partition stripes the batch touches (partition_versions.h invariant 1); consecutive
+  // operations on one partition, the common case, are hashed once.
+  std::vector<size_t> stripes;
+  const WriteBatch::Operation* previous = nullptr;
   std::shared_lock lock(mutex_);  // keeps every named family alive until the write is done
   for (const WriteBatch::Operation& op : batch.operations_) {
     switch (op.kind) {
@@ -585,6 +607,11 @@ common::Status Store::Write(const WriteBatch& batch) {
         RETURN_IF_ERROR(FromRocks(
             rocks_batch.Merge(it->second->handle.get(), ToSlice(op.key), ToSlice(op.value))));
         bytes += op.key.size() + op.value.size();
+        if (previous == nullptr || previous->table_id != op.table_id ||
+            previous->key.compare(0, 8, op.key, 0, 8) != 0) {
+          stripes.push_back(PartitionVersions::StripeOf(op.table_id, op.key));
+          previous = &op;
+        }
         break;
       }
       case WriteBatch::Kind::kPutMeta:
@@ -599,9 +626,13 @@ common::Status Store::Write(const WriteBatch& batch) {
     }
   }
   RETURN_IF_ERROR(CheckChange(bytes));
+  std::sort(stripes.begin(), stripes.end());
+  stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
+  for (size_t stripe : stripes) versions_.Begin(stripe);
   rocksdb::WriteOptions write_options;
   write_options.sync = options_.sync_writes;
   rocksdb::Status s = db_->Write(write_options, &rocks_batch);
+  for (size_t stripe : stripes) versions_.End(stripe);
   return s.ok() ? common::Status::Ok() : WriteError(FromRocks(s));
 }
 
@@ -691,6 +722,7 @@ common::Status Store::FlushTable(std::string_view table_id) {
 }
 
 common::Status Store::CompactTable(std::string_view table_id) {
+  TableWideChange change(&versions_);
   ASSIGN_OR_RETURN(std::shared_ptr<StoreTable> table, FindTable(table_id));
   // A compaction writes its output before it deletes its input (header invariant 1).
   RETURN_IF_ERROR(CheckChange(0));

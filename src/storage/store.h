@@ -64,6 +64,7 @@
 #include "common/clock.h"
 #include "common/result.h"
 #include "storage/disk_space.h"
+#include "storage/partition_versions.h"
 #include "storage/row_fragment.h"
 #include "storage/store_statistics.h"
 #include "storage/table_options.h"
@@ -236,8 +237,14 @@ class Store {
 
   // Applies every operation of `batch` atomically. Invalid (nothing written) if it names a
   // table that does not exist; WriteFailure (nothing written) below the free-space floor,
-  // while read-only, or when RocksDB cannot write (header invariants 1, 3, 5).
+  // while read-only, or when RocksDB cannot write (header invariants 1, 3, 5). The write is
+  // bracketed in `partition_versions()` for every partition it touches.
   common::Status Write(const WriteBatch& batch);
+
+  // The write counters of every table's partitions (partition_versions.h): Write, DropTable,
+  // TruncateTable, AlterTable and CompactTable bracket their changes in them, so a cache of
+  // reads can tell whether what it holds is still current.
+  const PartitionVersions& partition_versions() const { return versions_; }
 
   // Whether the store is open read-only for lack of space (header invariant 5). It becomes
   // writable by itself once space is back.
@@ -358,6 +365,7 @@ class Store {
 
   StoreOptions options_;
   std::string path_;
+  PartitionVersions versions_;
   std::unique_ptr<DiskSpaceGuard> disk_space_;
   // Shared by every table family (StoreOptions::block_cache_bytes); null when that is 0.
   // Declared before db_ so that it outlives the database.

@@ -649,5 +649,66 @@ TEST_F(StoreTest, SyncWritesOption) {
   EXPECT_TRUE((*store)->Get("t", Key(1, 1))->has_value());
 }
 
+// partition_versions.h invariant 1: a write makes the snapshots of the partitions it touches
+// stale, and no other partition's; table-wide changes make every snapshot stale.
+TEST_F(StoreTest, WritesBracketTheirPartitionsVersions) {
+  ASSERT_TRUE(store_->CreateTable("t", {}).ok());
+  ASSERT_TRUE(store_->CreateTable("u", {}).ok());
+  const PartitionVersions& versions = store_->partition_versions();
+  auto snapshot = [&](std::string_view table, int32_t pk) {
+    return versions.Take(PartitionVersions::StripeOf(table, Key(pk, 0)));
+  };
+  // Two partitions of t on different stripes, and partition 1 of u.
+  int32_t other = 2;
+  while (PartitionVersions::StripeOf("t", Key(other, 0)) ==
+         PartitionVersions::StripeOf("t", Key(1, 0))) {
+    ++other;
+  }
+  // Any key of a partition, or its prefix, names the same stripe.
+  EXPECT_EQ(PartitionVersions::StripeOf("t", Key(1, 0)),
+            PartitionVersions::StripeOf("t", Key(1, 7)));
+  EXPECT_EQ(PartitionVersions::StripeOf("t", Key(1, 0)),
+            PartitionVersions::StripeOf("t", PartitionPrefix(shape_, std::vector{Int(1)})));
+  PartitionVersions::Snapshot one = snapshot("t", 1);
+  PartitionVersions::Snapshot two = snapshot("t", other);
+  EXPECT_TRUE(one.Quiet());
+  EXPECT_TRUE(versions.Current(one));
+
+  MergeOne("t", Key(1, 5), Cells({LiveCell(1, 10, "a")}));
+  EXPECT_FALSE(versions.Current(one));
+  EXPECT_TRUE(versions.Current(two));
+  PartitionVersions::Snapshot after = snapshot("t", 1);
+  EXPECT_TRUE(after.Quiet());
+  EXPECT_TRUE(versions.Current(after));
+
+  // A refused write (unknown table) is not bracketed; a batch over two partitions is, once.
+  WriteBatch refused;
+  refused.Merge("missing", Key(1, 5), Cells({LiveCell(1, 11, "b")}));
+  EXPECT_FALSE(store_->Write(refused).ok());
+  EXPECT_TRUE(versions.Current(after));
+  WriteBatch both;
+  both.Merge("t", Key(1, 6), Cells({LiveCell(1, 12, "c")}));
+  both.Merge("t", Key(other, 6), Cells({LiveCell(1, 12, "c")}));
+  ASSERT_TRUE(store_->Write(both).ok());
+  EXPECT_FALSE(versions.Current(after));
+  EXPECT_FALSE(versions.Current(two));
+  EXPECT_EQ(snapshot("t", 1).started, after.started + 1);
+
+  // Table-wide changes of any table.
+  PartitionVersions::Snapshot before_compact = snapshot("t", 1);
+  ASSERT_TRUE(store_->CompactTable("u").ok());
+  EXPECT_FALSE(versions.Current(before_compact));
+  PartitionVersions::Snapshot before_truncate = snapshot("t", 1);
+  ASSERT_TRUE(store_->TruncateTable("t").ok());
+  EXPECT_FALSE(versions.Current(before_truncate));
+  PartitionVersions::Snapshot before_alter = snapshot("t", 1);
+  ASSERT_TRUE(store_->AlterTable("t", {}).ok());
+  EXPECT_FALSE(versions.Current(before_alter));
+  PartitionVersions::Snapshot before_drop = snapshot("t", 1);
+  ASSERT_TRUE(store_->DropTable("u").ok());
+  EXPECT_FALSE(versions.Current(before_drop));
+  EXPECT_TRUE(snapshot("t", 1).Quiet());
+}
+
 }  // namespace
 }  // namespace storage

@@ -1,0 +1,195 @@
+#include "engine/row_cache.h"
+
+#include <algorithm>
+#include <functional>
+#include <utility>
+
+namespace engine {
+
+namespace {
+
+// Per-object overheads of the estimate: a heap block's header and rounding, a cell's fixed
+// part, a row's vector and key.
+constexpr size_t kAllocation = 16;
+
+size_t BytesOf(const common::Bytes& bytes) {
+  // Short strings live inside the object (counted with it).
+  return bytes.capacity() > 15 ? bytes.capacity() + kAllocation : 0;
+}
+
+size_t BytesOf(const storage::RowFragment& fragment) {
+  size_t total = fragment.cells.capacity() * sizeof(storage::Cell) + kAllocation;
+  for (const storage::Cell& cell : fragment.cells) {
+    total += BytesOf(cell.value);
+    if (cell.path) total += BytesOf(*cell.path);
+  }
+  // std::map nodes: the pair plus three pointers and a colour.
+  total += fragment.collection_deletions.size() *
+           (sizeof(std::pair<const uint32_t, storage::DeletionTime>) + 32 + kAllocation);
+  return total;
+}
+
+bool Contains(const KeyInterval& outer, const KeyInterval& inner) {
+  return outer.start <= inner.start && inner.end <= outer.end;
+}
+
+}  // namespace
+
+bool CachedSlice::Covers(std::span<const KeyInterval> wanted) const {
+  for (const KeyInterval& interval : wanted) {
+    // The last cached interval starting at or before `interval`: the only one that can hold it.
+    auto after = std::upper_bound(
+        intervals.begin(), intervals.end(), interval.start,
+        [](const common::Bytes& start, const KeyInterval& cached) { return start < cached.start; });
+    if (after == intervals.begin() || !Contains(*std::prev(after), interval)) return false;
+  }
+  return true;
+}
+
+size_t CachedSlice::EstimateBytes() const {
+  size_t total = sizeof(CachedSlice) + kAllocation;
+  for (const KeyInterval& interval : intervals) {
+    total += sizeof(KeyInterval) + BytesOf(interval.start) + BytesOf(interval.end);
+  }
+  if (level.statics) total += BytesOf(*level.statics);
+  for (const RangeDeletion& range : level.ranges) {
+    total += sizeof(RangeDeletion) + BytesOf(range.start) + BytesOf(range.end);
+  }
+  total += rows.capacity() * sizeof(CachedRow);
+  for (const CachedRow& row : rows) total += BytesOf(row.key) + BytesOf(row.fragment);
+  return total;
+}
+
+RowCache::RowCache(size_t capacity_bytes)
+    : capacity_bytes_(capacity_bytes),
+      shard_capacity_(std::max<size_t>(1, capacity_bytes / kShards)) {}
+
+std::string RowCache::PartitionKey(std::string_view table_id, std::string_view prefix) {
+  // Table ids hold no NUL byte, so the separator keeps (table, prefix) pairs apart.
+  std::string key;
+  key.reserve(table_id.size() + 1 + prefix.size());
+  key.append(table_id);
+  key.push_back('\0');
+  key.append(prefix);
+  return key;
+}
+
+RowCache::Shard& RowCache::ShardOf(const std::string& partition) {
+  return shards_[std::hash<std::string>()(partition) % kShards];
+}
+
+void RowCache::Remove(Shard& shard, const std::string& partition, size_t position) {
+  auto found = shard.partitions.find(partition);
+  std::vector<EntryList::iterator>& entries = found->second;
+  EntryList::iterator entry = entries[position];
+  shard.bytes -= entry->slice->bytes;
+  used_bytes_.fetch_sub(entry->slice->bytes);
+  slices_.fetch_sub(1);
+  entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(position));
+  shard.lru.erase(entry);
+  if (entries.empty()) shard.partitions.erase(found);
+}
+
+std::shared_ptr<const CachedSlice> RowCache::Find(std::string_view table_id,
+                                                  std::string_view prefix,
+                                                  std::span<const KeyInterval> intervals,
+                                                  const storage::PartitionVersions& versions) {
+  std::string partition = PartitionKey(table_id, prefix);
+  Shard& shard = ShardOf(partition);
+  std::lock_guard lock(shard.mutex);
+  auto found = shard.partitions.find(partition);
+  if (found != shard.partitions.end()) {
+    // Newest first: the most likely to be current and to cover.
+    for (size_t i = found->second.size(); i-- > 0;) {
+      EntryList::iterator entry = found->second[i];
+      if (!versions.Current(entry->slice->version)) {
+        bool last = found->second.size() == 1;
+        Remove(shard, partition, i);
+        if (last) break;  // the partition's list is gone
+        continue;
+      }
+      if (entry->slice->Covers(intervals)) {
+        shard.lru.splice(shard.lru.begin(), shard.lru, entry);
+        hits_.fetch_add(1, std::memory_order_relaxed);
+        return entry->slice;
+      }
+    }
+  }
+  misses_.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
+
+bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
+                      std::shared_ptr<const CachedSlice> slice,
+                      const storage::PartitionVersions& versions) {
+  if (!slice->version.Quiet() || slice->bytes > max_slice_bytes()) return false;
+  std::string partition = PartitionKey(table_id, prefix);
+  Shard& shard = ShardOf(partition);
+  std::lock_guard lock(shard.mutex);
+  // Checked under the lock: a Find of the same shard cannot meet a slice that was stale when
+  // it went in.
+  if (!versions.Current(slice->version)) return false;
+  auto found = shard.partitions.find(partition);
+  if (found != shard.partitions.end()) {
+    // Drop what the new slice makes useless: stale slices and those it covers.
+    for (size_t i = found->second.size(); i-- > 0;) {
+      const CachedSlice& old = *found->second[i]->slice;
+      if (!versions.Current(old.version) || slice->Covers(old.intervals)) {
+        bool last = found->second.size() == 1;
+        Remove(shard, partition, i);
+        if (last) break;
+      }
+    }
+  }
+  std::vector<EntryList::iterator>& entries = shard.partitions[partition];
+  if (entries.size() >= kSlicesPerPartition) {
+    Remove(shard, partition, 0);
+    evictions_.fetch_add(1, std::memory_order_relaxed);
+  }
+  const size_t bytes = slice->bytes;
+  shard.lru.push_front(Entry{partition, std::move(slice)});
+  shard.partitions[partition].push_back(shard.lru.begin());
+  shard.bytes += bytes;
+  used_bytes_.fetch_add(bytes);
+  slices_.fetch_add(1);
+  while (shard.bytes > shard_capacity_) {
+    const Entry& victim = shard.lru.back();
+    std::vector<EntryList::iterator>& victims = shard.partitions.find(victim.partition)->second;
+    size_t position = 0;
+    while (&*victims[position] != &victim) ++position;
+    std::string victim_partition = victim.partition;
+    Remove(shard, victim_partition, position);
+    evictions_.fetch_add(1, std::memory_order_relaxed);
+  }
+  return true;
+}
+
+RowCache::Statistics RowCache::statistics() const {
+  Statistics statistics;
+  statistics.hits = hits_.load(std::memory_order_relaxed);
+  statistics.misses = misses_.load(std::memory_order_relaxed);
+  statistics.evictions = evictions_.load(std::memory_order_relaxed);
+  statistics.used_bytes = used_bytes_.load();
+  statistics.capacity_bytes = capacity_bytes_;
+  statistics.slices = slices_.load();
+  return statistics;
+}
+
+void WriteRowCacheMetrics(common::metrics::SampleWriter& writer,
+                          const RowCache::Statistics& statistics) {
+  writer.Counter("cqld_row_cache_hits_total", "Partition reads served from the row cache.", {},
+                 static_cast<double>(statistics.hits));
+  writer.Counter("cqld_row_cache_misses_total",
+                 "Partition reads the row cache could not serve (read from storage).", {},
+                 static_cast<double>(statistics.misses));
+  writer.Counter("cqld_row_cache_evictions_total", "Cached partition slices evicted to make room.",
+                 {}, static_cast<double>(statistics.evictions));
+  writer.Gauge("cqld_row_cache_size_bytes", "Bytes the row cache holds (an estimate).", {},
+               static_cast<double>(statistics.used_bytes));
+  writer.Gauge("cqld_row_cache_capacity_bytes", "Capacity of the row cache.", {},
+               static_cast<double>(statistics.capacity_bytes));
+  writer.Gauge("cqld_row_cache_entries", "Partition slices in the row cache.", {},
+               static_cast<double>(statistics.slices));
+}
+
+}  // namespace engine

@@ -1,0 +1,141 @@
+// RowCache: the row cache of the read path (docs/dev/architecture.md "Read path"; Cassandra's
+// row_cache_size, ScyllaDB's row cache). It keeps, per partition, slices of what RowReader
+// read from storage — the partition-level entries (partition tombstone, static row, range
+// tombstones) and the decoded row fragments of the clustering intervals the read covered — so
+// that a repeated single-partition SELECT (the hotel's Q4: one hotel's availability over a
+// week) is served without a RocksDB iterator and without decoding a fragment per row.
+//
+// Fragments are cached as stored, not as assembled rows: the reader applies tombstones, TTL
+// expiry against its own "now", dropped columns and tombstone counting to cached fragments
+// with the very code it applies to fragments read from RocksDB, so a hit returns exactly what
+// a miss would, at any later time, with no expiry bookkeeping.
+//
+// Coherence (storage/partition_versions.h): every slice carries the version snapshot of its
+// partition taken before it was read; it is inserted only if that snapshot was quiet and is
+// still current after the read, and served only while it is current. Any write to the
+// partition (including LWT and batches), and any drop, truncate, option change or full
+// compaction of any table, makes it stale; stale slices are dropped when met.
+//
+// Bounded by bytes (an estimate of the memory a slice holds); least recently used slices are
+// evicted first. Sharded by partition, each shard with its own lock, LRU list and capacity.
+//
+// Thread-safety: thread-safe. Slices are immutable once inserted and shared: a reader keeps
+// its slice alive while it reads it, even if it is evicted meanwhile.
+
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/bytes.h"
+#include "common/metrics.h"
+#include "engine/row_reader.h"
+#include "storage/partition_versions.h"
+#include "storage/row_fragment.h"
+
+namespace engine {
+
+// One row entry of a cached slice, as stored.
+struct CachedRow {
+  common::Bytes key;
+  storage::RowFragment fragment;
+};
+
+// What one read of a partition saw: complete for `intervals` (every row entry whose key lies
+// in one of them is in `rows`, in key order).
+struct CachedSlice {
+  storage::PartitionVersions::Snapshot version;  // taken before the read; quiet
+  std::vector<KeyInterval> intervals;            // sorted, not overlapping
+  PartitionLevel level;
+  std::vector<CachedRow> rows;
+  size_t bytes = 0;  // EstimateBytes(), set by the reader
+
+  // Whether every interval of `wanted` lies inside one of `intervals`.
+  bool Covers(std::span<const KeyInterval> wanted) const;
+  // The memory the slice holds, roughly (keys, values, per-cell and per-row overheads).
+  size_t EstimateBytes() const;
+};
+
+class RowCache {
+ public:
+  struct Statistics {
+    uint64_t hits = 0;
+    uint64_t misses = 0;
+    uint64_t evictions = 0;  // slices dropped for room (not stale ones)
+    uint64_t used_bytes = 0;
+    uint64_t capacity_bytes = 0;
+    uint64_t slices = 0;
+  };
+
+  // REQUIRES: `capacity_bytes` > 0 (a database without a row cache has no RowCache).
+  explicit RowCache(size_t capacity_bytes);
+  RowCache(const RowCache&) = delete;
+  RowCache& operator=(const RowCache&) = delete;
+
+  // A current slice of the partition `prefix` of table `table_id` that covers `intervals`, or
+  // null (a miss). Stale slices of the partition met on the way are dropped.
+  std::shared_ptr<const CachedSlice> Find(std::string_view table_id, std::string_view prefix,
+                                          std::span<const KeyInterval> intervals,
+                                          const storage::PartitionVersions& versions);
+  // Keeps `slice` if its version was quiet and is still current and it fits (at most half a
+  // shard's capacity), replacing the partition's slices it covers and evicting the least
+  // recently used slices for room. Returns whether it was kept.
+  bool Insert(std::string_view table_id, std::string_view prefix,
+              std::shared_ptr<const CachedSlice> slice, const storage::PartitionVersions& versions);
+
+  // The largest slice Insert keeps (half a shard's capacity).
+  size_t max_slice_bytes() const { return shard_capacity_ / 2; }
+
+  Statistics statistics() const;
+  size_t capacity_bytes() const { return capacity_bytes_; }
+
+ private:
+  static constexpr size_t kShards = 16;
+  // Slices kept per partition at most; an insert beyond it drops the partition's oldest.
+  static constexpr size_t kSlicesPerPartition = 8;
+
+  struct Entry {
+    std::string partition;  // the key of Shard::partitions
+    std::shared_ptr<const CachedSlice> slice;
+  };
+  using EntryList = std::list<Entry>;
+  struct Shard {
+    std::mutex mutex;
+    EntryList lru;  // GUARDED_BY(mutex); most recently used first
+    // GUARDED_BY(mutex); per partition, its entries in `lru`, oldest insert first.
+    std::unordered_map<std::string, std::vector<EntryList::iterator>> partitions;
+    size_t bytes = 0;  // GUARDED_BY(mutex)
+  };
+
+  static std::string PartitionKey(std::string_view table_id, std::string_view prefix);
+  Shard& ShardOf(const std::string& partition);
+  // Removes the entry `position` of `slices` (the partition's list in `shard`), and the list
+  // when it becomes empty. REQUIRES: shard.mutex held.
+  void Remove(Shard& shard, const std::string& partition, size_t position);
+
+  const size_t capacity_bytes_;
+  const size_t shard_capacity_;
+  std::array<Shard, kShards> shards_;
+  std::atomic<uint64_t> hits_{0};
+  std::atomic<uint64_t> misses_{0};
+  std::atomic<uint64_t> evictions_{0};
+  std::atomic<uint64_t> used_bytes_{0};
+  std::atomic<uint64_t> slices_{0};
+};
+
+// The cache's figures as metrics: cqld_row_cache_{hits,misses,evictions}_total and
+// cqld_row_cache_{size,capacity}_bytes, cqld_row_cache_entries.
+void WriteRowCacheMetrics(common::metrics::SampleWriter& writer,
+                          const RowCache::Statistics& statistics);
+
+}  // namespace engine

@@ -1,0 +1,336 @@
+// The row cache: RowCache's bookkeeping (coverage, staleness, eviction), and, through two
+// embedded databases fed the same randomized statements — one reading through a row cache, one
+// without — that every SELECT returns exactly the same rows, TTLs and warnings either way.
+
+#include "engine/row_cache.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "common/clock.h"
+#include "engine/database.h"
+#include "engine/session_testing.h"
+
+namespace engine {
+namespace {
+
+using common::Bytes;
+
+KeyInterval Interval(std::string start, std::string end) {
+  return KeyInterval{std::move(start), std::move(end)};
+}
+
+std::shared_ptr<CachedSlice> Slice(const storage::PartitionVersions& versions,
+                                   std::string_view prefix, std::vector<KeyInterval> intervals,
+                                   size_t rows = 1) {
+  auto slice = std::make_shared<CachedSlice>();
+  slice->version = versions.Take(storage::PartitionVersions::StripeOf("t", prefix));
+  slice->intervals = std::move(intervals);
+  for (size_t i = 0; i < rows; ++i) {
+    CachedRow row;
+    row.key = std::string(prefix) + "row" + std::to_string(i);
+    row.fragment.cells.resize(1);
+    row.fragment.cells[0].value.assign(100, 'v');
+    slice->rows.push_back(std::move(row));
+  }
+  slice->bytes = slice->EstimateBytes();
+  return slice;
+}
+
+TEST(CachedSliceTest, CoversOnlyIntervalsInsideItsOwn) {
+  CachedSlice slice;
+  slice.intervals = {Interval("b", "d"), Interval("f", "h")};
+  EXPECT_TRUE(slice.Covers(std::vector{Interval("b", "d")}));
+  EXPECT_TRUE(slice.Covers(std::vector{Interval("bb", "c"), Interval("f", "g")}));
+  EXPECT_TRUE(slice.Covers({}));
+  EXPECT_FALSE(slice.Covers(std::vector{Interval("a", "c")}));
+  EXPECT_FALSE(slice.Covers(std::vector{Interval("c", "e")}));  // runs past the first
+  EXPECT_FALSE(slice.Covers(std::vector{Interval("b", "h")}));  // spans the gap
+  EXPECT_FALSE(slice.Covers(std::vector{Interval("b", "c"), Interval("g", "i")}));
+}
+
+TEST(RowCacheTest, ServesCurrentCoveringSlicesAndDropsStaleOnes) {
+  storage::PartitionVersions versions;
+  RowCache cache(size_t{16} << 20);
+  const std::string prefix = "partition1";
+  EXPECT_EQ(cache.Find("t", prefix, std::vector{Interval("a", "z")}, versions), nullptr);
+  ASSERT_TRUE(cache.Insert("t", prefix, Slice(versions, prefix, {Interval("a", "m")}), versions));
+  EXPECT_NE(cache.Find("t", prefix, std::vector{Interval("b", "c")}, versions), nullptr);
+  EXPECT_EQ(cache.Find("t", prefix, std::vector{Interval("b", "n")}, versions), nullptr);
+  EXPECT_EQ(cache.Find("u", prefix, std::vector{Interval("b", "c")}, versions), nullptr);
+  EXPECT_EQ(cache.Find("t", "partition2", std::vector{Interval("b", "c")}, versions), nullptr);
+  RowCache::Statistics statistics = cache.statistics();
+  EXPECT_EQ(statistics.hits, 1u);
+  EXPECT_EQ(statistics.misses, 4u);
+  EXPECT_EQ(statistics.slices, 1u);
+  EXPECT_GT(statistics.used_bytes, 100u);
+
+  // A write to the partition makes the slice stale: a miss, and the slice is gone.
+  const size_t stripe = storage::PartitionVersions::StripeOf("t", prefix);
+  versions.Begin(stripe);
+  EXPECT_EQ(cache.Find("t", prefix, std::vector{Interval("b", "c")}, versions), nullptr);
+  EXPECT_EQ(cache.statistics().slices, 0u);
+  EXPECT_EQ(cache.statistics().used_bytes, 0u);
+  // Read while the write is in progress: not kept.
+  EXPECT_FALSE(cache.Insert("t", prefix, Slice(versions, prefix, {Interval("a", "m")}), versions));
+  versions.End(stripe);
+  // Read before a write that started (and finished) before the insert: not kept either.
+  std::shared_ptr<CachedSlice> early = Slice(versions, prefix, {Interval("a", "m")});
+  versions.Begin(stripe);
+  versions.End(stripe);
+  EXPECT_FALSE(cache.Insert("t", prefix, early, versions));
+  // A table-wide change makes every slice stale.
+  ASSERT_TRUE(cache.Insert("t", prefix, Slice(versions, prefix, {Interval("a", "m")}), versions));
+  versions.BeginAll();
+  versions.EndAll();
+  EXPECT_EQ(cache.Find("t", prefix, std::vector{Interval("b", "c")}, versions), nullptr);
+}
+
+TEST(RowCacheTest, KeepsSeveralSlicesPerPartitionAndReplacesCoveredOnes) {
+  storage::PartitionVersions versions;
+  RowCache cache(size_t{16} << 20);
+  const std::string prefix = "p";
+  ASSERT_TRUE(cache.Insert("t", prefix, Slice(versions, prefix, {Interval("a", "c")}), versions));
+  ASSERT_TRUE(cache.Insert("t", prefix, Slice(versions, prefix, {Interval("x", "z")}), versions));
+  EXPECT_EQ(cache.statistics().slices, 2u);
+  EXPECT_NE(cache.Find("t", prefix, std::vector{Interval("a", "b")}, versions), nullptr);
+  EXPECT_NE(cache.Find("t", prefix, std::vector{Interval("x", "y")}, versions), nullptr);
+  // A slice covering both replaces them.
+  ASSERT_TRUE(cache.Insert("t", prefix, Slice(versions, prefix, {Interval("a", "z")}), versions));
+  EXPECT_EQ(cache.statistics().slices, 1u);
+  EXPECT_EQ(cache.statistics().evictions, 0u);
+}
+
+TEST(RowCacheTest, EvictsLeastRecentlyUsedForRoomAndRefusesHugeSlices) {
+  storage::PartitionVersions versions;
+  // 16 shards of 64 KiB: one slice of ~20 KiB fits three times per shard.
+  RowCache cache(size_t{1} << 20);
+  std::vector<std::string> prefixes;
+  for (int i = 0; i < 200; ++i) {
+    prefixes.push_back("partition" + std::to_string(i));
+    ASSERT_TRUE(cache.Insert("t", prefixes.back(),
+                             Slice(versions, prefixes.back(), {Interval("a", "z")}, 50), versions));
+    // Keep the first partition recently used.
+    EXPECT_NE(cache.Find("t", prefixes[0], std::vector{Interval("b", "c")}, versions), nullptr);
+  }
+  RowCache::Statistics statistics = cache.statistics();
+  EXPECT_GT(statistics.evictions, 0u);
+  EXPECT_LE(statistics.used_bytes, statistics.capacity_bytes);
+  EXPECT_EQ(statistics.slices + statistics.evictions, 200u);
+  EXPECT_NE(cache.Find("t", prefixes[0], std::vector{Interval("b", "c")}, versions), nullptr);
+  EXPECT_FALSE(
+      cache.Insert("t", "huge", Slice(versions, "huge", {Interval("a", "z")}, 2000), versions));
+}
+
+// Two databases on one manual clock: SessionTest's, with a row cache, and one without.
+class RowCacheConsistencyTest : public testing::SessionTest {
+ protected:
+  RowCacheConsistencyTest() {
+    options_.clock = &clock_;
+    options_.purge_interval = std::chrono::seconds(0);
+    options_.row_cache_bytes = size_t{8} << 20;
+  }
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(SessionTest::SetUp());
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "cqld-row-cache-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    uncached_directory_ = pattern;
+    DatabaseOptions options = options_;
+    options.row_cache_bytes = 0;
+    auto db = Database::Open(uncached_directory_, options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    uncached_db_ = std::move(db).value();
+    sessions_[0] = session_.get();
+    uncached_session_ = uncached_db_->NewSession();
+    sessions_[1] = uncached_session_.get();
+    ASSERT_NE(db_->row_cache(), nullptr);
+    ASSERT_EQ(uncached_db_->row_cache(), nullptr);
+    ASSERT_TRUE(uncached_session_
+                    ->Execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+                              "'replication_factor': 1}")
+                    .ok());
+    Both(
+        "CREATE TABLE ks.t (p int, c int, d int, v int, s int static, m map<int, int>, "
+        "l list<int>, PRIMARY KEY (p, c, d)) WITH gc_grace_seconds = 0");
+  }
+  void TearDown() override {
+    uncached_session_.reset();
+    uncached_db_.reset();
+    if (!uncached_directory_.empty()) std::filesystem::remove_all(uncached_directory_);
+    SessionTest::TearDown();
+  }
+
+  // Runs `statement` on both; both must give the same outcome (applied or not, error code).
+  void Both(const std::string& statement) {
+    auto cached = sessions_[0]->Execute(statement);
+    auto uncached = sessions_[1]->Execute(statement);
+    ASSERT_EQ(cached.ok(), uncached.ok()) << statement;
+    if (!cached.ok()) {
+      EXPECT_EQ(cached.status().ToString(), uncached.status().ToString()) << statement;
+      return;
+    }
+    testing::Rows a, b;
+    Append(*cached, &a);
+    Append(*uncached, &b);
+    EXPECT_EQ(a, b) << statement;
+  }
+
+  // All pages of `query` (page size `page_size`, 0: one) from database `i`, with the warnings.
+  testing::Rows Fetch(int i, const std::string& query, int page_size,
+                      std::vector<std::string>* warnings) {
+    cql::QueryOptions options;
+    options.page_size = page_size;
+    testing::Rows rows;
+    for (int pages = 0; pages < 1000; ++pages) {
+      auto result = sessions_[i]->Execute(query, options);
+      EXPECT_TRUE(result.ok()) << query << ": " << result.status().ToString();
+      if (!result.ok()) break;
+      Append(*result, &rows);
+      for (const std::string& warning : result->warnings()) warnings->push_back(warning);
+      if (!result->paging_state()) break;
+      options.paging_state = result->paging_state();
+    }
+    return rows;
+  }
+
+  // `query` returns the same on both, twice on the cached one (a miss, then a hit when the
+  // read can be cached).
+  void Compare(const std::string& query, int page_size) {
+    std::vector<std::string> expected_warnings, warnings, warnings_again;
+    testing::Rows expected = Fetch(1, query, page_size, &expected_warnings);
+    EXPECT_EQ(Fetch(0, query, page_size, &warnings), expected) << query;
+    EXPECT_EQ(warnings, expected_warnings) << query;
+    EXPECT_EQ(Fetch(0, query, page_size, &warnings_again), expected) << query << " (again)";
+    EXPECT_EQ(warnings_again, expected_warnings) << query;
+  }
+
+  int Random(int n) { return std::uniform_int_distribution<int>(0, n - 1)(random_); }
+
+  std::string RandomWrite();
+  std::string RandomQuery();
+
+  common::ManualClock clock_{int64_t{1'700'000'000} * 1'000'000};
+  std::mt19937 random_{20261126};
+  std::string uncached_directory_;
+  std::unique_ptr<Database> uncached_db_;
+  std::unique_ptr<cql::Session> uncached_session_;
+  cql::Session* sessions_[2] = {nullptr, nullptr};  // cached, uncached
+};
+
+std::string RowCacheConsistencyTest::RandomWrite() {
+  const int p = Random(3), c = Random(5), d = Random(3), v = Random(100);
+  const std::string ttl = Random(3) == 0 ? fmt::format(" USING TTL {}", 1 + Random(4)) : "";
+  const std::string row = fmt::format("p = {} AND c = {} AND d = {}", p, c, d);
+  switch (Random(14)) {
+    case 0:
+    case 1:
+      return fmt::format("INSERT INTO ks.t (p, c, d, v) VALUES ({}, {}, {}, {}){}", p, c, d, v,
+                         ttl);
+    case 2:
+      return fmt::format("UPDATE ks.t{} SET v = {} WHERE {}", ttl, v, row);
+    case 3:
+      return fmt::format("UPDATE ks.t{} SET s = {} WHERE p = {}", ttl, v, p);
+    case 4:
+      return fmt::format("UPDATE ks.t{} SET m[{}] = {}, l = l + [{}] WHERE {}", ttl, Random(3), v,
+                         v, row);
+    case 5:
+      return fmt::format("DELETE FROM ks.t WHERE {}", row);
+    case 6:
+      return fmt::format("DELETE v, m FROM ks.t WHERE {}", row);
+    case 7:
+      return fmt::format("DELETE FROM ks.t WHERE p = {} AND c = {}", p, c);
+    case 8:
+      return fmt::format("DELETE FROM ks.t WHERE p = {} AND c > {} AND c <= {}", p, c,
+                         c + Random(3));
+    case 9:
+      return Random(4) == 0 ? fmt::format("DELETE FROM ks.t WHERE p = {}", p)
+                            : fmt::format("DELETE s FROM ks.t WHERE p = {}", p);
+    case 10:
+      return fmt::format("INSERT INTO ks.t (p, c, d, v) VALUES ({}, {}, {}, {}) IF NOT EXISTS", p,
+                         c, d, v);
+    case 11:
+      return fmt::format("UPDATE ks.t SET v = {} WHERE {} IF v = {}", v, row, Random(100));
+    case 12:
+      return fmt::format(
+          "BEGIN BATCH INSERT INTO ks.t (p, c, d, v) VALUES ({0}, {1}, {2}, {3}); "
+          "UPDATE ks.t SET s = {3} WHERE p = {0}; DELETE FROM ks.t WHERE p = {0} AND c = {4}; "
+          "APPLY BATCH",
+          p, c, d, v, (c + 1) % 5);
+    default:
+      return Random(20) == 0 ? "TRUNCATE ks.t"
+                             : fmt::format("UPDATE ks.t SET l = [{}] WHERE {}", v, row);
+  }
+}
+
+std::string RowCacheConsistencyTest::RandomQuery() {
+  const int p = Random(3), c = Random(5);
+  switch (Random(7)) {
+    case 0:
+      return fmt::format("SELECT * FROM ks.t WHERE p = {}", p);
+    case 1:
+      return fmt::format("SELECT * FROM ks.t WHERE p = {} AND c >= {} AND c < {}", p, c,
+                         c + 1 + Random(3));
+    case 2:
+      return fmt::format("SELECT * FROM ks.t WHERE p = {} AND c IN ({}, {})", p, c, (c + 2) % 5);
+    case 3:
+      return fmt::format("SELECT * FROM ks.t WHERE p = {} ORDER BY c DESC, d DESC", p);
+    case 4:
+      return fmt::format("SELECT c, d, v, ttl(v), m, l, s FROM ks.t WHERE p = {} AND c = {}", p, c);
+    case 5:
+      return fmt::format("SELECT * FROM ks.t WHERE p = {} AND c > {} LIMIT 2", p, c);
+    default:
+      return fmt::format("SELECT * FROM ks.t WHERE p = {} AND v > 50 ALLOW FILTERING", p);
+  }
+}
+
+TEST_F(RowCacheConsistencyTest, CachedReadsMatchUncachedReads) {
+  for (int step = 0; step < 400; ++step) {
+    ASSERT_NO_FATAL_FAILURE(Both(RandomWrite()));
+    if (Random(4) == 0) clock_.AdvanceMicros(1'000'000);  // TTLs run out
+    for (int q = 0; q < 3; ++q) {
+      ASSERT_NO_FATAL_FAILURE(Compare(RandomQuery(), Random(3) == 0 ? 2 : 0));
+    }
+    // Time passes between reads too: a cached slice must not outlive its TTLs.
+    if (Random(4) == 0) {
+      clock_.AdvanceMicros(1'000'000);
+      ASSERT_NO_FATAL_FAILURE(Compare(RandomQuery(), 0));
+    }
+  }
+  RowCache::Statistics statistics = db_->row_cache()->statistics();
+  EXPECT_GT(statistics.hits, 300u);
+  EXPECT_GT(statistics.misses, 300u);
+}
+
+// A cached slice is served until a write to the partition, and never after it.
+TEST_F(RowCacheConsistencyTest, WritesInvalidateTheirPartition) {
+  Both("INSERT INTO ks.t (p, c, d, v) VALUES (1, 1, 1, 10)");
+  Both("INSERT INTO ks.t (p, c, d, v) VALUES (2, 1, 1, 20)");
+  const std::string one = "SELECT v FROM ks.t WHERE p = 1 AND c = 1";
+  const std::string two = "SELECT v FROM ks.t WHERE p = 2 AND c = 1";
+  Compare(one, 0);
+  Compare(two, 0);
+  const RowCache& cache = *db_->row_cache();
+  const uint64_t hits = cache.statistics().hits;
+  Both("UPDATE ks.t SET v = 11 WHERE p = 1 AND c = 1 AND d = 1");
+  Compare(one, 0);  // a miss, then a hit
+  Compare(two, 0);  // hits: partition 2 was not written
+  EXPECT_EQ(cache.statistics().hits, hits + 3);
+  Both("UPDATE ks.t SET v = 12 WHERE p = 1 AND c = 1 AND d = 1 IF v = 11");
+  Compare(one, 0);
+  auto result = sessions_[0]->Execute(one);
+  ASSERT_TRUE(result.ok());
+  ASSERT_EQ(result->row_count(), 1u);
+  EXPECT_EQ(result->GetInteger(0, 0).value(), 12);
+}
+
+}  // namespace
+}  // namespace engine
