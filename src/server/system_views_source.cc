@@ -62,7 +62,8 @@ int32_t ToInt(int64_t value) {
 
 std::shared_ptr<const engine::SystemViewsSource> NewSystemViewsSource(
     const ServerOptions& options, uint16_t port, size_t request_threads,
-    std::shared_ptr<ConnectionRegistry> registry, std::shared_ptr<RequestActivity> activity) {
+    const std::shared_ptr<ConnectionRegistry>& registry,
+    const std::shared_ptr<RequestActivity>& activity) {
   auto source = std::make_shared<engine::SystemViewsSource>();
   source->clients = [registry] {
     std::vector<engine::ClientInfo> clients;

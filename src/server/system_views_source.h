@@ -24,6 +24,7 @@ struct ServerOptions;
 // `request_threads` threads.
 std::shared_ptr<const engine::SystemViewsSource> NewSystemViewsSource(
     const ServerOptions& options, uint16_t port, size_t request_threads,
-    std::shared_ptr<ConnectionRegistry> registry, std::shared_ptr<RequestActivity> activity);
+    const std::shared_ptr<ConnectionRegistry>& registry,
+    const std::shared_ptr<RequestActivity>& activity);
 
 }  // namespace server
