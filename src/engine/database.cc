@@ -150,6 +150,7 @@ void Database::WireContext() {
   context_.trace_tables = [this](std::span<const common::Uuid> ids) {
     return tracer_->store().Snapshot(ids);
   };
+  context_.system_views = [this](std::string_view table) { return SystemViews(table); };
   context_.tombstone_warn_threshold = options_.tombstone_warn_threshold;
   context_.tombstone_failure_threshold = options_.tombstone_failure_threshold;
   context_.batch_thresholds = options_.batch_thresholds;

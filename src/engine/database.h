@@ -45,6 +45,7 @@
 #include "engine/role_manager.h"
 #include "engine/row_cache.h"
 #include "engine/schema_manager.h"
+#include "engine/system_views.h"
 #include "engine/table_statistics.h"
 #include "engine/tracing.h"
 #include "schema/catalog.h"
@@ -194,6 +195,13 @@ class Database {
   // TableStatistics.
   common::Result<TableHistogramsResult> TableHistograms(std::string_view keyspace,
                                                         std::string_view table) const;
+  // Registers what the layer above adds to the system_views tables (system_views.h), replacing
+  // the previous source; null removes it. The server sets it when it starts and clears it when
+  // it stops.
+  void SetSystemViewsSource(std::shared_ptr<const SystemViewsSource> source);
+  // What system_views.`table` shows now (the part of it that table needs).
+  schema::SystemViewsData SystemViews(std::string_view table) const;
+
   // For the admin tool's operations (node_operations.h) and logins.
   // The storage the database runs on; lives as long as the Database.
   storage::Store* store() const { return store_.get(); }
@@ -222,6 +230,12 @@ class Database {
   void CollectMetrics(common::metrics::SampleWriter& writer) const;
   // Tells the store the "ks/table" name of each table id (large-partition warnings).
   void PublishTableNames();
+  // The parts of SystemViews (system_views.cc).
+  std::shared_ptr<const SystemViewsSource> system_views_source() const;
+  void AddEngineSettings(schema::SystemViewsData& data) const;
+  void AddEngineCaches(schema::SystemViewsData& data) const;
+  void AddEngineThreadPools(schema::SystemViewsData& data) const;
+  void AddTableMetrics(schema::SystemViewsData& data) const;
   common::Result<std::shared_ptr<const PreparedStatement>> Rebind(
       const PreparedStatement& prepared);
   common::Result<cql::ResultSet> RunBatch(const cql::BatchRequest& batch, SessionState* state);
@@ -254,6 +268,8 @@ class Database {
   std::unique_ptr<QueryProcessor> processor_;
   std::unique_ptr<PurgeScheduler> purge_scheduler_;  // destroyed first
   std::unique_ptr<EngineMetrics> metrics_;
+  mutable std::mutex system_views_mutex_;
+  std::shared_ptr<const SystemViewsSource> system_views_source_;  // GUARDED_BY(system_views_mutex_)
   // Reset first thing in the destructor: the collector reads the parts above.
   common::metrics::CollectorHandle metrics_collector_;
 };

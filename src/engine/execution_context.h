@@ -22,6 +22,7 @@
 #include "engine/table_schema.h"
 #include "schema/catalog.h"
 #include "schema/system_tables.h"
+#include "schema/system_views.h"
 #include "storage/store.h"
 
 namespace engine {
@@ -74,6 +75,8 @@ struct ExecutionContext {
   // The traces the system_traces tables show: the sessions `ids`, or all when empty (null:
   // they are empty).
   std::function<schema::TraceTablesData(std::span<const common::Uuid> ids)> trace_tables;
+  // What the system_views table named by the argument shows (null: they are empty).
+  std::function<schema::SystemViewsData(std::string_view table)> system_views;
   // DatabaseOptions::tombstone_warn_threshold and tombstone_failure_threshold.
   int64_t tombstone_warn_threshold = 1000;
   int64_t tombstone_failure_threshold = 100000;

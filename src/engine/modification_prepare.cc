@@ -37,6 +37,11 @@ using storage::RowFragment;
 namespace {
 
 Status CheckWritable(const TableRef& ref) {
+  if (ref.is_system && schema::IsVirtualKeyspace(ref.table->keyspace)) {
+    // Cassandra's AbstractVirtualTable.apply.
+    return Status::Invalid(fmt::format("Modification is not supported by table {}.{}",
+                                       ref.table->keyspace, ref.table->name));
+  }
   if (ref.is_system) {
     return Status::Unauthorized(
         fmt::format("{} keyspace is not user-modifiable.", ref.table->keyspace));

@@ -34,7 +34,10 @@ void PurgeScheduler::Loop() {
   while (true) {
     if (wake_.wait_for(lock, interval_, [this] { return stopping_; })) return;
     lock.unlock();
+    running_.store(true, std::memory_order_relaxed);
     common::Status status = RunOnce(store_);
+    running_.store(false, std::memory_order_relaxed);
+    completed_runs_.fetch_add(1, std::memory_order_relaxed);
     if (!status.ok()) LOG_WARNING("Background purge compaction failed: {}", status.ToString());
     lock.lock();
   }

@@ -13,6 +13,7 @@
 
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -36,6 +37,11 @@ class PurgeScheduler {
   // dropped meanwhile are skipped. Returns the first error, having tried every table.
   static common::Status RunOnce(storage::Store* store);
 
+  // Whether a background run is compacting now, and how many runs finished (for
+  // system_views.thread_pools).
+  bool running() const { return running_.load(std::memory_order_relaxed); }
+  uint64_t completed_runs() const { return completed_runs_.load(std::memory_order_relaxed); }
+
  private:
   void Loop();
 
@@ -44,6 +50,8 @@ class PurgeScheduler {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;  // GUARDED_BY(mutex_)
+  std::atomic<bool> running_{false};
+  std::atomic<uint64_t> completed_runs_{0};
   std::thread thread_;
 };
 

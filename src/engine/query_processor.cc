@@ -313,6 +313,11 @@ Result<cql::ResultSet> QueryProcessor::ExecuteTruncate(const cql::Truncate& trun
                                                        std::string_view keyspace) {
   std::shared_ptr<const schema::Catalog> current = catalog();
   ASSIGN_OR_RETURN(TableRef ref, LookupTable(*current, truncate.table, keyspace));
+  if (ref.is_system && schema::IsVirtualKeyspace(ref.table->keyspace)) {
+    // Cassandra 4.1's AbstractVirtualTable.truncate.
+    return Status::Invalid(fmt::format("Truncation is not supported by table {}.{}",
+                                       ref.table->keyspace, ref.table->name));
+  }
   if (ref.is_system) {
     return Status::Unauthorized(
         fmt::format("{} keyspace is not user-modifiable.", ref.table->keyspace));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "schema/system_tables.h"
+#include "schema/system_views.h"
 
 namespace engine {
 
@@ -29,7 +30,8 @@ Result<TableRef> LookupTable(const schema::Catalog& catalog, const cql::Qualifie
     if (ref.table == nullptr) {
       if (catalog.FindKeyspace(keyspace) == nullptr && keyspace != schema::kSystemKeyspace &&
           keyspace != schema::kSystemSchemaKeyspace &&
-          keyspace != schema::kSystemVirtualSchemaKeyspace) {
+          keyspace != schema::kSystemVirtualSchemaKeyspace &&
+          keyspace != schema::kSystemViewsKeyspace) {
         return Status::Invalid(fmt::format("keyspace {} does not exist", keyspace));
       }
       return Status::Invalid(fmt::format("table {} does not exist", name.name));

@@ -15,6 +15,7 @@
 #include "engine/schema_lookup.h"
 #include "engine/tracing.h"
 #include "schema/system_tables.h"
+#include "schema/system_views.h"
 #include "storage/key_layout.h"
 
 namespace engine {
@@ -549,9 +550,16 @@ class SelectRun {
     if (table_.table->keyspace == schema::kSystemTracesKeyspace && exec_.trace_tables) {
       traces = exec_.trace_tables(TraceSessionIds(wanted));
     }
-    ASSIGN_OR_RETURN(std::vector<schema::SystemRow> rows,
-                     schema::SystemTableRows(*table_.table, *exec_.catalog(), *exec_.local_node,
-                                             auth ? &*auth : nullptr, traces ? &*traces : nullptr));
+    std::vector<schema::SystemRow> rows;
+    if (table_.table->keyspace == schema::kSystemViewsKeyspace) {
+      const schema::SystemViewsData views =
+          exec_.system_views ? exec_.system_views(table_.table->name) : schema::SystemViewsData{};
+      ASSIGN_OR_RETURN(rows, schema::SystemViewsRows(*table_.table, views));
+    } else {
+      ASSIGN_OR_RETURN(
+          rows, schema::SystemTableRows(*table_.table, *exec_.catalog(), *exec_.local_node,
+                                        auth ? &*auth : nullptr, traces ? &*traces : nullptr));
+    }
     // Rows in scan order: by partition position (the restrictions' key-value order for named
     // partitions, one position for a scan), then by key; a paging state resumes after its row.
     auto position = [&](const Bytes& prefix) {
@@ -571,8 +579,8 @@ class SelectRun {
     for (KeyedRow& k : keyed) {
       const size_t at = position(k.prefix);
       if (r_.is_single_partitions() && at == wanted.size()) continue;  // not a named partition
-      if (resume_ &&
-          (at < resume_position || (at == resume_position && k.row.key <= resume_->last_key))) {
+      if (resume_ && (at < resume_position ||
+                      (at == resume_position && !ScanOrderLess(resume_->last_key, k.row.key)))) {
         continue;
       }
       if (k.prefix != current_prefix) {
@@ -715,9 +723,19 @@ class SelectRun {
       for (size_t i = 0; i < system_row.size(); ++i) k.row.cells[i].value = system_row[i];
       keyed.push_back(std::move(k));
     }
-    std::stable_sort(keyed.begin(), keyed.end(),
-                     [](const KeyedRow& a, const KeyedRow& b) { return a.row.key < b.row.key; });
+    std::stable_sort(keyed.begin(), keyed.end(), [&](const KeyedRow& a, const KeyedRow& b) {
+      return ScanOrderLess(a.row.key, b.row.key);
+    });
     return keyed;
+  }
+
+  // Whether row key `a` comes before `b` in a scan of the system table: by token, then key,
+  // except in the virtual keyspaces, whose LocalPartitioner orders partitions by key alone.
+  // The key without its token prefix (storage/key_layout.h) is in key order.
+  bool ScanOrderLess(std::string_view a, std::string_view b) const {
+    if (!schema::IsVirtualKeyspace(table_.table->keyspace)) return a < b;
+    constexpr size_t kTokenBytes = 8;
+    return a.substr(std::min(a.size(), kTokenBytes)) < b.substr(std::min(b.size(), kTokenBytes));
   }
 
   // Reads the partition's rows the restrictions select or, with `rows` (a row-level index

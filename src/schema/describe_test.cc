@@ -159,12 +159,13 @@ TEST(DescribeTest, ListingsAndElements) {
   auto keyspaces = RunDescribe(*catalog, "DESCRIBE KEYSPACES");
   ASSERT_TRUE(keyspaces.ok());
   EXPECT_EQ(keyspaces.value().shape, DescribeResult::Shape::kListing);
-  EXPECT_EQ(Names(keyspaces.value()),
-            (std::vector<std::string>{"hotel/keyspace/hotel", "reservation/keyspace/reservation",
-                                      "system/keyspace/system", "system_auth/keyspace/system_auth",
-                                      "system_schema/keyspace/system_schema",
-                                      "system_traces/keyspace/system_traces",
-                                      "system_virtual_schema/keyspace/system_virtual_schema"}));
+  EXPECT_EQ(
+      Names(keyspaces.value()),
+      (std::vector<std::string>{
+          "hotel/keyspace/hotel", "reservation/keyspace/reservation", "system/keyspace/system",
+          "system_auth/keyspace/system_auth", "system_schema/keyspace/system_schema",
+          "system_traces/keyspace/system_traces", "system_views/keyspace/system_views",
+          "system_virtual_schema/keyspace/system_virtual_schema"}));
   auto tables = RunDescribe(*catalog, "DESC TABLES", "reservation");
   ASSERT_TRUE(tables.ok());
   EXPECT_EQ(Names(tables.value()),
@@ -203,6 +204,16 @@ TEST(DescribeTest, ListingsAndElements) {
             "recreated with CQL.\nStructure, for reference:\nVIRTUAL TABLE "
             "system_virtual_schema.keyspaces (\n    keyspace_name text PRIMARY KEY\n) WITH "
             "comment = 'virtual keyspace definitions';\n*/");
+  // A system_views table: a virtual table, its digit-first column names quoted.
+  auto latency = RunDescribe(*catalog, "DESCRIBE TABLE system_views.local_read_latency");
+  ASSERT_TRUE(latency.ok());
+  EXPECT_EQ(latency.value().rows[0].create_statement,
+            "/*\nWarning: Table system_views.local_read_latency is a virtual table and cannot be "
+            "recreated with CQL.\nStructure, for reference:\nVIRTUAL TABLE "
+            "system_views.local_read_latency (\n    keyspace_name text,\n    table_name text,\n"
+            "    \"50th_ms\" double,\n    \"99th_ms\" double,\n    count bigint,\n    max_ms "
+            "double,\n    per_second double,\n    PRIMARY KEY ((keyspace_name, table_name))\n) "
+            "WITH comment = '';\n*/");
   auto cluster = RunDescribe(*catalog, "DESCRIBE CLUSTER");
   ASSERT_TRUE(cluster.ok());
   EXPECT_EQ(cluster.value().shape, DescribeResult::Shape::kCluster);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "schema/system_tables.h"
+#include "schema/system_views.h"
 
 namespace schema {
 namespace {
@@ -222,6 +223,69 @@ void AddTraceTables(std::vector<std::shared_ptr<const TableMetadata>>& tables) {
                               {"parameters", CqlType::Map(text, text)}}));
 }
 
+// Cassandra 4.1's system_views tables (db/virtual/: SettingsTable, ClientsTable, CachesTable,
+// TableMetricTables, SSTableTasksTable, ThreadPoolsTable); the others it has are not served.
+void AddViewsTables(std::vector<std::shared_ptr<const TableMetadata>>& tables) {
+  const CqlType text = CqlType::Text();
+  const CqlType integer = CqlType::Int();
+  const CqlType bigint = CqlType::Bigint();
+  const CqlType real = CqlType::Double();
+  constexpr std::string_view views = kSystemViewsKeyspace;
+  tables.push_back(MakeTable(views, "caches", "system caches", {{"name", text}}, {},
+                             {{"capacity_bytes", bigint},
+                              {"size_bytes", bigint},
+                              {"entry_count", integer},
+                              {"request_count", bigint},
+                              {"hit_count", bigint},
+                              {"hit_ratio", real},
+                              {"recent_request_rate_per_second", bigint},
+                              {"recent_hit_rate_per_second", bigint}}));
+  tables.push_back(MakeTable(views, "clients", "currently connected clients",
+                             {{"address", CqlType::Inet()}}, {{"port", integer}},
+                             {{"hostname", text},
+                              {"username", text},
+                              {"connection_stage", text},
+                              {"protocol_version", integer},
+                              {"client_options", CqlType::Map(text, text)},
+                              {"driver_name", text},
+                              {"driver_version", text},
+                              {"request_count", bigint},
+                              {"ssl_enabled", CqlType::Boolean()},
+                              {"ssl_protocol", text},
+                              {"ssl_cipher_suite", text}}));
+  // TableMetricTables: keyed by (keyspace_name, table_name), no comment.
+  const std::vector<Col> table_key = {{"keyspace_name", text}, {"table_name", text}};
+  const std::vector<Col> latency = {{"count", bigint},
+                                    {"50th_ms", real},
+                                    {"99th_ms", real},
+                                    {"max_ms", real},
+                                    {"per_second", real}};
+  for (std::string_view name : {"coordinator_read_latency", "coordinator_write_latency",
+                                "local_read_latency", "local_write_latency"}) {
+    tables.push_back(MakeTable(views, name, "", table_key, {}, latency));
+  }
+  tables.push_back(MakeTable(views, "disk_usage", "", table_key, {}, {{"mebibytes", bigint}}));
+  tables.push_back(
+      MakeTable(views, "max_partition_size", "", table_key, {}, {{"mebibytes", bigint}}));
+  tables.push_back(
+      MakeTable(views, "settings", "current settings", {{"name", text}}, {}, {{"value", text}}));
+  tables.push_back(MakeTable(views, "sstable_tasks", "current sstable tasks",
+                             {{"keyspace_name", text}},
+                             {{"table_name", text}, {"task_id", CqlType::Uuid()}},
+                             {{"completion_ratio", real},
+                              {"kind", text},
+                              {"progress", bigint},
+                              {"total", bigint},
+                              {"unit", text}}));
+  tables.push_back(MakeTable(views, "thread_pools", "", {{"name", text}}, {},
+                             {{"active_tasks", integer},
+                              {"active_tasks_limit", integer},
+                              {"pending_tasks", integer},
+                              {"completed_tasks", bigint},
+                              {"blocked_tasks", bigint},
+                              {"blocked_tasks_all_time", bigint}}));
+}
+
 std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
   const CqlType text = CqlType::Text();
   const CqlType inet = CqlType::Inet();
@@ -329,6 +393,7 @@ std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
 
   AddAuthTables(tables);
   AddTraceTables(tables);
+  AddViewsTables(tables);
 
   tables.push_back(MakeTable(virtual_schema, "columns", "virtual column definitions",
                              {{"keyspace_name", text}},
@@ -343,8 +408,9 @@ std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
 
 std::vector<std::shared_ptr<const KeyspaceMetadata>> BuildSystemKeyspaces() {
   std::vector<std::shared_ptr<const KeyspaceMetadata>> keyspaces;
-  for (std::string_view name : {kSystemKeyspace, kSystemAuthKeyspace, kSystemSchemaKeyspace,
-                                kSystemTracesKeyspace, kSystemVirtualSchemaKeyspace}) {
+  for (std::string_view name :
+       {kSystemKeyspace, kSystemAuthKeyspace, kSystemSchemaKeyspace, kSystemTracesKeyspace,
+        kSystemViewsKeyspace, kSystemVirtualSchemaKeyspace}) {
     auto keyspace = std::make_shared<KeyspaceMetadata>();
     keyspace->name = std::string(name);
     keyspace->replication = {{"class", "org.apache.cassandra.locator.LocalStrategy"}};
@@ -398,11 +464,11 @@ bool IsSystemKeyspace(std::string_view keyspace) {
   return keyspace == kSystemKeyspace || keyspace == kSystemSchemaKeyspace ||
          keyspace == kSystemVirtualSchemaKeyspace || keyspace == kSystemAuthKeyspace ||
          keyspace == "system_distributed" || keyspace == kSystemTracesKeyspace ||
-         keyspace == "system_views";
+         keyspace == kSystemViewsKeyspace;
 }
 
 bool IsVirtualKeyspace(std::string_view keyspace) {
-  return keyspace == kSystemVirtualSchemaKeyspace || keyspace == "system_views";
+  return keyspace == kSystemVirtualSchemaKeyspace || keyspace == kSystemViewsKeyspace;
 }
 
 }  // namespace schema

@@ -2,18 +2,15 @@
 
 #include "schema/system_tables.h"
 
-#include <arpa/inet.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <functional>
-#include <span>
 #include <utility>
 
 #include "cql/types/value_codec.h"
-#include "cql/types/value_compare.h"
+#include "schema/system_row_set.h"
 #include "schema/system_table_params.h"
-#include "storage/key_layout.h"
+#include "schema/system_views.h"
 
 namespace schema {
 namespace {
@@ -22,18 +19,6 @@ using common::Bytes;
 using cql::CqlType;
 
 Bytes Text(std::string_view text) { return Bytes(text); }
-
-common::Result<Bytes> Inet(std::string_view address) {
-  const std::string text(address);
-  unsigned char buffer[16];
-  if (inet_pton(AF_INET, text.c_str(), buffer) == 1) {
-    return Bytes(reinterpret_cast<const char*>(buffer), 4);
-  }
-  if (inet_pton(AF_INET6, text.c_str(), buffer) == 1) {
-    return Bytes(reinterpret_cast<const char*>(buffer), 16);
-  }
-  return common::Status::Invalid(fmt::format("Invalid IP address '{}'", address));
-}
 
 Bytes TextList(const std::vector<std::string>& items) {
   std::vector<Bytes> elements(items.begin(), items.end());
@@ -85,64 +70,6 @@ CqlType ExpandUserTypes(const CqlType& type) {
   }
 }
 
-// Builds rows of one table by column name.
-class RowSet {
- public:
-  explicit RowSet(const TableMetadata& table) : table_(table) {}
-
-  SystemRow& Add() {
-    rows_.emplace_back(table_.columns.size());
-    return rows_.back();
-  }
-  // REQUIRES: `column` is a column of the table (a programming error otherwise).
-  void Set(SystemRow& row, std::string_view column, Bytes value) {
-    for (size_t i = 0; i < table_.columns.size(); ++i) {
-      if (table_.columns[i].name == column) {
-        row[i] = std::move(value);
-        return;
-      }
-    }
-  }
-
-  // Sorts the rows as a full scan returns them; `by_token` picks Murmur3 partition order.
-  std::vector<SystemRow> Sorted(bool by_token) && {
-    const size_t pk_size = table_.PartitionKeySize();
-    const size_t ck_size = table_.ClusteringSize();
-    struct Keyed {
-      int64_t token;
-      SystemRow row;
-    };
-    std::vector<Keyed> keyed;
-    keyed.reserve(rows_.size());
-    for (SystemRow& row : rows_) {
-      std::vector<Bytes> pk;
-      for (size_t i = 0; i < pk_size; ++i) pk.push_back(row[i].value_or(Bytes()));
-      const int64_t token = by_token ? storage::PartitionToken(std::span<const Bytes>(pk)) : 0;
-      keyed.push_back({token, std::move(row)});
-    }
-    const TableMetadata& table = table_;
-    std::stable_sort(keyed.begin(), keyed.end(), [&](const Keyed& a, const Keyed& b) {
-      if (a.token != b.token) return a.token < b.token;
-      for (size_t i = 0; i < pk_size + ck_size; ++i) {
-        const ColumnMetadata& column = table.columns[i];
-        const int c =
-            cql::CompareValues(column.type, a.row[i].value_or(Bytes()), b.row[i].value_or(Bytes()),
-                               column.order == ClusteringOrder::kDesc);
-        if (c != 0) return c < 0;
-      }
-      return false;
-    });
-    std::vector<SystemRow> out;
-    out.reserve(keyed.size());
-    for (Keyed& entry : keyed) out.push_back(std::move(entry.row));
-    return out;
-  }
-
- private:
-  const TableMetadata& table_;
-  std::vector<SystemRow> rows_;
-};
-
 // Every keyspace system_schema describes: the catalogue's plus `system`, `system_auth` and
 // `system_schema`.
 std::vector<const KeyspaceMetadata*> SchemaKeyspaces(const Catalog& catalog) {
@@ -156,7 +83,7 @@ std::vector<const KeyspaceMetadata*> SchemaKeyspaces(const Catalog& catalog) {
   return keyspaces;
 }
 
-void AddColumnRows(RowSet& rows, const TableMetadata& table) {
+void AddColumnRows(SystemRowSet& rows, const TableMetadata& table) {
   for (const ColumnMetadata& column : table.columns) {
     SystemRow& row = rows.Add();
     rows.Set(row, "keyspace_name", Text(table.keyspace));
@@ -176,7 +103,7 @@ void AddColumnRows(RowSet& rows, const TableMetadata& table) {
   }
 }
 
-void AddOptionColumns(RowSet& rows, SystemRow& row, const TableMetadata& table) {
+void AddOptionColumns(SystemRowSet& rows, SystemRow& row, const TableMetadata& table) {
   const EffectiveTableParams params = EffectiveParams(table.options);
   rows.Set(row, "additional_write_policy", Text(params.additional_write_policy));
   rows.Set(row, "bloom_filter_fp_chance", cql::SerializeDouble(params.bloom_filter_fp_chance));
@@ -205,9 +132,9 @@ void AddOptionColumns(RowSet& rows, SystemRow& row, const TableMetadata& table) 
   rows.Set(row, "read_repair", Text(params.read_repair));
 }
 
-common::Status AddLocalRow(RowSet& rows, const Catalog& catalog, const LocalNodeInfo& node) {
-  ASSIGN_OR_RETURN(Bytes listen, Inet(node.listen_address));
-  ASSIGN_OR_RETURN(Bytes rpc, Inet(node.rpc_address));
+common::Status AddLocalRow(SystemRowSet& rows, const Catalog& catalog, const LocalNodeInfo& node) {
+  ASSIGN_OR_RETURN(Bytes listen, InetBytes(node.listen_address));
+  ASSIGN_OR_RETURN(Bytes rpc, InetBytes(node.rpc_address));
   SystemRow& row = rows.Add();
   rows.Set(row, "key", Text("local"));
   rows.Set(row, "bootstrapped", Text("COMPLETED"));
@@ -236,7 +163,7 @@ common::Status AddLocalRow(RowSet& rows, const Catalog& catalog, const LocalNode
 
 // system."IndexInfo": one row per built secondary index, keyed by keyspace. CREATE INDEX builds
 // the index before it returns, so every index of the catalogue is built.
-void AddBuiltIndexRows(RowSet& rows, const Catalog& catalog) {
+void AddBuiltIndexRows(SystemRowSet& rows, const Catalog& catalog) {
   for (const auto& [keyspace_name, keyspace] : catalog.keyspaces()) {
     for (const auto& [table_name, table] : keyspace->tables) {
       for (const auto& [index_name, index] : table->indexes) {
@@ -248,7 +175,7 @@ void AddBuiltIndexRows(RowSet& rows, const Catalog& catalog) {
   }
 }
 
-void AddSchemaRows(RowSet& rows, std::string_view table_name, const Catalog& catalog) {
+void AddSchemaRows(SystemRowSet& rows, std::string_view table_name, const Catalog& catalog) {
   for (const KeyspaceMetadata* keyspace : SchemaKeyspaces(catalog)) {
     const Bytes keyspace_name = Text(keyspace->name);
     if (table_name == "keyspaces") {
@@ -323,7 +250,7 @@ void AddSchemaRows(RowSet& rows, std::string_view table_name, const Catalog& cat
   }
 }
 
-void AddVirtualSchemaRows(RowSet& rows, std::string_view table_name) {
+void AddVirtualSchemaRows(SystemRowSet& rows, std::string_view table_name) {
   for (const auto& keyspace : SystemKeyspaceMetadata()) {
     if (!IsVirtualKeyspace(keyspace->name)) continue;
     if (table_name == "keyspaces") {
@@ -348,7 +275,7 @@ Bytes TextSet(const std::set<std::string>& items) {
   return cql::SerializeCollection(CqlType::Set(CqlType::Text()), std::move(elements));
 }
 
-void AddRoleRows(RowSet& rows, std::string_view table_name, const AuthTablesData& auth) {
+void AddRoleRows(SystemRowSet& rows, std::string_view table_name, const AuthTablesData& auth) {
   for (const AuthTablesData::Role& role : auth.roles) {
     if (table_name == "roles") {
       SystemRow& row = rows.Add();
@@ -368,7 +295,8 @@ void AddRoleRows(RowSet& rows, std::string_view table_name, const AuthTablesData
   }
 }
 
-void AddPermissionRows(RowSet& rows, std::string_view table_name, const AuthTablesData& auth) {
+void AddPermissionRows(SystemRowSet& rows, std::string_view table_name,
+                       const AuthTablesData& auth) {
   for (const auto& [role, resources] : auth.permissions) {
     for (const auto& [resource, permissions] : resources) {
       if (permissions.empty()) continue;
@@ -385,7 +313,7 @@ void AddPermissionRows(RowSet& rows, std::string_view table_name, const AuthTabl
   }
 }
 
-void AddAuthRows(RowSet& rows, std::string_view table_name, const AuthTablesData& auth) {
+void AddAuthRows(SystemRowSet& rows, std::string_view table_name, const AuthTablesData& auth) {
   if (table_name == "roles" || table_name == "role_members") {
     AddRoleRows(rows, table_name, auth);
   } else if (table_name == "role_permissions" || table_name == "resource_role_permissons_index") {
@@ -399,16 +327,16 @@ Bytes TextMapOf(const std::map<std::string, std::string>& map) {
   return cql::SerializeMap(CqlType::Map(CqlType::Text(), CqlType::Text()), std::move(entries));
 }
 
-common::Status AddTraceRows(RowSet& rows, std::string_view table_name,
+common::Status AddTraceRows(SystemRowSet& rows, std::string_view table_name,
                             const TraceTablesData& traces) {
   if (table_name == "sessions") {
     for (const TraceTablesData::Session& session : traces.sessions) {
       SystemRow& row = rows.Add();
       rows.Set(row, "session_id", session.session_id.ToBytes());
-      ASSIGN_OR_RETURN(Bytes client, Inet(session.client));
+      ASSIGN_OR_RETURN(Bytes client, InetBytes(session.client));
       rows.Set(row, "client", std::move(client));
       rows.Set(row, "command", Text(session.command));
-      ASSIGN_OR_RETURN(Bytes coordinator, Inet(session.coordinator));
+      ASSIGN_OR_RETURN(Bytes coordinator, InetBytes(session.coordinator));
       rows.Set(row, "coordinator", std::move(coordinator));
       rows.Set(row, "coordinator_port", cql::SerializeInt(session.coordinator_port));
       if (session.duration) rows.Set(row, "duration", cql::SerializeInt(*session.duration));
@@ -423,7 +351,7 @@ common::Status AddTraceRows(RowSet& rows, std::string_view table_name,
     rows.Set(row, "session_id", event.session_id.ToBytes());
     rows.Set(row, "event_id", event.event_id.ToBytes());
     rows.Set(row, "activity", Text(event.activity));
-    ASSIGN_OR_RETURN(Bytes source, Inet(event.source));
+    ASSIGN_OR_RETURN(Bytes source, InetBytes(event.source));
     rows.Set(row, "source", std::move(source));
     rows.Set(row, "source_elapsed", cql::SerializeInt(event.source_elapsed));
     rows.Set(row, "source_port", cql::SerializeInt(event.source_port));
@@ -439,11 +367,12 @@ common::Result<std::vector<SystemRow>> SystemTableRows(const TableMetadata& tabl
                                                        const LocalNodeInfo& node,
                                                        const AuthTablesData* auth,
                                                        const TraceTablesData* traces) {
-  if (FindSystemTable(table.keyspace, table.name) == nullptr) {
+  if (FindSystemTable(table.keyspace, table.name) == nullptr ||
+      table.keyspace == kSystemViewsKeyspace) {
     return common::Status::Invalid(
         fmt::format("{}.{} is not a system table", table.keyspace, table.name));
   }
-  RowSet rows(table);
+  SystemRowSet rows(table);
   if (table.keyspace == kSystemKeyspace) {
     if (table.name == "local") RETURN_IF_ERROR(AddLocalRow(rows, catalog, node));
     if (table.name == "IndexInfo") AddBuiltIndexRows(rows, catalog);

@@ -12,9 +12,10 @@
 // system_traces.{sessions, events} (from the engine's in-memory trace store, engine/tracing.h),
 // system_schema.{keyspaces, tables, columns, dropped_columns, types, functions, aggregates,
 // triggers, indexes, views} (functions, aggregates, triggers empty), and
-// system_virtual_schema.{keyspaces, tables, columns}, which describe that virtual keyspace
-// itself. system_schema lists the keyspaces `system` and `system_schema` and the tables
-// defined here besides the user keyspaces, as Cassandra does.
+// system_virtual_schema.{keyspaces, tables, columns}, which describe the virtual keyspaces
+// (itself and system_views, whose rows system_views.h generates). system_schema lists the keyspaces
+// `system` and `system_schema` and the tables defined here besides the user keyspaces, as Cassandra
+// does.
 //
 // Thread-safety: everything here is immutable or a pure function; safe from any thread.
 
@@ -71,13 +72,13 @@ const std::vector<std::shared_ptr<const TableMetadata>>& SystemTables();
 // The table `ks.table` of the list above, or nullptr.
 const TableMetadata* FindSystemTable(std::string_view keyspace, std::string_view table);
 
-// The keyspaces `system`, `system_schema` and `system_virtual_schema` holding the tables above
-// (replication LocalStrategy), for DESCRIBE and system_schema.keyspaces.
+// The keyspaces holding the tables above (`system`, `system_auth`, `system_schema`,
+// `system_traces`, `system_views`, `system_virtual_schema`), for DESCRIBE and the schema tables.
 const std::vector<std::shared_ptr<const KeyspaceMetadata>>& SystemKeyspaceMetadata();
 
-// Whether `keyspace` is a reserved system keyspace name: the three above and also
-// system_auth, system_distributed, system_traces and system_views (which this server does not
-// serve but whose names users may not take, and which DESCRIBE SCHEMA leaves out).
+// Whether `keyspace` is a reserved system keyspace name: the ones above and also
+// system_distributed (which this server does not serve but whose name users may not take);
+// DESCRIBE SCHEMA leaves them out.
 bool IsSystemKeyspace(std::string_view keyspace);
 
 // Whether `keyspace` is virtual (its tables are not in system_schema): system_virtual_schema
@@ -132,10 +133,10 @@ using SystemRow = std::vector<std::optional<common::Bytes>>;
 
 // All rows of system table `table` (from `SystemTables()`) for the catalogue `catalog` and
 // this node, in the order a full scan of a real table returns them: partitions by Murmur3
-// token (by key order for the LocalPartitioner virtual keyspace), rows by clustering order.
+// token (by key order for the LocalPartitioner virtual keyspaces), rows by clustering order.
 // The system_auth tables are empty when `auth` is null, the system_traces ones when `traces` is.
-// Fails with Invalid when `table` is not a
-// system table or `node`'s addresses do not parse.
+// Fails with Invalid when `table` is not a system table (the system_views ones included: their
+// rows come from `SystemViewsRows`), or when `node`'s addresses do not parse.
 common::Result<std::vector<SystemRow>> SystemTableRows(const TableMetadata& table,
                                                        const Catalog& catalog,
                                                        const LocalNodeInfo& node,

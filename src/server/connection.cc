@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <exception>
+#include <map>
 #include <string_view>
 #include <utility>
 #include <variant>
@@ -122,6 +123,10 @@ Connection::Connection(asio::ip::tcp::socket socket, const ConnectionContext* co
   auto remote = transport_.socket().remote_endpoint(ec);
   peer_ = ec ? std::string("?") : fmt::format("{}:{}", remote.address().to_string(), remote.port());
   if (!ec) keyspace_.SetClientEndpoint(remote.address().to_string(), remote.port());
+  client_.address = ec ? "0.0.0.0" : remote.address().to_string();
+  client_.hostname = client_.address;
+  client_.port = ec ? 0 : remote.port();
+  client_.connection_stage = "established";
   transport_.socket().set_option(asio::ip::tcp::no_delay(true), ec);
   NativeMetrics::Get().connections.Add(1);
 }
@@ -318,6 +323,12 @@ asio::awaitable<bool> Connection::AcceptTransport() {
     transport_memory_ = 0;  // a plaintext client on an optional-TLS port
     SettleMemory();
   }
+  if (transport_.is_tls()) {
+    std::lock_guard<std::mutex> lock(client_mutex_);
+    client_.ssl_enabled = true;
+    client_.ssl_protocol = transport_.TlsProtocol();
+    client_.ssl_cipher_suite = transport_.TlsCipherSuite();
+  }
   transport_ready_ = true;
   co_return true;
 }
@@ -438,6 +449,18 @@ void Connection::HandleStartup(int16_t stream, const protocol::StartupRequest& s
     }
     compression = *parsed;
   }
+  {
+    std::lock_guard<std::mutex> lock(client_mutex_);
+    client_.protocol_version = *version_;
+    client_.client_options =
+        std::map<std::string, std::string>(startup.options.begin(), startup.options.end());
+    if (auto name = startup.Option("DRIVER_NAME")) client_.driver_name = std::string(*name);
+    if (auto version = startup.Option("DRIVER_VERSION")) {
+      client_.driver_version = std::string(*version);
+    }
+    client_.connection_stage =
+        context_->handler->authentication_required() ? "authenticating" : "ready";
+  }
   if (context_->handler->authentication_required()) {
     // The login must complete within the handshake deadline, under the handshake limits.
     Queue(stream, AuthenticateBody());
@@ -489,6 +512,10 @@ void Connection::CompleteAuthentication(int16_t stream, common::Result<std::stri
     auth_in_flight_ = false;
     authenticating_ = false;
     keyspace_.SetUser(std::move(role).value());
+    {
+      std::lock_guard<std::mutex> lock(client_mutex_);
+      client_.connection_stage = "ready";
+    }
     Queue(stream, AuthSuccessBody());
     BecomeReady();
     WakeReader();
@@ -508,6 +535,8 @@ void Connection::CompleteAuthentication(int16_t stream, common::Result<std::stri
 
 void Connection::Dispatch(int16_t stream, protocol::Request request, size_t request_size) {
   ++in_flight_;
+  request_count_.fetch_add(1, std::memory_order_relaxed);
+  context_->activity->pending.fetch_add(1, std::memory_order_relaxed);
   NativeMetrics::Get().requests_in_flight.Add(1);
   size_t estimate = ReservedResponse();
   size_t reserved = request_size + estimate;
@@ -517,6 +546,9 @@ void Connection::Dispatch(int16_t stream, protocol::Request request, size_t requ
   uint8_t version = *version_;
   asio::post(context_->request_executor, [self, stream, version, reserved, estimate,
                                           request = std::move(request)]() mutable {
+    RequestActivity& activity = *self->context_->activity;
+    activity.pending.fetch_sub(1, std::memory_order_relaxed);
+    activity.active.fetch_add(1, std::memory_order_relaxed);
     Response response;
     try {
       response = self->context_->handler->Handle(request, version, &self->keyspace_);
@@ -527,6 +559,8 @@ void Connection::Dispatch(int16_t stream, protocol::Request request, size_t requ
       LOG_ERROR("connection {}: request on stream {} failed", self->peer_, stream);
       response = ErrorBody(Status::ServerError("Internal error"));
     }
+    activity.active.fetch_sub(1, std::memory_order_relaxed);
+    activity.completed.fetch_add(1, std::memory_order_relaxed);
     asio::post(self->strand_,
                [self, stream, reserved, estimate, response = std::move(response)]() mutable {
                  self->CompleteRequest(stream, std::move(response), reserved, estimate);
@@ -549,6 +583,18 @@ void Connection::CompleteRequest(int16_t stream, Response response, size_t reser
   Queue(stream, response);  // settles the memory
   WakeReader();
   WakeWriter();
+}
+
+engine::ClientInfo Connection::Describe() const {
+  engine::ClientInfo info;
+  {
+    std::lock_guard<std::mutex> lock(client_mutex_);
+    info = client_;
+  }
+  std::string user = keyspace_.User();
+  if (!user.empty()) info.username = std::move(user);
+  info.request_count = request_count_.load(std::memory_order_relaxed);
+  return info;
 }
 
 bool Connection::MayDecode() const {

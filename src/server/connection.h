@@ -65,7 +65,13 @@
 //     at INFO with OpenSSL's reason. The connection was counted against max_connections when it
 //     was accepted, before any of this.
 //
-// Thread-safety: the public member functions are thread-safe (they post to the strand).
+//  9. What system_views.clients shows of the connection (`Describe`) is copied, under
+//     `client_mutex_`, from the strand when it changes: the protocol version, the STARTUP
+//     options, the stage, TLS's protocol and cipher. The login is in `keyspace_`; the request
+//     count is an atomic counted at dispatch.
+//
+// Thread-safety: the public member functions are thread-safe (they post to the strand, or
+// read the thread-safe state of design 9).
 
 #pragma once
 
@@ -90,6 +96,7 @@
 #include "common/bytes.h"
 #include "common/logging.h"
 #include "cql/session.h"
+#include "engine/system_views.h"
 #include "protocol/compression.h"
 #include "protocol/frame.h"
 #include "protocol/messages.h"
@@ -121,6 +128,13 @@ struct ConnectionLimits {
   std::chrono::milliseconds idle_timeout{0};           // 0: none
 };
 
+// Requests of all the connections of a server (system_views.thread_pools). Thread-safe.
+struct RequestActivity {
+  std::atomic<int64_t> pending{0};    // dispatched, waiting for a thread
+  std::atomic<int64_t> active{0};     // running in the engine
+  std::atomic<int64_t> completed{0};  // run
+};
+
 // What the server shares with its connections. REQUIRES: outlives every connection (the
 // server stops them before destroying it).
 struct ConnectionContext {
@@ -129,6 +143,7 @@ struct ConnectionContext {
   MemoryBudget* budget = nullptr;  // REQUIRES: not null
   // Where statement requests run: the io_context (durability periodic) or a worker pool.
   boost::asio::any_io_executor request_executor;
+  RequestActivity* activity = nullptr;  // REQUIRES: not null
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -161,6 +176,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Queues an EVENT SCHEMA_CHANGE if the client registered for it. Thread-safe; any thread.
   void PushSchemaChange(const cql::SchemaChangeEvent& event);
   bool wants_schema_events() const { return schema_events_.load(std::memory_order_acquire); }
+  // The connection as system_views.clients shows it (design 9). Thread-safe; any thread.
+  engine::ClientInfo Describe() const;
 
  private:
   boost::asio::awaitable<void> ReadLoop();
@@ -262,6 +279,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Thread-safe state.
   SessionKeyspace keyspace_;
   std::atomic<bool> schema_events_{false};
+  std::atomic<int64_t> request_count_{0};
+  mutable std::mutex client_mutex_;
+  engine::ClientInfo client_;  // GUARDED_BY(client_mutex_); design 9
 };
 
 // The live connections of a server, and the fan-out of schema events to them.

@@ -18,6 +18,7 @@
 
 #include "common/logging.h"
 #include "server/server_metrics.h"
+#include "server/system_views_source.h"
 
 namespace server {
 namespace {
@@ -60,6 +61,7 @@ asio::awaitable<void> AnswerOverloaded(Transport* transport, FirstHeader first,
 
 Server::Server(engine::Database* database, const ServerOptions& options)
     : options_(options),
+      database_(database),
       handler_(database, options.audit_log),
       budget_(options.max_request_memory),
       acceptor_strand_(asio::make_strand(io_)),
@@ -121,6 +123,7 @@ common::Result<std::unique_ptr<Server>> Server::Start(engine::Database* database
   server->context_.limits.idle_timeout = options.idle_timeout;
   server->context_.handler = &server->handler_;
   server->context_.budget = &server->budget_;
+  server->context_.activity = server->activity_.get();
   server->budget_collector_ = AddBudgetCollector(&server->budget_);
   if (options.execute_on_workers) {
     server->workers_ = std::make_unique<asio::thread_pool>(options.worker_threads);
@@ -154,6 +157,10 @@ common::Result<std::unique_ptr<Server>> Server::Start(engine::Database* database
       }
     });
   }
+  database->SetSystemViewsSource(
+      NewSystemViewsSource(options, server->endpoint_.port(),
+                           options.execute_on_workers ? options.worker_threads : threads,
+                           server->registry_, server->activity_));
   LOG_INFO("serving the native protocol on {}:{} (TLS {}{})",
            server->endpoint_.address().to_string(), server->endpoint_.port(), TlsMode(options.tls),
            options.tls.require_client_auth ? ", client certificates required" : "");
@@ -270,6 +277,7 @@ void Server::Stop() {
   std::lock_guard<std::mutex> lock(stop_mutex_);
   if (stopped_) return;
   stopped_ = true;
+  database_->SetSystemViewsSource(nullptr);
   budget_collector_.Reset();
   stopping_.store(true);
   registry_->Close();

@@ -136,6 +136,7 @@ class Server {
   TransportSecurity CurrentSecurity() const;
 
   ServerOptions options_;
+  engine::Database* database_;  // outlives the server
   RequestHandler handler_;
   ConnectionContext context_;
   // Declared before io_: connections and rejections still held by its handlers use them until
@@ -152,6 +153,8 @@ class Server {
   boost::asio::ip::tcp::acceptor acceptor_;
   boost::asio::ip::tcp::endpoint endpoint_;
   std::shared_ptr<ConnectionRegistry> registry_;
+  // The requests of every connection; shared with the Database's system_views source.
+  std::shared_ptr<RequestActivity> activity_ = std::make_shared<RequestActivity>();
   std::vector<std::thread> threads_;
   std::atomic<bool> stopping_{false};
   std::mutex stop_mutex_;  // serializes Stop()

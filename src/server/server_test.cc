@@ -3,10 +3,13 @@
 
 #include "server/server.h"
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -363,6 +366,64 @@ TEST_F(ServerTest, WarningsAreSentInTheWarningsField) {
             std::vector<std::string>{"Aggregation query used without partition key"});
   ASSERT_TRUE(client->Query("SELECT count(*) FROM ks.t WHERE k = 1").ok());
   EXPECT_TRUE(client->last_warnings().empty());
+}
+
+// system_views.clients lists every open connection, the querying one included, with its
+// STARTUP's driver name, protocol version and requests; a closed one is gone. The settings
+// show the bound port (the server was started with port 0).
+TEST_F(ServerTest, ClientsShowTheQueryingConnection) {
+  auto client = Connect(5);
+  auto other = Connect(4);
+  ASSERT_TRUE(other->Query("SELECT key FROM system.local").ok());
+  ASSERT_TRUE(other->Query("SELECT key FROM system.local").ok());
+  const std::string query =
+      "SELECT port, driver_name, protocol_version, request_count, connection_stage, "
+      "ssl_enabled, username, hostname, address FROM system_views.clients";
+  auto clients = client->Query(query);
+  ASSERT_TRUE(clients.ok()) << clients.status().ToString();
+  const cql::ResultSet& rows = clients->result;
+  ASSERT_EQ(rows.row_count(), 2u);
+  std::map<int32_t, size_t> row_of_port;
+  for (size_t r = 0; r < rows.row_count(); ++r) {
+    row_of_port[cql::DeserializeInt(*rows.Value(r, 0)).value()] = r;
+  }
+  ASSERT_EQ(row_of_port.count(client->local_port()), 1u);
+  ASSERT_EQ(row_of_port.count(other->local_port()), 1u);
+  EXPECT_EQ(row_of_port.begin()->second, 0u) << "rows by port within the address";
+  const size_t mine = row_of_port[client->local_port()];
+  const size_t theirs = row_of_port[other->local_port()];
+  EXPECT_EQ(rows.GetText(mine, 1).value(), "server_testing");
+  EXPECT_EQ(cql::DeserializeInt(*rows.Value(mine, 2)).value(), 5);
+  EXPECT_EQ(cql::DeserializeInt(*rows.Value(theirs, 2)).value(), 4);
+  EXPECT_EQ(cql::DeserializeBigint(*rows.Value(mine, 3)).value(), 1);  // this query
+  EXPECT_EQ(cql::DeserializeBigint(*rows.Value(theirs, 3)).value(), 2);
+  EXPECT_EQ(rows.GetText(mine, 4).value(), "ready");
+  EXPECT_EQ(rows.Value(mine, 5).value(), std::string(1, '\0'));  // false
+  EXPECT_TRUE(rows.IsNull(mine, 6));                             // no authentication
+  EXPECT_EQ(rows.GetText(mine, 7).value(), "127.0.0.1");
+  EXPECT_EQ(rows.Value(mine, 8).value(), std::string("\x7f\0\0\x01", 4));
+
+  other.reset();  // closes the connection
+  for (int i = 0; i < 200 && server_->connection_count() > 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  auto after = client->Query(query);
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->result.row_count(), 1u);
+
+  auto port =
+      client->Query("SELECT value FROM system_views.settings WHERE name = 'native_transport_port'");
+  ASSERT_TRUE(port.ok());
+  ASSERT_EQ(port->result.row_count(), 1u);
+  EXPECT_EQ(port->result.GetText(0, 0).value(), std::to_string(server_->port()));
+  auto pools = client->Query(
+      "SELECT active_tasks, active_tasks_limit, completed_tasks FROM system_views.thread_pools "
+      "WHERE name = 'Native-Transport-Requests'");
+  ASSERT_TRUE(pools.ok());
+  ASSERT_EQ(pools->result.row_count(), 1u);
+  EXPECT_EQ(cql::DeserializeInt(*pools->result.Value(0, 0)).value(), 1);  // this query
+  EXPECT_EQ(cql::DeserializeInt(*pools->result.Value(0, 1)).value(), 2);  // io threads
+  EXPECT_GE(cql::DeserializeBigint(*pools->result.Value(0, 2)).value(), 5);
 }
 
 }  // namespace

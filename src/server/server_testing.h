@@ -69,6 +69,12 @@ class TestClient {
   }
 
   bool connected() const { return connected_; }
+  // The client's own port (0 when not connected).
+  uint16_t local_port() const {
+    boost::system::error_code ec;
+    auto endpoint = socket_.local_endpoint(ec);
+    return ec ? 0 : endpoint.port();
+  }
   uint8_t version() const { return version_; }
   void set_version(uint8_t version) { version_ = version; }
   int16_t NextStream() {

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cql/types/value_codec.h"
 #include "server/server_testing.h"
 #include "server/tls_testing.h"
 
@@ -171,6 +172,25 @@ TEST_F(TlsTest, OptionalServesPlaintextAndTlsOnOnePort) {
   EXPECT_EQ(rows->result.row_count(), 1u);
   auto plain_v5 = Connect(5);
   EXPECT_TRUE(plain_v5->Query("SELECT release_version FROM system.local").ok());
+  // system_views.clients: the TLS client with its protocol and cipher (the standard name, as
+  // Java gives it), the plaintext ones without.
+  auto clients = secure->Query(
+      "SELECT port, ssl_enabled, ssl_protocol, ssl_cipher_suite FROM system_views.clients");
+  ASSERT_TRUE(clients.ok()) << clients.status().ToString();
+  ASSERT_EQ(clients->result.row_count(), 3u);
+  for (size_t r = 0; r < 3; ++r) {
+    const bool tls = cql::DeserializeInt(*clients->result.Value(r, 0)).value() ==
+                     static_cast<int32_t>(secure->local_port());
+    EXPECT_EQ(clients->result.Value(r, 1).value(), std::string(1, tls ? '\x01' : '\0'));
+    if (!tls) {
+      EXPECT_TRUE(clients->result.IsNull(r, 2));
+      EXPECT_TRUE(clients->result.IsNull(r, 3));
+      continue;
+    }
+    EXPECT_EQ(clients->result.GetText(r, 2).value(), SSL_get_version(secure->ssl()));
+    EXPECT_EQ(clients->result.GetText(r, 3).value(),
+              SSL_CIPHER_standard_name(SSL_get_current_cipher(secure->ssl())));
+  }
   // An unsupported version is still answered in plaintext (negotiation, connection.h design 2).
   TestClient old(server_->port());
   ASSERT_TRUE(old.SendRaw(RawHeader(3, 7, Opcode::kOptions, 0)));

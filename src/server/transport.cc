@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <utility>
 
+#include <openssl/ssl.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -85,6 +86,18 @@ void Transport::Close() {
   error_code ignored;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
+}
+
+std::optional<std::string> Transport::TlsProtocol() {
+  if (!tls_) return std::nullopt;
+  return std::string(SSL_get_version(tls_->native_handle()));
+}
+
+std::optional<std::string> Transport::TlsCipherSuite() {
+  if (!tls_) return std::nullopt;
+  const SSL_CIPHER* cipher = SSL_get_current_cipher(tls_->native_handle());
+  if (cipher == nullptr) return std::nullopt;
+  return std::string(SSL_CIPHER_standard_name(cipher));
 }
 
 }  // namespace server

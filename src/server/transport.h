@@ -62,6 +62,10 @@ class Transport {
       const TransportSecurity& security, boost::asio::cancellation_slot cancel = {});
   // Whether Accept settled on TLS.
   bool is_tls() const { return tls_.has_value(); }
+  // With TLS, after Accept: the protocol ("TLSv1.3") and the cipher suite under its standard
+  // (IANA) name, as Java names it ("TLS_AES_256_GCM_SHA384"); nullopt without TLS.
+  std::optional<std::string> TlsProtocol();
+  std::optional<std::string> TlsCipherSuite();
 
   // ReadSome and Write start when awaited; `buffer` must live until they complete.
   // Reads some bytes (decrypted, with TLS). Completes with an error at end of stream.

@@ -319,10 +319,11 @@ class Store {
   // or while read-only (header invariant 1); IOError when `directory` exists or cannot be
   // written (nothing is left behind).
   common::Result<std::vector<CheckpointFile>> Checkpoint(const std::string& directory);
-  // The shared block cache: capacity and bytes in use (both 0 when there is none).
+  // The shared block cache: capacity, bytes in use and blocks held (all 0 when there is none).
   struct CacheUsage {
     uint64_t capacity_bytes = 0;
     uint64_t used_bytes = 0;
+    uint64_t entries = 0;
   };
   CacheUsage BlockCacheUsage() const;
 

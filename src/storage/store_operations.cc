@@ -105,7 +105,7 @@ common::Result<std::vector<Store::CheckpointFile>> Store::Checkpoint(const std::
 
 Store::CacheUsage Store::BlockCacheUsage() const {
   if (!block_cache_) return {};
-  return {block_cache_->GetCapacity(), block_cache_->GetUsage()};
+  return {block_cache_->GetCapacity(), block_cache_->GetUsage(), block_cache_->GetOccupancyCount()};
 }
 
 }  // namespace storage

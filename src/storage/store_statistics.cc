@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
 #include <rocksdb/listener.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/table_properties.h>
@@ -125,6 +126,11 @@ void CollectStoreStatistics(rocksdb::DB* db, const rocksdb::Statistics* statisti
   out->block_cache_pinned_bytes = IntProperty(db, family, Properties::kBlockCachePinnedUsage);
   out->running_compactions = IntProperty(db, family, Properties::kNumRunningCompactions);
   out->running_flushes = IntProperty(db, family, Properties::kNumRunningFlushes);
+  rocksdb::Env* env = db->GetEnv();
+  out->flush_threads = static_cast<uint64_t>(env->GetBackgroundThreads(rocksdb::Env::HIGH));
+  out->compaction_threads = static_cast<uint64_t>(env->GetBackgroundThreads(rocksdb::Env::LOW));
+  out->flushes_queued = env->GetThreadPoolQueueLen(rocksdb::Env::HIGH);
+  out->compactions_queued = env->GetThreadPoolQueueLen(rocksdb::Env::LOW);
   if (statistics != nullptr) {
     out->block_cache_hits = statistics->getTickerCount(rocksdb::BLOCK_CACHE_HIT);
     out->block_cache_misses = statistics->getTickerCount(rocksdb::BLOCK_CACHE_MISS);

@@ -73,6 +73,12 @@ struct StoreStatistics {
   uint64_t wal_bytes = 0;           // write-ahead log files in the directory
   uint64_t running_compactions = 0;
   uint64_t running_flushes = 0;
+  // RocksDB's background thread pools (the Env's, shared by the process's RocksDB instances):
+  // threads in each, and jobs queued for a thread.
+  uint64_t flush_threads = 0;       // the HIGH priority pool
+  uint64_t compaction_threads = 0;  // the LOW priority pool
+  uint64_t flushes_queued = 0;
+  uint64_t compactions_queued = 0;
   uint64_t disk_free_bytes = 0;   // at the last probe (disk_space.h)
   uint64_t disk_floor_bytes = 0;  // free-space floor (0: off)
   bool read_only = false;
