@@ -8,6 +8,9 @@
 #   make package-test  the CTest package.deb (label `package`): packages the debug tree and
 #               checks the .deb; apart from `make test` because it takes minutes (CPack strips
 #               and compresses 1 GB of sanitizer binaries)
+#   make package-install-test  `make package`, then installs the .deb with apt on a fresh Debian 12
+#               booted with systemd in a systemd-nspawn container and checks that both services
+#               start and answer, then purges it (root; packaging/systemd_install_test.sh)
 #   make bench  build (optimized) and run the benchmarks
 #   make bench-load  start an optimized cqld and drive it with the cqld_load generator
 #   make fuzz   build the libFuzzer targets with clang and run each for FUZZ_SECONDS
@@ -25,7 +28,7 @@ RELEASE_DIR := build/release
 FUZZ_DIR := build/fuzz
 PACKAGE_DIR := build/package
 
-.PHONY: all deps build build-release run shell test bench bench-load fuzz format lint clean package package-test
+.PHONY: all deps build build-release run shell test bench bench-load fuzz format lint clean package package-test package-install-test
 
 all: build
 
@@ -65,6 +68,9 @@ package: deps $(PACKAGE_DIR)/build.ninja
 	ninja -C $(PACKAGE_DIR) -j $(JOBS)
 	cd $(PACKAGE_DIR) && cpack -G DEB
 	@ls $(PACKAGE_DIR)/cqld_*_amd64.deb
+
+package-install-test: package
+	packaging/systemd_install_test.sh $$(ls $(PACKAGE_DIR)/cqld_*_amd64.deb | head -n 1)
 
 bench: build-release
 	$(RELEASE_DIR)/bench/cqld_bench --benchmark_min_time=0.2
