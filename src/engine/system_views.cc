@@ -76,6 +76,9 @@ void Database::AddEngineSettings(Data& data) const {
                  batch.fail_bytes / 1024);
   set("unlogged_batch_across_partitions_warn_threshold",
       std::to_string(batch.unlogged_partitions_warn));
+  const int64_t row_cache_mib = static_cast<int64_t>(options_.row_cache_bytes >> 20);
+  data.settings["row_cache_size"] = fmt::format("{}MiB", row_cache_mib);
+  data.settings["row_cache_size_in_mb"] = std::to_string(row_cache_mib);
   const int64_t slow_ms = options_.slow_query_log_threshold.count();
   set("slow_query_log_timeout", fmt::format("{}ms", slow_ms));
   set("slow_query_log_timeout_in_ms", std::to_string(slow_ms));
@@ -94,6 +97,17 @@ void Database::AddEngineCaches(Data& data) const {
     cache.entry_count = ToInt(usage.entries);
     cache.hit_count = static_cast<int64_t>(store.block_cache_hits);
     cache.request_count = static_cast<int64_t>(store.block_cache_hits + store.block_cache_misses);
+    data.caches.push_back(std::move(cache));
+  }
+  if (row_cache_) {
+    const RowCache::Statistics rows = row_cache_->statistics();
+    Data::Cache cache;
+    cache.name = "rows";  // Cassandra's name for the row cache; entries are partition slices
+    cache.capacity_bytes = static_cast<int64_t>(row_cache_->capacity_bytes());
+    cache.size_bytes = static_cast<int64_t>(rows.used_bytes);
+    cache.entry_count = ToInt(rows.slices);
+    cache.hit_count = static_cast<int64_t>(rows.hits);
+    cache.request_count = static_cast<int64_t>(rows.hits + rows.misses);
     data.caches.push_back(std::move(cache));
   }
   const PreparedStatementCache& prepared = processor_->cache();

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "cql/types/value_codec.h"
 #include "engine/session_testing.h"
 
@@ -47,6 +49,8 @@ TEST_F(SystemViewsTest, SettingsShowTheOptionsInForce) {
   EXPECT_EQ(settings["batch_size_fail_threshold_in_kb"], "50");
   EXPECT_EQ(settings["unlogged_batch_across_partitions_warn_threshold"], "10");
   EXPECT_EQ(settings["data_file_directories"], "[" + directory_ + "]");
+  EXPECT_EQ(settings["row_cache_size"], fmt::format("{}MiB", options_.row_cache_bytes >> 20));
+  EXPECT_EQ(settings["row_cache_size_in_mb"], std::to_string(options_.row_cache_bytes >> 20));
   // Without a server no network setting is known.
   EXPECT_EQ(settings.count("native_transport_port"), 0u);
 
@@ -106,8 +110,16 @@ TEST_F(SystemViewsTest, TableMetricsForEveryUserTable) {
 }
 
 TEST_F(SystemViewsTest, CachesAndThreadPoolsOfTheEngine) {
+  Run("CREATE TABLE ks.t (p int, c int, v int, PRIMARY KEY (p, c))");
+  Run("INSERT INTO ks.t (p, c, v) VALUES (1, 1, 1)");
+  Fetch("SELECT * FROM ks.t WHERE p = 1", 0);  // a miss, kept
+  Fetch("SELECT * FROM ks.t WHERE p = 1", 0);  // a hit
   EXPECT_EQ(Texts("SELECT name FROM system_views.caches"),
-            (std::vector<std::string>{"block_cache", "prepared_statements"}));
+            (std::vector<std::string>{"block_cache", "prepared_statements", "rows"}));
+  EXPECT_EQ(Bigint("SELECT capacity_bytes FROM system_views.caches WHERE name = 'rows'"),
+            static_cast<int64_t>(options_.row_cache_bytes));
+  EXPECT_EQ(Bigint("SELECT hit_count FROM system_views.caches WHERE name = 'rows'"), 1);
+  EXPECT_EQ(Bigint("SELECT request_count FROM system_views.caches WHERE name = 'rows'"), 2);
   const int64_t capacity =
       Bigint("SELECT capacity_bytes FROM system_views.caches WHERE name = 'block_cache'");
   EXPECT_EQ(capacity, static_cast<int64_t>(options_.block_cache_bytes));

@@ -167,5 +167,28 @@ TEST_F(AuditServerTest, FiltersAndStopsWhenDisabled) {
   EXPECT_NE(lines[2].find("|type:CREATE_TABLE|"), std::string::npos);
 }
 
+// system_views.settings shows the audit log's options as in force, enabled or not.
+TEST_F(AuditServerTest, SettingsShowTheOptionsInForce) {
+  AuditLogOptions options = audit_->options();
+  options.included_categories = "AUTH,DDL";
+  ASSERT_TRUE(audit_->Enable(options).ok());
+  TestClient client(server_->port());
+  ASSERT_TRUE(Login(&client, "cassandra", "secret").ok());
+  auto setting = [&](const std::string& name) -> std::string {
+    auto result = client.Query(
+        "SELECT value FROM system_views.settings WHERE name = 'audit_logging_options." + name +
+        "'");
+    EXPECT_TRUE(result.ok()) << result.status().ToString();
+    if (!result.ok() || result->result.row_count() != 1) return "(no row)";
+    return result->result.GetText(0, 0).value_or("null");
+  };
+  EXPECT_EQ(setting("enabled"), "true");
+  EXPECT_EQ(setting("included_categories"), "AUTH,DDL");
+  EXPECT_EQ(setting("audit_logs_dir"), audit_dir_.string());
+  EXPECT_EQ(setting("logger.class_name"), "FileAuditLogger");
+  audit_->Disable();
+  EXPECT_EQ(setting("enabled"), "false");
+}
+
 }  // namespace
 }  // namespace server::testing

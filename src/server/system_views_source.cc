@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -54,6 +55,28 @@ Settings ServerSettings(const ServerOptions& options, uint16_t port) {
   return settings;
 }
 
+// audit_logging_options as in force now (`cqld admin enableauditlog` changes them), under
+// 4.1's dotted names; none without an audit log.
+void AddAuditSettings(const AuditLog* audit_log, Settings& settings) {
+  if (audit_log == nullptr) return;
+  const AuditLogOptions options = audit_log->options();
+  const auto set = [&](std::string_view key, std::optional<std::string> value) {
+    settings[fmt::format("audit_logging_options.{}", key)] = std::move(value);
+  };
+  set("enabled", Bool(audit_log->enabled()));
+  set("logger.class_name", options.logger);
+  set("audit_logs_dir", PathOrNull(options.audit_logs_dir));
+  set("included_keyspaces", options.included_keyspaces);
+  set("excluded_keyspaces", options.excluded_keyspaces);
+  set("included_categories", options.included_categories);
+  set("excluded_categories", options.excluded_categories);
+  set("included_users", options.included_users);
+  set("excluded_users", options.excluded_users);
+  set("max_log_size", fmt::format("{}B", options.max_log_size));
+  set("max_queue_weight", fmt::format("{}B", options.max_queue_weight));
+  set("block", Bool(options.block));
+}
+
 int32_t ToInt(int64_t value) {
   return static_cast<int32_t>(std::clamp<int64_t>(value, 0, INT32_MAX));
 }
@@ -72,7 +95,11 @@ std::shared_ptr<const engine::SystemViewsSource> NewSystemViewsSource(
     }
     return clients;
   };
-  source->settings = [settings = ServerSettings(options, port)] { return settings; };
+  source->settings = [settings = ServerSettings(options, port), audit_log = options.audit_log] {
+    Settings now = settings;
+    AddAuditSettings(audit_log, now);
+    return now;
+  };
   source->thread_pools = [activity, request_threads] {
     // Cassandra's name for the pool that runs CQL requests: here the io threads, or the
     // workers with durability batch (server.h). Nothing blocks in it: blocked_* stay 0.
