@@ -9,6 +9,10 @@
 #   3. `diagram` draws the seeds' schema as the golden SVG (physical and logical) and DOT, writes
 #      -o files, and lays out a generated schema of 32 tables with no two boxes overlapping
 #      (checked on the SVG).
+#   3b. `derive` turns examples/model/hotel.yaml (the seeds' conceptual model and Q1-Q9) into the
+#      golden CQL, logical model (JSON), diagram with the workflow arrows and size report; the
+#      derived CQL loads in `lint` without a key-uniqueness error; `-o` writes every format;
+#      `diagram --workflow` draws the same arrows on the seeds' own schema.
 #   4. The hotel service's own schema (schema/hotel_service.cql, its ${prefix} and ${replication}
 #      filled in) loads in every subcommand, and lint flags the pois_by_hotel key it kept.
 #   5. With CQLD_BINARY and HOTEL_BINARY: `size --host` against a cqld on a free port after
@@ -144,6 +148,46 @@ check "diagram: 32 generated tables, no boxes overlap" \
 check "diagram: ... checked on the SVG" no_overlap "$work/wide.svg"
 check "diagram: bad format" fails 2 "--format is svg or dot" diagram "$golden/seeds.cql" --format png
 check "diagram: no --json" fails 2 "unknown option --json" diagram "$golden/seeds.cql" --json
+
+# --- 3b. derive ---------------------------------------------------------------------------------
+workflow=$data/../../examples/model/hotel.yaml
+check "derive: the seeds' workflow as CQL" golden derive_hotel.cql 0 derive "$workflow"
+check "derive: the logical model as JSON" \
+  golden derive_hotel.json 0 derive "$workflow" --format json
+check "derive: the diagram with the workflow arrows" \
+  golden derive_hotel.svg 0 derive "$workflow" --format svg
+check "derive: the size report (Q4: 100 rooms x 730 nights)" \
+  golden derive_hotel.size.txt 0 derive "$workflow" --format size
+# The derived reservations_by_guest completes the reservation's key; pois_by_hotel and
+# amenities_by_room keep the seeds' name keys (the conceptual model keys by name), which lint doubts.
+check "derive: lint accepts the derived reservations_by_guest" \
+  bash -c '! "$1" lint "$2" | grep -q "reservations_by_guest \[key-uniqueness\]"' _ "$cqlmodel" \
+  "$golden/derive_hotel.cql"
+check "derive: ... and doubts only the name keys" \
+  bash -c '[ "$("$1" lint "$2" | grep -c "\[key-uniqueness\]")" -eq 2 ]' _ "$cqlmodel" \
+  "$golden/derive_hotel.cql"
+check "derive: -o writes every format" \
+  bash -c '"$1" derive "$2" -o "$3" >/dev/null && cmp "$3/hotel.cql" "$4/derive_hotel.cql" &&
+    cmp "$3/hotel.svg" "$4/derive_hotel.svg" && cmp "$3/hotel.json" "$4/derive_hotel.json" &&
+    cmp "$3/hotel.size.txt" "$4/derive_hotel.size.txt" &&
+    "$1" derive "$2" --format dot | cmp - "$3/hotel.dot"' \
+  _ "$cqlmodel" "$workflow" "$work/derived" "$golden"
+check "derive: -o with --format writes that one" \
+  bash -c '"$1" derive "$2" -o "$3" --format dot >/dev/null && [ "$(ls "$3")" = hotel.dot ]' \
+  _ "$cqlmodel" "$workflow" "$work/derived_dot"
+check "diagram --workflow: the seeds' schema with Q1-Q9's arrows" \
+  golden diagram_seeds_workflow.svg 0 diagram "$golden/seeds.cql" --workflow "$workflow"
+check "diagram --workflow: DOT edges" \
+  bash -c '"$1" diagram "$2" --workflow "$3" --format dot |
+    grep -qF "\"reservation.reservations_by_guest\" -> \"reservation.guests\" [label=\"Q9\"]"' \
+  _ "$cqlmodel" "$golden/seeds.cql" "$workflow"
+check "derive: bad format" fails 2 "--format is cql, json, svg, dot or size" \
+  derive "$workflow" --format png
+printf 'keyspaces: {k: {}}\nentities: {}\nqueries:\n  Q1: {keyspace: k, entity: Nope, equality: [a]}\n' \
+  >"$work/bad.yaml"
+check "derive: an unknown entity" fails 2 "query Q1 reads unknown entity 'Nope'" \
+  derive "$work/bad.yaml"
+check "derive: missing file" fails 2 "cannot read $work/none.yaml" derive "$work/none.yaml"
 
 # --- 4. the service's schema -------------------------------------------------------------------
 sed -e 's/\${prefix}//g' \

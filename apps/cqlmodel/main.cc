@@ -11,8 +11,15 @@
 //       Findings with rule id, severity, reasoning and fix (src/model/lint.h). Exits 1 when
 //       there is an error-level finding, so CI can gate on it.
 //   cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]
+//                    [--workflow WORKFLOW.yaml]
 //       The Chebotko physical diagram (src/model/diagram.h), or with --logical the logical one
-//       (no types), SVG by default, to stdout or OUT.
+//       (no types), SVG by default, to stdout or OUT; with --workflow, the arrows of the
+//       application's workflow between the tables of its queries (src/model/derive.h).
+//   cqlmodel derive WORKFLOW.yaml [-o DIR] [--format cql|json|svg|dot|size] [--logical]
+//       The seeds' mapping from a conceptual model and its access patterns to tables
+//       (src/model/derive.h): the CQL schema by default, the logical model as JSON, the diagram
+//       with the workflow arrows, or the size report, to stdout; with -o, every format (or the
+//       one --format names) into DIR as <workflow name>.<cql|json|svg|dot|size.txt>.
 //
 // Exit status: 0 done, 1 lint errors, 2 bad usage or a schema that does not load.
 
@@ -20,15 +27,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "client/remote_session.h"
+#include "model/derive.h"
 #include "model/diagram.h"
 #include "model/lint.h"
 #include "model/partition_size.h"
@@ -42,7 +52,10 @@ constexpr const char* kUsage =
     "                     [--host H [--port P] [--username U] [--max-rows N]]\n"
     "       cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] "
     "[--json]\n"
-    "       cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]\n";
+    "       cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]\n"
+    "                        [--workflow WORKFLOW.yaml]\n"
+    "       cqlmodel derive WORKFLOW.yaml [-o DIR] [--format cql|json|svg|dot|size] "
+    "[--logical]\n";
 
 constexpr int kExitUsage = 2;
 
@@ -97,7 +110,7 @@ bool ParseArguments(int argc, char** argv, const std::vector<std::string>& allow
     }
     out->schema = arg;
   }
-  if (out->schema.empty()) *problem = "no schema file given";
+  if (out->schema.empty()) *problem = "no input file given";
   return !out->schema.empty();
 }
 
@@ -228,23 +241,91 @@ int Lint(const model::SchemaModel& schema, const Arguments& args) {
   return model::HasErrors(findings) ? 1 : 0;
 }
 
+// Writes `text` to `path`; false (reported) when it cannot.
+bool WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) std::cerr << "cqlmodel: cannot write " << path << "\n";
+  return static_cast<bool>(out);
+}
+
+// The diagram of `schema`, with the arrows of `workflow` when given.
+std::string DiagramText(const model::SchemaModel& schema, const Arguments& args,
+                        const std::string& format, const model::WorkflowModel* workflow) {
+  model::DiagramLayout layout = model::LayOut(
+      schema, args.Get("-k"),
+      args.Has("--logical") ? model::DiagramForm::kLogical : model::DiagramForm::kPhysical,
+      workflow == nullptr ? model::kGap : model::kArrowGap);
+  if (workflow != nullptr) layout.arrows = model::WorkflowArrows(*workflow, layout);
+  return format == "svg" ? model::RenderSvg(layout) : model::RenderDot(layout);
+}
+
 int Diagram(const model::SchemaModel& schema, const Arguments& args) {
   std::string format = args.Get("--format", "svg");
   if (format != "svg" && format != "dot") return Usage("--format is svg or dot");
-  model::DiagramLayout layout = model::LayOut(
-      schema, args.Get("-k"),
-      args.Has("--logical") ? model::DiagramForm::kLogical : model::DiagramForm::kPhysical);
-  std::string text = format == "svg" ? model::RenderSvg(layout) : model::RenderDot(layout);
+  std::optional<model::WorkflowModel> workflow;
+  if (std::string path = args.Get("--workflow"); !path.empty()) {
+    auto loaded = model::LoadWorkflowFile(path);
+    if (!loaded.ok()) {
+      std::cerr << "cqlmodel: " << path << ": " << loaded.status().message() << "\n";
+      return kExitUsage;
+    }
+    workflow = *std::move(loaded);
+  }
+  std::string text = DiagramText(schema, args, format, workflow ? &*workflow : nullptr);
   std::string output = args.Get("-o");
   if (output.empty()) {
     std::cout << text;
     return 0;
   }
-  std::ofstream out(output, std::ios::binary);
-  out << text;
-  if (!out) {
-    std::cerr << "cqlmodel: cannot write " << output << "\n";
+  return WriteFile(output, text) ? 0 : kExitUsage;
+}
+
+// One output of `derive` in `format`.
+std::string DerivedText(const model::DerivedModel& derived, const model::SchemaModel& schema,
+                        const Arguments& args, const std::string& format) {
+  if (format == "cql") return model::DerivedCql(derived);
+  if (format == "json") return model::DerivedJson(derived);
+  if (format == "size") {
+    return model::FormatSizeReports(
+        model::EstimateSchema(schema, "", model::DerivedSizeAssumptions(derived)));
+  }
+  return DiagramText(schema, args, format, &derived.workflow);
+}
+
+int Derive(const Arguments& args) {
+  static const std::vector<std::pair<std::string, std::string>> kFormats = {
+      {"cql", ".cql"}, {"json", ".json"}, {"svg", ".svg"}, {"dot", ".dot"}, {"size", ".size.txt"}};
+  std::string format = args.Get("--format");
+  if (!format.empty() && std::none_of(kFormats.begin(), kFormats.end(),
+                                      [&](const auto& f) { return f.first == format; })) {
+    return Usage("--format is cql, json, svg, dot or size");
+  }
+  auto workflow = model::LoadWorkflowFile(args.schema);
+  auto derived = workflow.ok() ? model::Derive(*workflow)
+                               : common::Result<model::DerivedModel>(workflow.status());
+  if (!derived.ok()) {
+    std::cerr << "cqlmodel: " << args.schema << ": " << derived.status().message() << "\n";
     return kExitUsage;
+  }
+  auto schema = model::LoadSchema(model::DerivedCql(*derived));
+  if (!schema.ok()) {  // a type the workflow file names that CQL does not know
+    std::cerr << "cqlmodel: " << args.schema
+              << ": the derived schema does not load: " << schema.status().message() << "\n";
+    return kExitUsage;
+  }
+  std::string dir = args.Get("-o");
+  if (dir.empty()) {
+    std::cout << DerivedText(*derived, *schema, args, format.empty() ? "cql" : format);
+    return 0;
+  }
+  std::filesystem::create_directories(dir);
+  std::string stem = std::filesystem::path(args.schema).stem().string();
+  for (const auto& [name, extension] : kFormats) {
+    if (!format.empty() && name != format) continue;
+    std::string path = (std::filesystem::path(dir) / (stem + extension)).string();
+    if (!WriteFile(path, DerivedText(*derived, *schema, args, name))) return kExitUsage;
+    std::cout << path << "\n";
   }
   return 0;
 }
@@ -261,13 +342,15 @@ int Run(int argc, char** argv) {
        {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements", "--host",
         "--port", "--username", "--max-rows", "--json"}},
       {"lint", {"-k", "--queries", "--disable", "--json"}},
-      {"diagram", {"-k", "-o", "--format", "--logical"}},
+      {"diagram", {"-k", "-o", "--format", "--logical", "--workflow"}},
+      {"derive", {"-o", "--format", "--logical"}},
   };
   auto flags = kFlags.find(command);
   if (flags == kFlags.end()) return Usage("unknown command " + command);
   Arguments args;
   std::string problem;
   if (!ParseArguments(argc, argv, flags->second, &args, &problem)) return Usage(problem);
+  if (command == "derive") return Derive(args);
   auto schema = model::LoadSchemaFile(args.schema);
   if (!schema.ok()) {
     std::cerr << "cqlmodel: " << args.schema << ": " << schema.status().message() << "\n";

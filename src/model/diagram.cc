@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace model {
 namespace {
@@ -75,6 +76,8 @@ void Size(DiagramBox* box) {
 // Places boxes on shelves (see the header's numbered steps).
 class ShelfPacker {
  public:
+  explicit ShelfPacker(double gap) : gap_(gap), x_(gap) {}
+
   void StartKeyspace(const std::string& name, DiagramLayout* layout) {
     NewShelf();
     layout->labels.push_back(DiagramLabel{"keyspace " + name, kGap, y_ + kLineHeight});
@@ -82,23 +85,24 @@ class ShelfPacker {
   }
 
   void Place(DiagramBox* box, DiagramLayout* layout) {
-    if (x_ > kGap && x_ + box->width > kMaxShelfWidth) NewShelf();
+    if (x_ > gap_ && x_ + box->width > kMaxShelfWidth) NewShelf();
     box->x = x_;
     box->y = y_;
-    x_ += box->width + kGap;
+    x_ += box->width + gap_;
     shelf_height_ = std::max(shelf_height_, box->height);
-    layout->width = std::max(layout->width, box->x + box->width + kGap);
-    layout->height = std::max(layout->height, box->y + box->height + kGap);
+    layout->width = std::max(layout->width, box->x + box->width + gap_);
+    layout->height = std::max(layout->height, box->y + box->height + gap_);
   }
 
  private:
   void NewShelf() {
-    if (shelf_height_ > 0) y_ += shelf_height_ + kGap;
-    x_ = kGap;
+    if (shelf_height_ > 0) y_ += shelf_height_ + gap_;
+    x_ = gap_;
     shelf_height_ = 0;
   }
 
-  double x_ = kGap;
+  double gap_;
+  double x_;
   double y_ = 0;
   double shelf_height_ = 0;
 };
@@ -178,11 +182,92 @@ void RenderBox(const DiagramBox& box, std::string* out) {
 
 std::string DotId(const DiagramBox& box) { return "\"" + box.keyspace + "." + box.title + "\""; }
 
+struct Point {
+  double x = 0, y = 0;
+};
+
+Point Centre(const DiagramBox& box) { return {box.x + box.width / 2, box.y + box.height / 2}; }
+
+// Where the segment from `box`'s centre towards `target` crosses the box's border.
+Point Border(const DiagramBox& box, Point target) {
+  Point centre = Centre(box);
+  double dx = target.x - centre.x, dy = target.y - centre.y;
+  double scale = 1;
+  if (dx != 0) scale = std::min(scale, box.width / 2 / std::abs(dx));
+  if (dy != 0) scale = std::min(scale, box.height / 2 / std::abs(dy));
+  return {centre.x + dx * scale, centre.y + dy * scale};
+}
+
+// Whether the segment a-b passes through a box of `layout` other than `skip_a` and `skip_b`.
+bool Crosses(const DiagramLayout& layout, Point a, Point b, size_t skip_a, size_t skip_b) {
+  constexpr int kSteps = 64;
+  for (size_t i = 0; i < layout.boxes.size(); ++i) {
+    if (i == skip_a || i == skip_b) continue;
+    const DiagramBox& box = layout.boxes[i];
+    for (int step = 1; step < kSteps; ++step) {
+      double t = static_cast<double>(step) / kSteps;
+      double x = a.x + (b.x - a.x) * t, y = a.y + (b.y - a.y) * t;
+      if (x > box.x && x < box.x + box.width && y > box.y && y < box.y + box.height) return true;
+    }
+  }
+  return false;
+}
+
+// The bottom of the shelf of `box`: the lowest edge of the boxes placed at its height.
+double ShelfBottom(const DiagramLayout& layout, const DiagramBox& box) {
+  double bottom = box.y + box.height;
+  for (const DiagramBox& other : layout.boxes) {
+    if (other.y == box.y) bottom = std::max(bottom, other.y + other.height);
+  }
+  return bottom;
+}
+
+// The points of an arrow: a straight line between the boxes' borders, or, when that would pass
+// through another box, down from `from` into the channel under its shelf, along it, and into
+// `to` (from below when on the same shelf, from above when lower).
+std::vector<Point> ArrowPath(const DiagramLayout& layout, const DiagramArrow& arrow) {
+  const DiagramBox& to = layout.boxes[static_cast<size_t>(arrow.to)];
+  if (arrow.from < 0) {  // an entry point: from the left, level with the title
+    Point end{to.x, to.y + kLineHeight / 2 + kPadding / 2};
+    return {{end.x - kArrowGap + kPadding, end.y}, end};
+  }
+  const DiagramBox& from = layout.boxes[static_cast<size_t>(arrow.from)];
+  Point start = Border(from, Centre(to)), end = Border(to, Centre(from));
+  if (!Crosses(layout, start, end, static_cast<size_t>(arrow.from),
+               static_cast<size_t>(arrow.to)) ||
+      to.y + to.height < from.y) {
+    return {start, end};
+  }
+  double channel = ShelfBottom(layout, from) + kArrowGap / 3;
+  double from_x = from.x + from.width / 2, to_x = to.x + to.width * 3 / 4;
+  double to_y = to.y > channel ? to.y : to.y + to.height;
+  return {{from_x, from.y + from.height}, {from_x, channel}, {to_x, channel}, {to_x, to_y}};
+}
+
+void RenderArrow(const DiagramLayout& layout, const DiagramArrow& arrow, std::string* out) {
+  std::vector<Point> path = ArrowPath(layout, arrow);
+  std::string points;
+  for (const Point& point : path) {
+    points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", point.x, point.y);
+  }
+  // The label: above the entry arrow's start, or by the middle of the path's middle segment.
+  size_t middle = (path.size() - 1) / 2;
+  Point label = arrow.from < 0 ? Point{path[0].x, path[0].y - 4}
+                               : Point{(path[middle].x + path[middle + 1].x) / 2 + 4,
+                                       (path[middle].y + path[middle + 1].y) / 2 - 4};
+  *out += fmt::format(
+      "<polyline points=\"{}\" fill=\"none\" stroke=\"#3a6ea5\" stroke-width=\"1.5\" "
+      "marker-end=\"url(#arrow)\"/>\n"
+      "<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#3a6ea5\" font-weight=\"bold\">{}</text>\n",
+      points, label.x, label.y, Escape(arrow.label));
+}
+
 }  // namespace
 
-DiagramLayout LayOut(const SchemaModel& schema, const std::string& keyspace, DiagramForm form) {
+DiagramLayout LayOut(const SchemaModel& schema, const std::string& keyspace, DiagramForm form,
+                     double gap) {
   DiagramLayout layout;
-  ShelfPacker packer;
+  ShelfPacker packer(gap);
   for (const Keyspace& space : schema.keyspaces) {
     if (!keyspace.empty() && space.name != keyspace) continue;
     std::vector<DiagramBox> boxes;
@@ -210,6 +295,16 @@ DiagramLayout LayOut(const SchemaModel& schema, const std::string& keyspace, Dia
   return layout;
 }
 
+int FindBox(const DiagramLayout& layout, const std::string& keyspace, const std::string& name) {
+  for (size_t i = 0; i < layout.boxes.size(); ++i) {
+    const DiagramBox& box = layout.boxes[i];
+    if (box.kind != DiagramBox::Kind::kType && box.keyspace == keyspace && box.title == name) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
 std::string RenderSvg(const DiagramLayout& layout) {
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
@@ -217,6 +312,13 @@ std::string RenderSvg(const DiagramLayout& layout) {
       "font-size=\"12\">\n"
       "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n",
       std::ceil(layout.width), std::ceil(layout.height));
+  if (!layout.arrows.empty()) {
+    out +=
+        "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+        "markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M 0 0 L 10 5 L 0 10 z\" "
+        "fill=\"#3a6ea5\"/></marker></defs>\n";
+  }
+  for (const DiagramArrow& arrow : layout.arrows) RenderArrow(layout, arrow, &out);
   for (const DiagramLabel& label : layout.labels) {
     out += fmt::format(
         "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
@@ -247,6 +349,17 @@ std::string RenderDot(const DiagramLayout& layout) {
   for (const DiagramBox& box : layout.boxes) {
     if (box.kind != DiagramBox::Kind::kView) continue;
     out += fmt::format("  {} -> \"{}.{}\" [style=dashed];\n", DotId(box), box.keyspace, box.base);
+  }
+  for (const DiagramArrow& arrow : layout.arrows) {
+    const DiagramBox& to = layout.boxes[static_cast<size_t>(arrow.to)];
+    std::string from;
+    if (arrow.from < 0) {
+      from = fmt::format("\"entry {}\"", arrow.label);
+      out += fmt::format("  {} [shape=point];\n", from);
+    } else {
+      from = DotId(layout.boxes[static_cast<size_t>(arrow.from)]);
+    }
+    out += fmt::format("  {} -> {} [label=\"{}\"];\n", from, DotId(to), Escape(arrow.label));
   }
   return out + "}\n";
 }

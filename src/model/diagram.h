@@ -53,25 +53,45 @@ struct DiagramLabel {
   double x = 0, y = 0;  // the text's baseline
 };
 
+// A workflow arrow (the seeds' lines entering tables or leading from one to another): the
+// application's step that read box `from` leads to the query of box `to`, labelled with that
+// query ("Q2"). `from` is -1 for an entry point: the arrow enters `to` from its left.
+struct DiagramArrow {
+  int from = -1;
+  int to = 0;
+  std::string label;
+};
+
 struct DiagramLayout {
   std::vector<DiagramBox> boxes;
   std::vector<DiagramLabel> labels;
+  std::vector<DiagramArrow> arrows;  // drawn under the boxes; see WorkflowArrows (derive.h)
   double width = 0, height = 0;
 };
+
+// The gap between boxes when the layout has workflow arrows: room for an entry arrow and its
+// label left of a box.
+inline constexpr double kArrowGap = 64;
 
 // Physical: columns with their CQL types, and user types as boxes. Logical: the seeds' logical
 // model, columns and markers only (no types, no user-type boxes).
 enum class DiagramForm { kPhysical, kLogical };
 
-// The boxes of `schema` (of `keyspace` only when not empty), sized and placed.
+// The boxes of `schema` (of `keyspace` only when not empty), sized and placed `gap` apart
+// (`kArrowGap` for a diagram with workflow arrows).
 DiagramLayout LayOut(const SchemaModel& schema, const std::string& keyspace,
-                     DiagramForm form = DiagramForm::kPhysical);
+                     DiagramForm form = DiagramForm::kPhysical, double gap = kGap);
 
-// The layout as a standalone SVG document.
+// The index in `layout.boxes` of the table or view `keyspace.name`, or -1.
+int FindBox(const DiagramLayout& layout, const std::string& keyspace, const std::string& name);
+
+// The layout as a standalone SVG document. Arrows run straight between the boxes' borders, from
+// centre to centre, with the label at the middle.
 std::string RenderSvg(const DiagramLayout& layout);
 
 // The same boxes as a Graphviz DOT graph (HTML-like labels; Graphviz places them), with a dashed
-// edge from each view to its base table.
+// edge from each view to its base table, and the workflow arrows as labelled edges (an entry point
+// from a point node).
 std::string RenderDot(const DiagramLayout& layout);
 
 }  // namespace model
