@@ -91,13 +91,18 @@ bool IsIdentifierWord(const std::string& word) {
   return word == "id" || word == "key" || word == "number" || word == "code" || word == "uuid";
 }
 
-// Whether `column` identifies one `entity`: `id`, `entity_id` and the like, or an identifier
-// (`*_number`, a uuid) that belongs to no other entity of the keyspace (`confirm_number`).
+// Whether `column` identifies one `entity`: `id`, `entity_id` and the like, an identifier
+// (`*_number`, a uuid) that belongs to no other entity of the keyspace (`confirm_number`), or
+// the entity's handle in one word (`username` of a user, `hostname` of a host: chosen unique,
+// unlike a descriptive `poi_name`).
 bool Identifies(const Column& column, const std::string& entity,
                 const std::set<std::string>& entities) {
   std::vector<std::string> words = Words(column.name);
   if (words.empty()) return false;
-  if (column.name == "id" || column.name == entity || column.name == entity + "id") return true;
+  if (column.name == "id" || column.name == entity || column.name == entity + "id" ||
+      column.name == entity + "name") {
+    return true;
+  }
   bool identifier = IsIdentifierWord(words.back()) || column.type.kind() == TypeKind::kUuid ||
                     column.type.kind() == TypeKind::kTimeuuid;
   if (!identifier || words.size() < 2) return identifier && words.size() == 1;
@@ -317,15 +322,25 @@ class TableLinter {
           found =
               found || key_word.starts_with(Singular(word)) || Singular(word).starts_with(key_word);
         }
+        // A key derived from the entity's attribute: `last_name_key` beside `guest_last_name`.
+        found = found || table_.Find(Singular(word) + "_" + Stem(*column)) != nullptr;
       }
       if (found) continue;
       Add("table-naming", Severity::kInfo,
           fmt::format("`{}` says it is looked up by `{}`, but no primary key column is",
                       table_.name, word),
           fmt::format("name the table after its key, entity_by_key: {}s_by_{}", entity_,
-                      Words(key.front()->name).front()));
+                      Stem(*key.front())));
       return;
     }
+  }
+
+  // A key column's name without its identifier words: `last_name_key` → `last_name`,
+  // `hotel_id` → `hotel`.
+  static std::string Stem(const Column& column) {
+    std::vector<std::string> words = Words(column.name);
+    while (words.size() > 1 && IsIdentifierWord(words.back())) words.pop_back();
+    return fmt::format("{}", fmt::join(words, "_"));
   }
 
   void MaterializedView() {

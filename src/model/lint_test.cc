@@ -143,6 +143,35 @@ TEST(LintTest, TableNaming) {
   EXPECT_TRUE(Of("table-naming", "CREATE TABLE k.users (user_id uuid PRIMARY KEY);").empty());
 }
 
+// A user's one-word handle identifies it (the service's staff_users); a descriptive name or
+// another attribute does not.
+TEST(LintTest, TableNamingAcceptsTheEntitysHandle) {
+  EXPECT_TRUE(Of("table-naming",
+                 "CREATE TABLE k.staff_users (username text PRIMARY KEY, password_hash text);")
+                  .empty());
+  EXPECT_EQ(Of("table-naming", "CREATE TABLE k.staff_users (nickname text PRIMARY KEY);").size(),
+            1u);
+  EXPECT_EQ(Of("table-naming", "CREATE TABLE k.users (user_name text PRIMARY KEY);").size(), 1u);
+}
+
+// `_by_guest` over a key derived from the guest's attribute (the service's
+// reservations_by_guest, keyed by `last_name_key` beside `guest_last_name`) is named by the seeds'
+// rule; without that attribute the name says nothing of the key, and the fix names the key.
+TEST(LintTest, TableNamingAcceptsAKeyDerivedFromTheEntitysAttribute) {
+  EXPECT_TRUE(Of("table-naming",
+                 "CREATE TABLE k.reservations_by_guest (last_name_key text, confirm_number text, "
+                 "guest_last_name text, PRIMARY KEY ((last_name_key), confirm_number));")
+                  .empty());
+  std::vector<Finding> findings =
+      Of("table-naming",
+         "CREATE TABLE k.reservations_by_guest (last_name_key text, confirm_number text, "
+         "hotel_name text, PRIMARY KEY ((last_name_key), confirm_number));");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].fix,
+            "name the table after its key, entity_by_key: "
+            "reservations_by_last_name");
+}
+
 TEST(LintTest, MaterializedView) {
   const char* kBase = "CREATE TABLE k.users (user_id uuid PRIMARY KEY, email text);";
   EXPECT_EQ(Of("materialized-view",
