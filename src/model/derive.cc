@@ -346,7 +346,9 @@ Result<DerivedModel> Derive(const WorkflowModel& workflow) {
 namespace {
 
 std::string TableCql(const LogicalTable& table) {
-  std::string out = fmt::format("CREATE TABLE {}.{} (\n", table.keyspace, table.name);
+  std::string out;
+  for (const std::string& note : table.notes) out += "-- " + note + "\n";
+  out += fmt::format("CREATE TABLE {}.{} (\n", table.keyspace, table.name);
   for (const LogicalColumn& column : table.columns) {
     out += fmt::format("    {} {}{},\n", column.name, column.type,
                        column.kind == ColumnKind::kStatic ? " STATIC" : "");
