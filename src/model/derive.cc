@@ -460,13 +460,38 @@ SizeAssumptions DerivedSizeAssumptions(const DerivedModel& model) {
   return assumptions;
 }
 
+namespace {
+
+// Whether a table's comment says it serves query `id`: "Q1. ...", "Q1 ...", "Q1: ..." (not Q10).
+bool ServesQuery(const DiagramBox& box, const std::string& id) {
+  if (box.kind == DiagramBox::Kind::kType || !box.subtitle.starts_with(id)) return false;
+  return box.subtitle.size() == id.size() ||
+         std::string_view(". :,").find(box.subtitle[id.size()]) != std::string_view::npos;
+}
+
+// The boxes of `query`'s tables: the table of its name (rule 1 or `table:`), and every other
+// table of its keyspace whose comment names the query.
+std::vector<int> BoxesOf(const WorkflowModel& workflow, const DiagramLayout& layout,
+                         const AccessPattern& query) {
+  std::vector<int> boxes;
+  const Entity* entity = workflow.FindEntity(query.entity);
+  int named =
+      entity == nullptr ? -1 : FindBox(layout, query.keyspace, TableName(workflow, *entity, query));
+  if (named >= 0) boxes.push_back(named);
+  for (size_t i = 0; i < layout.boxes.size(); ++i) {
+    const DiagramBox& box = layout.boxes[i];
+    if (static_cast<int>(i) != named && box.keyspace == query.keyspace &&
+        ServesQuery(box, query.id)) {
+      boxes.push_back(static_cast<int>(i));
+    }
+  }
+  return boxes;
+}
+
+}  // namespace
+
 std::vector<DiagramArrow> WorkflowArrows(const WorkflowModel& workflow,
                                          const DiagramLayout& layout) {
-  auto box_of = [&](const AccessPattern& query) {
-    const Entity* entity = workflow.FindEntity(query.entity);
-    if (entity == nullptr) return -1;
-    return FindBox(layout, query.keyspace, TableName(workflow, *entity, query));
-  };
   std::vector<DiagramArrow> arrows;
   auto add = [&](int from, int to, const std::string& label) {
     for (const DiagramArrow& arrow : arrows) {
@@ -475,17 +500,18 @@ std::vector<DiagramArrow> WorkflowArrows(const WorkflowModel& workflow,
     arrows.push_back(DiagramArrow{from, to, label});
   };
   for (const AccessPattern& query : workflow.queries) {
-    int to = box_of(query);
-    if (to < 0) continue;
-    bool entered = false;
-    for (const std::string& before : query.after) {
-      const AccessPattern* source = workflow.FindQuery(before);
-      int from = source == nullptr ? -1 : box_of(*source);
-      if (from < 0) continue;
-      entered = true;
-      if (from != to) add(from, to, query.id);
+    for (int to : BoxesOf(workflow, layout, query)) {
+      bool entered = false;
+      for (const std::string& before : query.after) {
+        const AccessPattern* source = workflow.FindQuery(before);
+        if (source == nullptr) continue;
+        for (int from : BoxesOf(workflow, layout, *source)) {
+          entered = true;
+          if (from != to) add(from, to, query.id);
+        }
+      }
+      if (!entered) add(-1, to, query.id);  // an entry, or its steps are in another diagram
     }
-    if (!entered) add(-1, to, query.id);  // an entry, or its steps are in another diagram
   }
   return arrows;
 }

@@ -158,9 +158,12 @@ std::string DerivedJson(const DerivedModel& model);
 // The size assumptions the access patterns state (rows per partition, spans).
 SizeAssumptions DerivedSizeAssumptions(const DerivedModel& model);
 
-// The diagram's workflow arrows for `schema`'s tables: each edge of `workflow` whose queries'
-// tables (by name, in the query's keyspace) are boxes of `layout` becomes an arrow labelled
-// with the query it leads to. Queries whose table is not in the layout are skipped.
+// The diagram's workflow arrows for `layout`'s tables: each edge of `workflow` whose queries'
+// tables are boxes of `layout` becomes an arrow labelled with the query it leads to. A query's
+// tables are the one of its name (rule 1, or `table:`) in its keyspace and every table of that
+// keyspace whose comment starts with the query's id ("Q4. ...", so another schema's tables
+// serving the same queries get the arrows too). Queries without a table are skipped; a query
+// whose earlier steps all are gets an entry arrow.
 std::vector<DiagramArrow> WorkflowArrows(const WorkflowModel& workflow,
                                          const DiagramLayout& layout);
 

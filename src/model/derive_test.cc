@@ -308,6 +308,43 @@ TEST(DeriveTest, WorkflowEdgesAndArrows) {
             std::string::npos);
 }
 
+// Another schema's tables serve the workflow's queries when their comments name them.
+TEST(DeriveTest, WorkflowArrowsFindTablesByTheirComment) {
+  auto workflow = LoadWorkflow(std::string(kModel) +
+                               "  Q1: {keyspace: shop, entity: Shop, equality: [shop_id]}\n"
+                               "  Q2: {keyspace: shop, entity: Product, equality: [shop_id], "
+                               "after: [Q1]}\n");
+  ASSERT_TRUE(workflow.ok()) << workflow.status().message();
+  auto schema = LoadSchema(
+      "CREATE TABLE shop.s (a int PRIMARY KEY) WITH comment = 'Q1. shops';\n"
+      "CREATE TABLE shop.p (a int PRIMARY KEY) WITH comment = 'Q2: products';\n"
+      "CREATE TABLE shop.p2 (a int PRIMARY KEY) WITH comment = 'Q2 products, bucketed';\n"
+      "CREATE TABLE shop.q (a int PRIMARY KEY) WITH comment = 'Q10. not Q1';\n"
+      "CREATE TABLE other.s (a int PRIMARY KEY) WITH comment = 'Q1. elsewhere';\n");
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  DiagramLayout layout = LayOut(*schema, "", DiagramForm::kPhysical, kArrowGap);
+  std::vector<DiagramArrow> arrows = WorkflowArrows(*workflow, layout);
+  int s = FindBox(layout, "shop", "s");
+  ASSERT_EQ(arrows.size(), 3u);
+  EXPECT_EQ(arrows[0].from, -1);
+  EXPECT_EQ(arrows[0].to, s);
+  EXPECT_EQ(arrows[1].from, s);
+  EXPECT_EQ(arrows[1].to, FindBox(layout, "shop", "p"));
+  EXPECT_EQ(arrows[2].from, s);
+  EXPECT_EQ(arrows[2].to, FindBox(layout, "shop", "p2"));
+
+  // The table of the query's own name and the ones whose comment names it.
+  auto both = LoadSchema(
+      "CREATE TABLE shop.shops (a int PRIMARY KEY);\n"
+      "CREATE TABLE shop.s (a int PRIMARY KEY) WITH comment = 'Q1. shops';\n");
+  ASSERT_TRUE(both.ok());
+  DiagramLayout two = LayOut(*both, "", DiagramForm::kPhysical, kArrowGap);
+  std::vector<DiagramArrow> entries = WorkflowArrows(*workflow, two);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].to, FindBox(two, "shop", "shops"));
+  EXPECT_EQ(entries[1].to, FindBox(two, "shop", "s"));
+}
+
 // --- The seeds' example -----------------------------------------------------------------------
 
 std::string RepositoryFile(const std::string& relative) {
