@@ -127,6 +127,11 @@ test('guest changes the dates: the price difference first, a room taken meanwhil
   const unchanged = await apiOk(`/reservations/${number}?last_name=${lastName}`);
   assert.deepEqual([unchanged.room_number, unchanged.check_in, unchanged.status],
                    [own, booking.check_in, 'confirmed']);
+  // Searching again offers what is free now: no longer the room just taken.
+  await refused.getByRole('button', { name: 'Search the free rooms again' }).click();
+  await options.locator(`li[data-room="${other}"]`).waitFor({ state: 'detached' });
+  await options.locator(`li[data-room="${own}"]`).waitFor();
+  assert.equal(await review.count(), 0);
   await apiOk(`/reservations/${blocker.confirmation_number}?last_name=${lastName}x`,
               { method: 'DELETE' });
 
