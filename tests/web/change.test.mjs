@@ -154,6 +154,7 @@ test('guest changes the dates: the price difference first, a room taken meanwhil
   await page.getByRole('button', { name: 'Confirm change' }).click();
   await page.locator('[data-testid="changed"]').waitFor();
   await textMatching(page.locator('[data-testid="status"]'), /Changed/);
+  assert.match(page.url(), new RegExp(`#/reservation/${number}$`));  // no longer ?booked=1
 
   // The API agrees, and the page shows the change in the history.
   const changed = await apiOk(`/reservations/${number}?last_name=${lastName}`);

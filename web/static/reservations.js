@@ -199,6 +199,8 @@ function reservationDetail(ctx, r, booked, history, changed = false) {
   if (cancellable(r)) {
     const number = r.confirmation_number;
     actions.append(changeControls(r, { lastName: guestName(number), onChanged: async (done) => {
+      // The page's address, reloaded, shows the reservation (not "Booking confirmed" again).
+      window.history.replaceState(null, '', `#/reservation/${enc(number)}`);
       const updated = await loadHistory(number, guestName(number));
       ctx.main.replaceChildren(...reservationDetail(ctx, done, false, updated, true));
       announce(`Reservation ${number} changed.`);
