@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "common/ascii.h"
 #include "cql/types/temporal.h"
 
 namespace hotel {
@@ -133,6 +134,8 @@ bool IsConfirmationNumber(std::string_view text) {
   }
   return true;
 }
+
+std::string CanonicalConfirmation(std::string_view text) { return common::AsciiUpper(text); }
 
 bool HoldsNights(std::string_view status) {
   return status == kStatusConfirmed || status == kStatusChanged || status == kStatusCheckedIn ||

@@ -71,6 +71,10 @@ inline constexpr size_t kConfirmationLength = 6;
 std::string NewConfirmationNumber(std::mt19937_64& generator);
 // True when `text` is 6-8 characters of the alphabet (input validation).
 bool IsConfirmationNumber(std::string_view text);
+// The form a confirmation number is stored and looked up in: ASCII letters upper-cased
+// ("k7w3rq" -> "K7W3RQ"), so every API call takes a number in any case (numbers are issued in
+// capitals). Other bytes are kept as they are.
+std::string CanonicalConfirmation(std::string_view text);
 
 struct Address {
   std::string street;

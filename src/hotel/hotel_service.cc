@@ -146,7 +146,8 @@ Result<RoomDetails> HotelService::GetRoom(const std::string& hotel_id, int16_t r
 
 Result<Reservation> HotelService::GetReservation(
     const std::string& confirmation, const std::optional<std::string>& guest_last_name) {
-  ASSIGN_OR_RETURN(auto reservation, repository_->FindReservation(confirmation));
+  ASSIGN_OR_RETURN(auto reservation,
+                   repository_->FindReservation(CanonicalConfirmation(confirmation)));
   bool same_guest = !guest_last_name || (reservation && FoldName(*guest_last_name) ==
                                                             FoldName(reservation->guest_last_name));
   if (!reservation || reservation->status == kStatusPending || !same_guest) {
@@ -180,7 +181,8 @@ Result<HotelService::ReservationHistory> HotelService::History(
     const std::string& confirmation, const std::optional<std::string>& guest_last_name) {
   ReservationHistory history;
   ASSIGN_OR_RETURN(history.reservation, GetReservation(confirmation, guest_last_name));
-  ASSIGN_OR_RETURN(history.events, repository_->ReservationHistory(confirmation));
+  ASSIGN_OR_RETURN(history.events,
+                   repository_->ReservationHistory(history.reservation.confirmation_number));
   return history;
 }
 
@@ -339,7 +341,8 @@ Result<Reservation> HotelService::Cancel(const std::string& confirmation,
                                          const std::string& actor) {
   ASSIGN_OR_RETURN(Reservation reservation, GetReservation(confirmation, guest_last_name));
   ASSIGN_OR_RETURN(reservation.status,
-                   StatusAfter(confirmation, reservation.status, ReservationAction::kCancelled));
+                   StatusAfter(reservation.confirmation_number, reservation.status,
+                               ReservationAction::kCancelled));
   RETURN_IF_ERROR(WriteTransition(reservation, ReservationAction::kCancelled, actor));
   return reservation;
 }
@@ -352,45 +355,73 @@ Result<Reservation> HotelService::RecordStayEvent(const std::string& confirmatio
     return Status::Invalid("Not a front-desk action: " + std::string(ActionName(action)));
   }
   ASSIGN_OR_RETURN(Reservation reservation, GetReservation(confirmation));
-  ASSIGN_OR_RETURN(reservation.status, StatusAfter(confirmation, reservation.status, action));
+  ASSIGN_OR_RETURN(reservation.status,
+                   StatusAfter(reservation.confirmation_number, reservation.status, action));
   RETURN_IF_ERROR(WriteTransition(reservation, action, actor));
   return reservation;
+}
+
+Result<HotelService::PlannedChange> HotelService::PlanChange(
+    const std::string& confirmation, const ChangeRequest& request,
+    const std::optional<std::string>& guest_last_name) {
+  RETURN_IF_ERROR(ValidateStay(request.check_in, request.check_out));
+  PlannedChange plan;
+  ASSIGN_OR_RETURN(plan.old, GetReservation(confirmation, guest_last_name));
+  const Reservation& old = plan.old;
+  Reservation& updated = plan.updated;
+  updated = old;
+  ASSIGN_OR_RETURN(updated.status,
+                   StatusAfter(old.confirmation_number, old.status, ReservationAction::kChanged));
+  updated.room_number = request.room_number.value_or(old.room_number);
+  updated.check_in = request.check_in;
+  updated.check_out = request.check_out;
+
+  ASSIGN_OR_RETURN(plan.nights, NightsOfRoom(old.hotel_id, updated.room_number, updated.check_in,
+                                             updated.check_out));
+  if (auto taken = FirstTakenNight(plan.nights, updated.check_in, updated.check_out,
+                                   old.confirmation_number)) {
+    return TakenNight(updated.room_number, *taken);
+  }
+  updated.total = 0;
+  for (const RoomNight& night : plan.nights) updated.total += night.rate;
+  return plan;
+}
+
+Result<ChangeQuote> HotelService::QuoteChange(const std::string& confirmation,
+                                              const ChangeRequest& request,
+                                              const std::optional<std::string>& guest_last_name) {
+  ASSIGN_OR_RETURN(PlannedChange plan, PlanChange(confirmation, request, guest_last_name));
+  ChangeQuote quote;
+  quote.current = std::move(plan.old);
+  quote.proposed = std::move(plan.updated);
+  for (const RoomNight& night : plan.nights) {
+    quote.room_type = night.room_type;
+    quote.nightly_rates.push_back({night.date, night.rate});
+  }
+  return quote;
 }
 
 Result<Reservation> HotelService::Change(const std::string& confirmation,
                                          const ChangeRequest& request,
                                          const std::optional<std::string>& guest_last_name,
                                          const std::string& actor) {
-  RETURN_IF_ERROR(ValidateStay(request.check_in, request.check_out));
-  ASSIGN_OR_RETURN(Reservation old, GetReservation(confirmation, guest_last_name));
-  Reservation updated = old;
-  ASSIGN_OR_RETURN(updated.status,
-                   StatusAfter(confirmation, old.status, ReservationAction::kChanged));
-  updated.room_number = request.room_number.value_or(old.room_number);
-  updated.check_in = request.check_in;
-  updated.check_out = request.check_out;
-
-  ASSIGN_OR_RETURN(
-      std::vector<RoomNight> nights,
-      NightsOfRoom(old.hotel_id, updated.room_number, updated.check_in, updated.check_out));
-  if (auto taken = FirstTakenNight(nights, updated.check_in, updated.check_out, confirmation)) {
-    return TakenNight(updated.room_number, *taken);
-  }
+  ASSIGN_OR_RETURN(PlannedChange plan, PlanChange(confirmation, request, guest_last_name));
+  const Reservation& old = plan.old;
+  const Reservation& updated = plan.updated;
+  const std::string& number = old.confirmation_number;
   // Claim the nights the old stay does not already hold.
   std::vector<Day> to_claim;
-  updated.total = 0;
-  for (const RoomNight& night : nights) {
-    updated.total += night.rate;
+  for (const RoomNight& night : plan.nights) {
     if (night.is_available) to_claim.push_back(night.date);
   }
   int64_t now = NowMillis();
   ASSIGN_OR_RETURN(bool claimed, repository_->ClaimNights(old.hotel_id, updated.room_number,
-                                                          to_claim, confirmation, now));
+                                                          to_claim, number, now));
   if (!claimed) {
     ASSIGN_OR_RETURN(
         std::vector<RoomNight> now_nights,
         NightsOfRoom(old.hotel_id, updated.room_number, updated.check_in, updated.check_out));
-    Day day = FirstTakenNight(now_nights, updated.check_in, updated.check_out, confirmation)
+    Day day = FirstTakenNight(now_nights, updated.check_in, updated.check_out, number)
                   .value_or(updated.check_in);
     return TakenNight(updated.room_number, day);
   }
@@ -402,7 +433,7 @@ Result<Reservation> HotelService::Change(const std::string& confirmation,
                        ? Status(common::StatusCode::kUnavailable, "change timed out; retry")
                        : repository_->WriteReservation(updated, nullptr, &old, changed);
   if (!written.ok()) {
-    (void)repository_->ReleaseNights(old.hotel_id, updated.room_number, to_claim, confirmation);
+    (void)repository_->ReleaseNights(old.hotel_id, updated.room_number, to_claim, number);
     return written;
   }
   // Free the old nights the new stay does not use.
@@ -412,7 +443,7 @@ Result<Reservation> HotelService::Change(const std::string& confirmation,
                 day < updated.check_out;
     if (!kept) to_free.push_back(day);
   }
-  RETURN_IF_ERROR(repository_->ReleaseNights(old.hotel_id, old.room_number, to_free, confirmation));
+  RETURN_IF_ERROR(repository_->ReleaseNights(old.hotel_id, old.room_number, to_free, number));
   return updated;
 }
 

@@ -121,6 +121,16 @@ struct ChangeRequest {
   std::optional<int16_t> room_number;  // unset: keep the room
 };
 
+// What a change would cost (HotelService::QuoteChange): the reservation as it is and as the
+// change would make it, priced night by night at the rates open now.
+struct ChangeQuote {
+  Reservation current;
+  Reservation proposed;                    // status "changed", the new room, dates and total
+  std::string room_type;                   // of the proposed room
+  std::vector<NightlyRate> nightly_rates;  // of the proposed stay, one per night, in order
+  Cents difference() const { return proposed.total - current.total; }
+};
+
 class HotelService {
  public:
   // Sets the repository's availability table to `options.availability_bucketing` and starts
@@ -147,8 +157,9 @@ class HotelService {
   // Q5: the room's type, amenities and rate on `date` (default today). kNotFound when unknown.
   common::Result<RoomDetails> GetRoom(const std::string& hotel_id, int16_t room_number,
                                       std::optional<Day> date);
-  // Q6, in any status (a cancelled reservation stays readable). kNotFound when unknown (or
-  // still pending). With `guest_last_name`, also kNotFound —
+  // Q6, in any status (a cancelled reservation stays readable). `confirmation` in any case
+  // (CanonicalConfirmation), here and in every call below that takes one. kNotFound when
+  // unknown (or still pending). With `guest_last_name`, also kNotFound —
   // the same status, message included — unless the reservation's guest has that last name
   // (any case, surrounding blanks ignored), so a number cannot be probed without the name.
   common::Result<Reservation> GetReservation(
@@ -190,6 +201,13 @@ class HotelService {
       const std::string& confirmation, const ChangeRequest& request,
       const std::optional<std::string>& guest_last_name = std::nullopt,
       const std::string& actor = std::string(kGuestActor));
+  // Prices moving a reservation to `request`'s stay without changing anything: the checks and
+  // errors of Change (kInvalid, kNotFound, InvalidTransition, RoomUnavailable for a night
+  // another reservation holds or that is not open) and the total Change would charge now. A
+  // quote holds nothing: the room may be taken before the change is made.
+  common::Result<ChangeQuote> QuoteChange(
+      const std::string& confirmation, const ChangeRequest& request,
+      const std::optional<std::string>& guest_last_name = std::nullopt);
   // A front-desk event, by staff user `actor`: kCheckedIn, kCheckedOut or kNoShow (a no-show
   // frees the stay's nights, as a cancel). Returns the reservation with its new status.
   // kNotFound when unknown; InvalidTransition when the status does not allow it (domain.h);
@@ -242,6 +260,17 @@ class HotelService {
   common::Result<std::vector<RoomNight>> NightsOfRoom(const std::string& hotel_id,
                                                       int16_t room_number, Day check_in,
                                                       Day check_out);
+  // What Change and QuoteChange share: the reservation as read (`old`), as it would be after
+  // the change (`updated`: status, room, dates and total), and the rows of its new nights, all
+  // open and free or already its own. Errors as QuoteChange.
+  struct PlannedChange {
+    Reservation old;
+    Reservation updated;
+    std::vector<RoomNight> nights;
+  };
+  common::Result<PlannedChange> PlanChange(const std::string& confirmation,
+                                           const ChangeRequest& request,
+                                           const std::optional<std::string>& guest_last_name);
   // Reserves a fresh confirmation number for `pending`, filling in its number.
   common::Status ReserveNumber(Reservation& pending, int64_t now_millis);
   // A history row for `reservation` (in its new status) with a fresh event id.

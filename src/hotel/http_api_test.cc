@@ -173,8 +173,8 @@ TEST_P(HttpApiTest, ReadEndpointsQ1ToQ5) {
   const json::object& paths = openapi.body.at("paths").as_object();
   EXPECT_TRUE(paths.contains("/reservations/{confirmation_number}"));
   EXPECT_TRUE(paths.at("/reservations/{confirmation_number}").as_object().contains("delete"));
-  EXPECT_EQ(paths.size(), 25u);
-  for (const char* action : {"history", "check-in", "check-out", "no-show"}) {
+  EXPECT_EQ(paths.size(), 26u);
+  for (const char* action : {"history", "quote", "check-in", "check-out", "no-show"}) {
     EXPECT_TRUE(paths.contains("/reservations/{confirmation_number}/" + std::string(action)))
         << action;
   }

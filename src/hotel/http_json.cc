@@ -200,17 +200,45 @@ json::object HistoryJson(const Reservation& reservation,
           {"history", std::move(history)}};
 }
 
+namespace {
+
+json::array NightlyRatesJson(const std::vector<NightlyRate>& nightly_rates) {
+  json::array rates;
+  for (const NightlyRate& rate : nightly_rates) {
+    rates.push_back(json::object{{"date", FormatDay(rate.date)}, {"rate", FormatMoney(rate.rate)}});
+  }
+  return rates;
+}
+
+// The stay part of a reservation, for a quote.
+json::object StayJson(const Reservation& reservation) {
+  return {{"room_number", reservation.room_number},
+          {"check_in", FormatDay(reservation.check_in)},
+          {"check_out", FormatDay(reservation.check_out)},
+          {"nights", reservation.nights()},
+          {"total", FormatMoney(reservation.total)}};
+}
+
+}  // namespace
+
+json::object ChangeQuoteJson(const ChangeQuote& quote) {
+  json::object proposed = StayJson(quote.proposed);
+  proposed["room_type"] = quote.room_type;
+  proposed["nightly_rates"] = NightlyRatesJson(quote.nightly_rates);
+  return {{"confirmation_number", quote.current.confirmation_number},
+          {"hotel_id", quote.current.hotel_id},
+          {"currency", quote.current.currency},
+          {"current", StayJson(quote.current)},
+          {"proposed", std::move(proposed)},
+          {"difference", FormatMoney(quote.difference())}};
+}
+
 json::object AvailabilityJson(const Availability& availability) {
   json::array rooms;
   for (const RoomOffer& offer : availability.rooms) {
-    json::array rates;
-    for (const NightlyRate& rate : offer.nightly_rates) {
-      rates.push_back(
-          json::object{{"date", FormatDay(rate.date)}, {"rate", FormatMoney(rate.rate)}});
-    }
     rooms.push_back(json::object{{"room_number", offer.room_number},
                                  {"room_type", offer.room_type},
-                                 {"nightly_rates", std::move(rates)},
+                                 {"nightly_rates", NightlyRatesJson(offer.nightly_rates)},
                                  {"total", FormatMoney(offer.total)},
                                  {"currency", kCurrency}});
   }

@@ -38,6 +38,11 @@ boost::json::object ReservationJson(const Reservation& reservation);
 boost::json::object HistoryJson(const Reservation& reservation,
                                 const std::vector<ReservationEvent>& events);
 boost::json::object AvailabilityJson(const Availability& availability);
+// GET /reservations/{n}/quote: {"confirmation_number", "hotel_id", "currency", "current":
+// {"room_number", "check_in", "check_out", "nights", "total"}, "proposed": {the same, plus
+// "room_type" and "nightly_rates": [{"date", "rate"}, ...]}, "difference": the proposed total
+// less the current one, signed ("-50.00", "25.00")}.
+boost::json::object ChangeQuoteJson(const ChangeQuote& quote);
 boost::json::object RoomJson(const RoomDetails& room);
 
 // Body readers. `object` is the parsed body.

@@ -245,7 +245,9 @@ HttpResponse HotelPois(const Context& context, Call& call) {
   return JsonResponse(200, json::object{{"pois", PoiArray(*pois)}});
 }
 
-HttpResponse GetAvailability(const Context& context, Call& call) {
+// A stay given as ?check_in=&check_out= (both required, at most the service's longest stay),
+// or the 400 to answer.
+std::variant<ChangeRequest, HttpResponse> StayParams(const Context& context, const Call& call) {
   auto check_in = DateParam(call.query, "check_in");
   if (auto* error = std::get_if<HttpResponse>(&check_in)) return *error;
   auto check_out = DateParam(call.query, "check_out");
@@ -254,9 +256,16 @@ HttpResponse GetAvailability(const Context& context, Call& call) {
                              context.service->options().max_stay_nights, "check_out")) {
     return FieldErrorResponse(*error);
   }
+  return ChangeRequest{std::get<Day>(check_in), std::get<Day>(check_out), std::nullopt};
+}
+
+HttpResponse GetAvailability(const Context& context, Call& call) {
+  auto stay = StayParams(context, call);
+  if (auto* error = std::get_if<HttpResponse>(&stay)) return *error;
   HttpResponse response;
-  auto availability = context.service->FindAvailability(call.path[1], std::get<Day>(check_in),
-                                                        std::get<Day>(check_out));
+  auto availability =
+      context.service->FindAvailability(call.path[1], std::get<ChangeRequest>(stay).check_in,
+                                        std::get<ChangeRequest>(stay).check_out);
   if (Failed(availability, &response)) return response;
   return JsonResponse(200, AvailabilityJson(*availability));
 }
@@ -402,6 +411,26 @@ HttpResponse ChangeReservation(const Context& context, Call& call) {
   CountOutcome(changed, metrics.changes, metrics.change_conflicts);
   if (Failed(changed, &response)) return response;
   return JsonResponse(200, ReservationJson(*changed));
+}
+
+// GET /reservations/{confirmation}/quote?check_in=&check_out=[&room_number=]: what PUT with the
+// same stay would charge now, changing nothing (the UI shows it before the guest confirms).
+HttpResponse QuoteReservationChange(const Context& context, Call& call) {
+  auto last_name = GuestLastName(call);
+  if (auto* error = std::get_if<HttpResponse>(&last_name)) return *error;
+  auto stay = StayParams(context, call);
+  if (auto* error = std::get_if<HttpResponse>(&stay)) return *error;
+  ChangeRequest& request = std::get<ChangeRequest>(stay);
+  if (auto room = Param(call.query, "room_number")) {
+    auto number = RoomSegment(*room);
+    if (auto* error = std::get_if<HttpResponse>(&number)) return *error;
+    request.room_number = std::get<int16_t>(number);
+  }
+  HttpResponse response;
+  auto quote = context.service->QuoteChange(call.path[1], request,
+                                            std::get<std::optional<std::string>>(last_name));
+  if (Failed(quote, &response)) return response;
+  return JsonResponse(200, ChangeQuoteJson(*quote));
 }
 
 HttpResponse UpdateGuest(const Context& context, Call& call) {
@@ -553,6 +582,7 @@ const std::vector<Endpoint>& Endpoints() {
       {"PUT", {"reservations", "*"}, Access::kGuest, ChangeReservation},
       {"DELETE", {"reservations", "*"}, Access::kGuest, CancelReservation},
       {"GET", {"reservations", "*", "history"}, Access::kGuest, ReservationHistory},
+      {"GET", {"reservations", "*", "quote"}, Access::kGuest, QuoteReservationChange},
       {"POST", {"reservations", "*", "check-in"}, Access::kStaff, CheckIn},
       {"POST", {"reservations", "*", "check-out"}, Access::kStaff, CheckOut},
       {"POST", {"reservations", "*", "no-show"}, Access::kStaff, NoShow},

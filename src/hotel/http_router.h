@@ -14,9 +14,9 @@
 //  - public: health and readiness, the OpenAPI document, points of interest, hotels, rooms,
 //  availability,
 //    booking a stay for a new guest, login and logout;
-//  - guest: one reservation (read, change, cancel) by its confirmation number and the guest's
-//    last name (`?last_name=`); a wrong name is the same 404 as an unknown number. A staff
-//    session may leave the name out;
+//  - guest: one reservation (read, its history, a change's price, change, cancel) by its
+//    confirmation number, in any case, and the guest's last name (`?last_name=`); a wrong name
+//    is the same 404 as an unknown number. A staff session may leave the name out;
 //  - staff: everything else (arrivals, reservations by name, guests, inventory writes, booking
 //    for an existing guest_id), with a session from POST /api/v1/login presented as the
 //    `hotel_session` cookie (the UI) or `Authorization: Bearer <token>` (API clients).

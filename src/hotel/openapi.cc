@@ -195,6 +195,22 @@ const std::vector<Endpoint>& LifecycleEndpoints() {
   return endpoints;
 }
 
+// The guest's change of dates or room: its price first, then PUT.
+const std::vector<Endpoint>& GuestChangeEndpoints() {
+  static const std::vector<Endpoint> endpoints{
+      {"get",
+       "/reservations/{confirmation_number}/quote",
+       "The price of a change of dates or room, changing nothing (the checks and errors of PUT: "
+       "409 when a night is taken, 422 unless confirmed or changed)",
+       {"check_in", "check_out", "room_number?", "last_name?"},
+       nullptr,
+       200,
+       "ChangeQuote",
+       kGuest},
+  };
+  return endpoints;
+}
+
 // Operations endpoints, outside /api/v1 (their path items name the server root).
 const std::vector<Endpoint>& RootEndpoints() {
   static const std::vector<Endpoint> endpoints{
@@ -234,6 +250,25 @@ json::object Strings(std::initializer_list<const char*> names) {
   json::object properties;
   for (const char* name : names) properties[name] = json::object{{"type", "string"}};
   return properties;
+}
+
+// ChangeQuote: a stay as it is and as a change would make it (GET .../quote).
+void AddChangeQuoteSchema(json::object& s) {
+  json::object stay_props = Strings({"check_in", "check_out", "total"});
+  stay_props["room_number"] = {{"type", "integer"}};
+  stay_props["nights"] = {{"type", "integer"}};
+  json::object proposed_props = stay_props;
+  proposed_props["room_type"] = {{"type", "string"}};
+  proposed_props["nightly_rates"] = {
+      {"type", "array"},
+      {"items", {{"type", "object"}, {"properties", Strings({"date", "rate"})}}}};
+  json::object quote_props = Strings({"confirmation_number", "hotel_id", "currency"});
+  quote_props["current"] = {{"type", "object"}, {"properties", std::move(stay_props)}};
+  quote_props["proposed"] = {{"type", "object"}, {"properties", std::move(proposed_props)}};
+  quote_props["difference"] = {
+      {"type", "string"},
+      {"description", "the proposed total less the current one, signed (\"-50.00\")"}};
+  s["ChangeQuote"] = {{"type", "object"}, {"properties", std::move(quote_props)}};
 }
 
 json::object Schemas() {
@@ -321,6 +356,7 @@ json::object Schemas() {
   change_props["room_number"] = {{"type", "integer"}};
   s["Change"] = {
       {"type", "object"}, {"required", {"check_in", "check_out"}}, {"properties", change_props}};
+  AddChangeQuoteSchema(s);
   s["Health"] = {{"type", "object"},
                  {"properties", Strings({"status", "mode", "reason"})},
                  {"description", "status: ok, live or unavailable (503, with the reason)"}};
@@ -413,7 +449,7 @@ json::object Operation(const Endpoint& endpoint) {
 
 std::string Build() {
   json::object paths;
-  for (const auto* group : {&Endpoints(), &LifecycleEndpoints()}) {
+  for (const auto* group : {&Endpoints(), &LifecycleEndpoints(), &GuestChangeEndpoints()}) {
     for (const Endpoint& endpoint : *group) {
       json::value& slot = paths[endpoint.path];
       if (!slot.is_object()) slot.emplace_object();

@@ -2,9 +2,10 @@
 """A tiny in-memory stand-in for `hotel serve`, for developing and testing the web UI.
 
 It follows the hotel HTTP API contract (v1, base path /api/v1) closely enough for the UI and its
-browser test (tests/web/journey.test.js): the read queries Q1-Q9, booking, cancelling and
-changing reservations, guests, with the contract's JSON errors, and who may call what
-(docs/security.md): staff login (POST /login, a session cookie or bearer token, /logout,
+browser tests (tests/web/*.test.mjs): the read queries Q1-Q9, booking, cancelling and
+changing reservations (with the price of a change first: GET .../quote), a reservation's
+history, confirmation numbers in any case, guests, with the contract's JSON errors, and who may
+call what (docs/security.md): staff login (POST /login, a session cookie or bearer token, /logout,
 /session), 401 for staff-only calls without a session, the guest's last name for a reservation
 (a wrong one is the same 404 as an unknown number). It also serves the UI from web/ at / and
 /static/..., as the real service does. Python 3 standard library only; data lives in memory and
@@ -304,8 +305,9 @@ class Store:
         return room_number, self.rooms[(hotel_id, room_number)]
 
     def reservation(self, number, last_name=None):
-        """The reservation; with `last_name`, only when it is its guest's (any case)."""
-        found = self.reservations.get(number)
+        """The reservation, its number in any case; with `last_name`, only when it is its
+        guest's (any case)."""
+        found = self.reservations.get(number.upper())
         if found is None or (last_name is not None and
                              found["guest_last_name"].strip().lower() != last_name.strip().lower()):
             raise ApiError(404, "not_found", f"Reservation '{number}' not found")
@@ -388,6 +390,38 @@ def require_text(obj, field, prefix=""):
     return value.strip()
 
 
+def quote_change(store, reservation, q):
+    """GET /reservations/{n}/quote: what PUT with this stay would charge, changing nothing (the
+    service's HotelService::QuoteChange), with PUT's checks and errors."""
+    store.transition(reservation, "changed")
+    check_in, check_out = parse_stay(q.get("check_in"), q.get("check_out"))
+    hotel_id = reservation["hotel_id"]
+    room_number = reservation["room_number"]
+    if "room_number" in q:
+        room_number, _ = store.room(hotel_id, q["room_number"])
+    else:
+        store.room(hotel_id, room_number)
+    store._check(hotel_id, room_number, check_in, check_out,
+                 ignore=reservation["confirmation_number"])
+    rates = [{"date": night.isoformat(), "rate": money(store.rate(hotel_id, room_number, night))}
+             for night in nights_of(check_in, check_out)]
+    total = sum(Decimal(r["rate"]) for r in rates)
+
+    def stay(room, start, end, amount):
+        return {"room_number": room, "check_in": start, "check_out": end,
+                "nights": (dt.date.fromisoformat(end) - dt.date.fromisoformat(start)).days,
+                "total": money(amount)}
+    proposed = stay(room_number, check_in.isoformat(), check_out.isoformat(), total)
+    proposed["room_type"] = store.rooms[(hotel_id, room_number)]["room_type"]
+    proposed["nightly_rates"] = rates
+    return {"confirmation_number": reservation["confirmation_number"], "hotel_id": hotel_id,
+            "currency": reservation["currency"],
+            "current": stay(reservation["room_number"], reservation["check_in"],
+                            reservation["check_out"], Decimal(reservation["total"])),
+            "proposed": proposed,
+            "difference": money(total - Decimal(reservation["total"]))}
+
+
 def routes(store, method, parts, query, body, caller, headers):
     """Dispatches one API request; returns (status, json) or raises ApiError. Appends the
     answer's extra headers (Set-Cookie) to `headers`."""
@@ -457,8 +491,12 @@ def routes(store, method, parts, query, body, caller, headers):
             return 200, store.reservation(parts[1], caller.guest_last_name(q))
         if method == "GET" and n == 3 and parts[2] == "history":
             reservation = store.reservation(parts[1], caller.guest_last_name(q))
-            return 200, {"confirmation_number": parts[1], "status": reservation["status"],
-                         "history": store.history.get(parts[1], [])}
+            number = reservation["confirmation_number"]
+            return 200, {"confirmation_number": number, "status": reservation["status"],
+                         "history": store.history.get(number, [])}
+        if method == "GET" and n == 3 and parts[2] == "quote":
+            return 200, quote_change(store, store.reservation(parts[1], caller.guest_last_name(q)),
+                                     q)
         if method == "POST" and n == 3 and parts[2] in ("check-in", "check-out", "no-show"):
             caller.require_staff()
             reservation = store.reservation(parts[1])

@@ -1,15 +1,18 @@
-// The reservation pages of the hotel web UI: a reservation by confirmation number and the
-// guest's last name (Q6) with its status, its history (Q10) and its cancel step (DELETE; a
-// cancelled reservation stays visible with its history), the guest's lookup form, and the staff
+// The reservation pages of the hotel web UI: a reservation by confirmation number (any case)
+// and the guest's last name (Q6) with its status, its history (Q10), its change of dates or room
+// (change.js: the price difference before the PUT) and its cancel step (DELETE; a cancelled
+// reservation stays visible with its history), "My reservations" (the lookup form and every
+// reservation booked or opened in this tab, with its status, cancelled ones too), and the staff
 // page (login, a hotel's arrivals on a date (Q7), reservations by guest name (Q8), logout).
 // Views take ctx as in app.js. Who may see what: docs/security.md.
 
 import {
-  announce, api, append, clearFieldErrors, enc, errorBox, field, fmtDate, fmtMoney, guestName, h,
-  icon, knownHotels, loading, logIn, logOut, navigate, nightsBetween, pageHeader, parseIso, plural,
-  rememberGuestName, rememberHotel, requiredValue, setFieldError, setStaffSession, staffSession,
-  todayIso,
+  announce, api, append, clearFieldErrors, disclosure, enc, errorBox, field, fmtDate, fmtMoney,
+  guestName, h, icon, knownHotels, loading, logIn, logOut, navigate, nightsBetween, pageHeader,
+  parseIso, plural, rememberGuestName, rememberHotel, rememberedReservations, requiredValue,
+  setFieldError, setStaffSession, staffSession, todayIso,
 } from './ui.js';
+import { changeControls } from './change.js';
 
 // The reservation statuses and history actions as a guest reads them.
 const STATUS_LABELS = {
@@ -118,7 +121,8 @@ function lastNameForm(ctx, number) {
   return form;
 }
 
-export async function viewReservation(ctx, number) {
+export async function viewReservation(ctx, typed) {
+  const number = typed.trim().toUpperCase();  // numbers are issued in capitals
   const body = h('div', { 'aria-busy': 'true' }, loading('Looking up the reservation…'));
   const booked = ctx.params.get('booked') === '1';
   append(ctx.main, body);
@@ -149,7 +153,8 @@ export async function viewReservation(ctx, number) {
   if (booked) announce(`Booking confirmed. Your confirmation number is ${r.confirmation_number}.`);
 }
 
-function reservationDetail(ctx, r, booked, history) {
+// The reservation's page: `booked` right after booking, `changed` right after a change.
+function reservationDetail(ctx, r, booked, history, changed = false) {
   const cancelled = r.status === 'cancelled';
   const nodes = [pageHeader(booked ? 'Booking confirmed' : `Reservation ${r.confirmation_number}`, {
     crumbs: reservationCrumbs(r.confirmation_number) })];
@@ -167,6 +172,14 @@ function reservationDetail(ctx, r, booked, history) {
       h('div', {}, h('p', { class: 'alert-title', text: `Reservation ${r.confirmation_number} is cancelled` }),
         h('p', { text: `Room ${r.room_number} is free again for these nights.` }))));
   }
+  if (changed) {
+    nodes.push(h('div', { class: 'alert alert-info', role: 'status', 'data-testid': 'changed' },
+      icon('check', 'icon alert-icon'),
+      h('div', {},
+        h('p', { class: 'alert-title', text: `Reservation ${r.confirmation_number} is changed` }),
+        h('p', { text: `Room ${r.room_number}, ${fmtDate(r.check_in)} → ` +
+                       `${fmtDate(r.check_out)}, ${fmtMoney(r.total, r.currency)} in total.` }))));
+  }
   const actions = h('div', { class: 'actions' });
   nodes.push(h('section', { class: 'card reservation-detail', 'aria-labelledby': 'res-title' },
     h('div', { class: 'reservation-head' },
@@ -183,7 +196,18 @@ function reservationDetail(ctx, r, booked, history) {
       h('div', {}, h('dt', { text: 'Nights' }), h('dd', { text: String(r.nights ?? nightsBetween(r.check_in, r.check_out)) })),
       h('div', {}, h('dt', { text: 'Total' }), h('dd', { class: 'price', text: fmtMoney(r.total, r.currency) }))),
     actions));
-  if (cancellable(r)) actions.append(cancelControls(ctx, r));
+  if (cancellable(r)) {
+    const number = r.confirmation_number;
+    actions.append(changeControls(r, { lastName: guestName(number), onChanged: async (done) => {
+      // The page's address, reloaded, shows the reservation (not "Booking confirmed" again).
+      window.history.replaceState(null, '', `#/reservation/${enc(number)}`);
+      const updated = await loadHistory(number, guestName(number));
+      ctx.main.replaceChildren(...reservationDetail(ctx, done, false, updated, true));
+      announce(`Reservation ${number} changed.`);
+      ctx.main.querySelector('h1')?.focus();
+    } }));
+    actions.append(cancelControls(ctx, r));
+  }
   actions.append(h('a', { class: 'btn btn-ghost', href: '#/reservations' }, 'Find another reservation'));
   nodes.push(historySection(history));
   return nodes;
@@ -204,18 +228,10 @@ function cancelControls(ctx, r) {
     h('p', { class: 'small', text: `This frees room ${r.room_number} for ` +
       `${plural(r.nights ?? nightsBetween(r.check_in, r.check_out), 'night')} and cannot be undone.` }),
     h('div', { class: 'actions' }, confirmYes, confirmNo), result);
-  start.addEventListener('click', () => {
-    panel.hidden = false;
-    start.hidden = true;
-    start.setAttribute('aria-expanded', 'true');
-    panel.querySelector('#cancel-q').focus();
-  });
+  const hide = disclosure(start, panel, panel.querySelector('#cancel-q'));
   confirmNo.addEventListener('click', () => {
-    panel.hidden = true;
-    start.hidden = false;
-    start.setAttribute('aria-expanded', 'false');
     result.replaceChildren();
-    start.focus();
+    hide();
   });
   confirmYes.addEventListener('click', async () => {
     confirmYes.disabled = true;
@@ -277,15 +293,49 @@ export async function viewLookup(ctx) {
     rememberGuestName(value, last);
     navigate(`#/reservation/${enc(value)}`);
   });
+  const mine = h('section', { class: 'section', 'aria-labelledby': 'mine-title' });
   append(ctx.main,
-    pageHeader('Find your reservation', { lead: 'Look up a booking with its confirmation ' +
-                                                'number and the guest’s last name.' }),
+    pageHeader('My reservations', { lead: 'Look up a booking with its confirmation number and ' +
+                                          'the guest’s last name.' }),
     h('div', { class: 'lookup-grid' }, form,
       h('div', { class: 'card lookup-card' },
         h('h2', {}, icon('user'), ' Hotel staff'),
         h('p', { class: 'muted', text: 'Searching bookings by guest name and the arrivals of a ' +
                                        'day need a staff login.' }),
-        h('p', {}, h('a', { class: 'btn btn-secondary', href: '#/staff' }, 'Staff page')))));
+        h('p', {}, h('a', { class: 'btn btn-secondary', href: '#/staff' }, 'Staff page')))),
+    mine);
+  await myReservations(ctx, mine);
+}
+
+// The reservations booked or opened in this tab (their numbers and last names are kept in
+// sessionStorage), each as the API shows it now: cancelled ones too, with their status.
+async function myReservations(ctx, section) {
+  const known = rememberedReservations();
+  append(section, h('h2', { id: 'mine-title', text: 'Booked or opened in this tab' }));
+  if (!known.length) {
+    section.append(h('p', { class: 'empty', text: 'None yet: the reservations you book or ' +
+                                                  'look up here are listed, whatever their status.' }));
+    return;
+  }
+  const list = h('div', { 'aria-busy': 'true' }, loading('Loading your reservations…'));
+  section.append(list);
+  const found = await Promise.all(known.map(([number, lastName]) =>
+    api(`/reservations/${enc(number)}${guestQuery(lastName)}`, { signal: ctx.signal })
+      .catch((err) => err)));
+  if (ctx.signal.aborted) return;
+  list.removeAttribute('aria-busy');
+  const shown = found.filter((r) => !(r instanceof Error))
+    .sort((a, b) => a.check_in.localeCompare(b.check_in));
+  // A number that is not (or no longer) found is forgotten; other failures are shown.
+  const failed = found.filter((r) => r instanceof Error && r.status !== 404);
+  found.forEach((r, i) => {
+    if (r instanceof Error && r.status === 404) rememberGuestName(known[i][0], null);
+  });
+  list.replaceChildren();
+  append(list,
+    shown.length ? h('ul', { class: 'reservation-list', 'data-testid': 'my-reservations' },
+                     shown.map(reservationCard)) : null,
+    failed.length ? errorBox(failed[0]) : null);
 }
 
 // The staff page's address with `changes` applied to its query (empty values dropped).

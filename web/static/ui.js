@@ -186,6 +186,9 @@ export function rememberGuestName(number, lastName) {
 
 export function guestName(number) { return guestNames()[number] || ''; }
 
+/** The reservations this tab knows (booked or looked up here): [[number, lastName], ...]. */
+export function rememberedReservations() { return Object.entries(guestNames()); }
+
 // ---------------------------------------------------------------------------------------------
 // Dates and money
 
@@ -289,6 +292,21 @@ export function errorBox(err, { retry } = {}) {
       h('p', { class: 'alert-detail', text: detail }),
       retry ? h('button', { class: 'btn btn-secondary btn-small', type: 'button',
                             onclick: retry }, 'Try again') : null));
+}
+
+/**
+ * Makes `start` a button that opens `panel` (hidden until then) and moves the focus to
+ * `focusTarget`; returns the function that closes it again and gives the focus back to `start`.
+ */
+export function disclosure(start, panel, focusTarget) {
+  const show = (open) => {
+    panel.hidden = !open;
+    start.hidden = open;
+    start.setAttribute('aria-expanded', String(open));
+    (open ? focusTarget : start).focus();
+  };
+  start.addEventListener('click', () => show(true));
+  return () => show(false);
 }
 
 export function loading(text = 'Loading…') {
