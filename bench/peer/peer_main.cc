@@ -4,8 +4,7 @@
 //
 //   hotel_peer_bench --cqld HOST:PORT --cqld-pid PID --cqld-data DIR [--flush-command CMD]
 //                    --pg CONNINFO --pg-pid PID --pg-data DIR
-//                    [--scale small|seed] [--hotels N] [--rooms N] [--days N] [--pois N]
-//                    [--guests N] [--reservations N] [--writers N] [--seed N]
+//                    [--scale small|seed] [--hotels N] [--rooms N] [--days N] [--seed N]
 //                    [--mixes lookup,availability,workflow] [--concurrency N] [--duration S]
 //                    [--synchronous-commit off|on]
 //
@@ -22,6 +21,7 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -52,7 +52,6 @@ constexpr const char* kUsage =
     "usage: hotel_peer_bench --cqld HOST:PORT --cqld-pid PID --cqld-data DIR\n"
     "                        [--flush-command CMD] --pg CONNINFO --pg-pid PID --pg-data DIR\n"
     "                        [--scale small|seed] [--hotels N] [--rooms N] [--days N]\n"
-    "                        [--pois N] [--guests N] [--reservations N] [--writers N]\n"
     "                        [--seed N] [--mixes lookup,availability,workflow]\n"
     "                        [--concurrency N] [--duration S] [--synchronous-commit off|on]\n";
 
@@ -68,10 +67,6 @@ struct Flags {
                                                {"--hotels", ""},
                                                {"--rooms", ""},
                                                {"--days", ""},
-                                               {"--pois", ""},
-                                               {"--guests", ""},
-                                               {"--reservations", ""},
-                                               {"--writers", "2"},
                                                {"--seed", "42"},
                                                {"--mixes", "lookup,availability,workflow"},
                                                {"--concurrency", "8"},
@@ -81,12 +76,13 @@ struct Flags {
 };
 
 // An integer flag ("" leaves `value`); false when malformed or out of [low, high].
-bool IntFlag(const std::string& text, long low, long high, int* value) {
+bool IntFlag(const std::string& text, int low, int high, int* value) {
   if (text.empty()) return true;
-  char* end = nullptr;
-  long parsed = std::strtol(text.c_str(), &end, 10);
-  if (*end != '\0' || parsed < low || parsed > high) return false;
-  *value = static_cast<int>(parsed);
+  int parsed = 0;
+  const char* last = text.data() + text.size();
+  auto [end, error] = std::from_chars(text.data(), last, parsed);
+  if (error != std::errc() || end != last || parsed < low || parsed > high) return false;
+  *value = parsed;
   return true;
 }
 
@@ -99,13 +95,10 @@ bool OptionsFromFlags(Flags& flags, hotel::GeneratorOptions* generator,
   char* end = nullptr;
   generator->seed = std::strtoull(flags["--seed"].c_str(), &end, 10);
   if (*end != '\0') return false;
+  // The scale's sample, resized (`hotel load`'s flags of the same names).
   if (!IntFlag(flags["--hotels"], 1, 1000000, &generator->hotels) ||
       !IntFlag(flags["--rooms"], 1, 3000, &generator->rooms_per_hotel) ||
       !IntFlag(flags["--days"], 8, 3660, &generator->days) ||
-      !IntFlag(flags["--pois"], 1, 1000000, &generator->pois) ||
-      !IntFlag(flags["--guests"], 1, 100000000, &generator->guests) ||
-      !IntFlag(flags["--reservations"], 0, 100000000, &generator->reservations) ||
-      !IntFlag(flags["--writers"], 1, 64, &generator->threads) ||
       !IntFlag(flags["--concurrency"], 1, 1024, &bench->concurrency)) {
     return false;
   }

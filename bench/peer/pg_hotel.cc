@@ -127,9 +127,11 @@ namespace {
 // A live reservation holds its nights (hotel::HoldsNights).
 constexpr const char* kLive = "('confirmed', 'changed', 'checked_in', 'checked_out')";
 
-// name, SQL.
-const std::vector<std::pair<std::string, std::string>>& Statements() {
-  static const std::vector<std::pair<std::string, std::string>> statements = {
+using Statements = std::vector<std::pair<std::string, std::string>>;  // name, SQL
+
+// The loader's statements (the nights go by COPY).
+Statements LoadStatements() {
+  return {
       {"insert_poi",
        "INSERT INTO pois (poi_name, description) VALUES ($1, $2) "
        "ON CONFLICT (poi_name) DO UPDATE SET description = EXCLUDED.description"},
@@ -161,6 +163,12 @@ const std::vector<std::pair<std::string, std::string>>& Statements() {
        "ON CONFLICT (guest_id, kind) DO UPDATE SET street = EXCLUDED.street, city = "
        "EXCLUDED.city, state_or_province = EXCLUDED.state_or_province, postal_code = "
        "EXCLUDED.postal_code, country = EXCLUDED.country"},
+  };
+}
+
+// The workflow's statements, Q1-Q9, booking and cancel.
+Statements WorkflowStatements() {
+  return {
       {"list_pois", "SELECT poi_name FROM pois ORDER BY poi_name"},
       // Q1
       {"hotels_by_poi",
@@ -249,7 +257,6 @@ const std::vector<std::pair<std::string, std::string>>& Statements() {
        "SELECT count(*) FROM room_nights WHERE hotel_id = $1 AND night >= $3 AND night < $4 "
        "AND room_number = $2 AND booked_by = $5"},
   };
-  return statements;
 }
 
 std::string IntegrityQuery() {
@@ -288,7 +295,9 @@ Status PgHotel::CreateSchema(PgConnection& connection) {
 }
 
 Status PgHotel::PrepareAll() {
-  for (const auto& [name, sql] : Statements()) RETURN_IF_ERROR(connection_->Prepare(name, sql));
+  for (const Statements& statements : {LoadStatements(), WorkflowStatements()}) {
+    for (const auto& [name, sql] : statements) RETURN_IF_ERROR(connection_->Prepare(name, sql));
+  }
   return connection_->Prepare("integrity", IntegrityQuery());
 }
 
