@@ -16,6 +16,7 @@ using hotel::FormatDay;
 using hotel::FormatMoney;
 
 const char* const kPgHotelSchema = R"sql(
+SET client_min_messages = warning;
 DROP SCHEMA IF EXISTS hotel CASCADE;
 CREATE SCHEMA hotel;
 SET search_path = hotel;
