@@ -76,6 +76,8 @@ class PgHotel {
   // COPY of free nights.
   common::Status CopyNights(const std::string& hotel_id,
                             const std::vector<hotel::RoomNight>& nights);
+  // Inserts or replaces the guest's row and upserts its addresses (an address no longer in
+  // `guest.addresses` stays: the generator and the benchmark only create guests).
   common::Status UpsertGuest(const hotel::Guest& guest);
 
   // --- The workflow (hotel::BenchClient's operations, same contracts) ---
