@@ -13,6 +13,9 @@
 #               start and answer, then purges it (root; packaging/systemd_install_test.sh)
 #   make bench  build (optimized) and run the benchmarks
 #   make bench-load  start an optimized cqld and drive it with the cqld_load generator
+#   make bench-peer  the relational peer: private PostgreSQL 15 and cqld, the hotel workflow and
+#               the point operations side by side (scripts/bench-peer; BENCH_PEER_ARGS=--quick
+#               for a smoke run)
 #   make fuzz   build the libFuzzer targets with clang and run each for FUZZ_SECONDS
 #               (FUZZ_TARGETS="parser hotel" runs only those)
 #   make format clang-format every C++ source in place
@@ -28,7 +31,7 @@ RELEASE_DIR := build/release
 FUZZ_DIR := build/fuzz
 PACKAGE_DIR := build/package
 
-.PHONY: all deps build build-release run shell test bench bench-load fuzz format lint clean package package-test package-install-test
+.PHONY: all deps build build-release run shell test bench bench-load bench-peer fuzz format lint clean package package-test package-install-test
 
 all: build
 
@@ -78,6 +81,10 @@ bench: build-release
 LOAD_ARGS ?= --connections 4 --in-flight 32 --duration 10 --half-peak
 bench-load: build-release
 	$(RELEASE_DIR)/bench/cqld_load --start-cqld $(RELEASE_DIR)/apps/cqld $(LOAD_ARGS)
+
+BENCH_PEER_ARGS ?=
+bench-peer: build-release
+	scripts/bench-peer $(BENCH_PEER_ARGS) $(RELEASE_DIR)
 
 fuzz: deps
 	JOBS=$(JOBS) scripts/build-fuzzers $(FUZZ_DIR)

@@ -202,10 +202,35 @@ common::Status RunParallel(int count, int threads, const std::function<common::S
   return first_error;
 }
 
+// `hotel load`'s sink: the repository's writes and the service's bookings.
+class RepositorySink : public GeneratorSink {
+ public:
+  RepositorySink(Repository& repository, HotelService& service)
+      : repository_(repository), service_(service) {}
+  common::Status InsertPoi(const Poi& poi) override { return repository_.InsertPoi(poi); }
+  common::Status InsertHotel(const Hotel& hotel, const std::vector<Poi>& pois) override {
+    return repository_.InsertHotel(hotel, pois).status();  // false: exists, keep it
+  }
+  common::Status InsertRoom(const std::string& hotel_id, const Room& room) override {
+    return repository_.InsertRoom(hotel_id, room);
+  }
+  common::Status WriteNights(const std::string& hotel_id,
+                             const std::vector<RoomNight>& nights) override {
+    return repository_.WriteNights(hotel_id, nights);
+  }
+  common::Status UpsertGuest(const Guest& guest) override { return repository_.UpsertGuest(guest); }
+  common::Status Book(const BookingRequest& request) override {
+    return service_.Book(request).status();
+  }
+
+ private:
+  Repository& repository_;
+  HotelService& service_;
+};
+
 // What every worker shares.
 struct LoadState {
-  Repository& repository;
-  HotelService& service;
+  GeneratorSink& sink;
   const GeneratorOptions& options;
   Day first_day;
   std::vector<std::vector<Poi>> pois_by_city;
@@ -230,7 +255,7 @@ common::Status WritePois(LoadState& state) {
       poi.name = fmt::format("{} {} {}", kCities[city].name, kPoiKinds[kind], round - 2);
       poi.description = std::string(kPoiDescriptions[kind]);
     }
-    RETURN_IF_ERROR(state.repository.InsertPoi(poi));
+    RETURN_IF_ERROR(state.sink.InsertPoi(poi));
     state.rows += 2;  // the directory row and the Q1 partition's static description
     state.pois_by_city[city].push_back(std::move(poi));
   }
@@ -270,7 +295,7 @@ common::Status WriteHotel(LoadState& state, int index) {
   }
   std::sort(near.begin(), near.end(), [](const Poi& a, const Poi& b) { return a.name < b.name; });
   for (const Poi& poi : near) hotel.pois.push_back(poi.name);
-  RETURN_IF_ERROR(state.repository.InsertHotel(hotel, near));  // false: exists, keep it
+  RETURN_IF_ERROR(state.sink.InsertHotel(hotel, near));
   state.rows += 1 + 2 * static_cast<int64_t>(near.size());
 
   std::vector<Room> rooms(static_cast<size_t>(options.rooms_per_hotel));
@@ -283,7 +308,7 @@ common::Status WriteHotel(LoadState& state, int index) {
     for (const auto& [name, description] : kAmenities) {
       if (pick(2) == 0) room.amenities.push_back({std::string(name), std::string(description)});
     }
-    RETURN_IF_ERROR(state.repository.InsertRoom(hotel.hotel_id, room));
+    RETURN_IF_ERROR(state.sink.InsertRoom(hotel.hotel_id, room));
     state.rows += 2 + static_cast<int64_t>(room.amenities.size());
   }
 
@@ -303,7 +328,7 @@ common::Status WriteHotel(LoadState& state, int index) {
         batch.push_back({day, room.room_number, true, rate, room.room_type, "", 0});
       }
     }
-    RETURN_IF_ERROR(state.repository.WriteNights(hotel.hotel_id, batch));
+    RETURN_IF_ERROR(state.sink.WriteNights(hotel.hotel_id, batch));
     state.rows += static_cast<int64_t>(batch.size());
     state.availability_rows += static_cast<int64_t>(batch.size());
   }
@@ -372,13 +397,17 @@ int64_t PlannedRows(const GeneratorOptions& options) {
 
 common::Result<GeneratorReport> Generate(Repository& repository, HotelService& service,
                                          const GeneratorOptions& options) {
+  RepositorySink sink(repository, service);
+  return Generate(sink, options);
+}
+
+common::Result<GeneratorReport> Generate(GeneratorSink& sink, const GeneratorOptions& options) {
   RETURN_IF_ERROR(ValidateGeneratorOptions(options));
   using Clock = std::chrono::steady_clock;
   Clock::time_point start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
-  LoadState state{
-      repository, service, options, options.first_day != 0 ? options.first_day : Today(),
-      {},         {},      {},      {}};
+  LoadState state{sink, options, options.first_day != 0 ? options.first_day : Today(), {}, {},
+                  {},   {}};
   int64_t planned = PlannedRows(options);
   auto tick = [&] {
     if (options.progress) options.progress({state.rows.load(), planned, elapsed(), false});
@@ -402,7 +431,7 @@ common::Result<GeneratorReport> Generate(Repository& repository, HotelService& s
         int end = std::min(options.guests, (chunk + 1) * kGuestsPerChunk);
         for (int g = chunk * kGuestsPerChunk; g < end; ++g) {
           Guest guest = MakeGuest(pick, g);
-          RETURN_IF_ERROR(repository.UpsertGuest(guest));
+          RETURN_IF_ERROR(sink.UpsertGuest(guest));
           ++state.rows;
           guests[static_cast<size_t>(g)] = guest.guest_id;
         }
@@ -457,12 +486,12 @@ common::Result<GeneratorReport> Generate(Repository& repository, HotelService& s
       [&](int thread) -> common::Status {
         for (const Draw& draw : draws) {
           if (draw.hotel % booking_threads != thread) continue;
-          auto booked = service.Book(draw.request);
+          common::Status booked = sink.Book(draw.request);
           if (booked.ok()) {
             ++state.reservations;
             state.rows += 3;
-          } else if (booked.status().code() != common::StatusCode::kWriteFailure) {
-            return booked.status();
+          } else if (booked.code() != common::StatusCode::kWriteFailure) {
+            return booked;
           }
         }
         return common::Status::Ok();

@@ -22,6 +22,11 @@
 // generator (`HotelServiceOptions::seed`). The availability window starts at
 // `GeneratorOptions::first_day` (0: today).
 //
+// Where the rows go is a `GeneratorSink`: `Generate(Repository&, HotelService&, ...)` writes
+// them through the repository and books through the service (`hotel load`); another sink can
+// store the same sample elsewhere (bench/peer/ loads it into PostgreSQL for the relational
+// peer).
+//
 // Thread-safety: `Generate` may be called concurrently only on different keyspaces; it runs
 // its own writer threads and calls `progress` from the calling thread only.
 
@@ -80,6 +85,30 @@ struct GeneratorReport {
   double seconds = 0;               // wall time of the whole load
   double availability_seconds = 0;  // wall time of the hotels / rooms / availability phase
 };
+
+// Receives the sample, in this order: the POIs; then, from up to `threads` writer threads at
+// once, each hotel (with its POIs), its rooms and its nights in batches; the guests (writer
+// threads again); the reservations last, from up to `threads` threads, each hotel's in draw
+// order. Implementations must be thread-safe. Each call returns Ok, or the error that stops
+// the load; `Book` returns kWriteFailure when a night is taken (the generator draws stays that
+// never overlap, so it is not expected) and the load goes on.
+class GeneratorSink {
+ public:
+  virtual ~GeneratorSink() = default;
+  virtual common::Status InsertPoi(const Poi& poi) = 0;
+  // `pois` carries the descriptions of `hotel.pois`.
+  virtual common::Status InsertHotel(const Hotel& hotel, const std::vector<Poi>& pois) = 0;
+  virtual common::Status InsertRoom(const std::string& hotel_id, const Room& room) = 0;
+  // Free nights of one hotel: whole days, never across a month.
+  virtual common::Status WriteNights(const std::string& hotel_id,
+                                     const std::vector<RoomNight>& nights) = 0;
+  virtual common::Status UpsertGuest(const Guest& guest) = 0;
+  virtual common::Status Book(const BookingRequest& request) = 0;
+};
+
+// Generates the sample into `sink` (the file comment). Errors: ValidateGeneratorOptions's, or
+// the first error of the sink (the load stops; what was written stays).
+common::Result<GeneratorReport> Generate(GeneratorSink& sink, const GeneratorOptions& options);
 
 // Writes the sample through `repository` and books its reservations through `service`
 // (the file comment). Errors: ValidateGeneratorOptions's, or the first write error (the load

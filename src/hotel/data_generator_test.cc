@@ -1,6 +1,11 @@
 #include "hotel/data_generator.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <mutex>
+#include <set>
+#include <string>
 
 #include "hotel/hotel_testing.h"
 #include "hotel/progress_bar.h"
@@ -162,6 +167,118 @@ TEST_F(GeneratorTest, DeterministicWhateverTheThreads) {
       EXPECT_EQ((*nights_a)[n].is_available, (*nights_b)[n].is_available);
     }
   }
+}
+
+// A sink that records every call as a line of text (thread-safe, as the generator requires).
+class RecordingSink : public GeneratorSink {
+ public:
+  common::Status InsertPoi(const Poi& poi) override {
+    return Record("poi " + poi.name + " | " + poi.description);
+  }
+  common::Status InsertHotel(const Hotel& hotel, const std::vector<Poi>& pois) override {
+    std::string line = "hotel " + hotel.hotel_id + " " + hotel.name + " " + hotel.address.city;
+    for (const Poi& poi : pois) line += " | " + poi.name;
+    return Record(line);
+  }
+  common::Status InsertRoom(const std::string& hotel_id, const Room& room) override {
+    return Record(fmt::format("room {} {} {} {} {}", hotel_id, room.room_number, room.room_type,
+                              room.base_rate, room.amenities.size()));
+  }
+  common::Status WriteNights(const std::string& hotel_id,
+                             const std::vector<RoomNight>& nights) override {
+    for (const RoomNight& night : nights) {
+      if (!night.is_available || !night.held_by.empty()) {
+        return common::Status::Internal("a loaded night is not free");
+      }
+      RETURN_IF_ERROR(Record(fmt::format("night {} {} {} {}", hotel_id, FormatDay(night.date),
+                                         night.room_number, night.rate)));
+    }
+    return common::Status::Ok();
+  }
+  common::Status UpsertGuest(const Guest& guest) override {
+    return Record("guest " + guest.guest_id.ToString() + " " + guest.last_name);
+  }
+  common::Status Book(const BookingRequest& request) override {
+    if (fail_bookings_) return common::Status::Internal("disk on fire");
+    return Record(fmt::format("book {} {} {} {} {}", request.hotel_id, request.room_number,
+                              FormatDay(request.check_in), FormatDay(request.check_out),
+                              request.guest_id ? request.guest_id->ToString() : "-"));
+  }
+
+  // The recorded lines, sorted (writer threads interleave).
+  std::multiset<std::string> lines() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return lines_;
+  }
+  size_t Count(const std::string& kind) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    size_t count = 0;
+    for (const std::string& line : lines_) count += line.rfind(kind + " ", 0) == 0 ? 1 : 0;
+    return count;
+  }
+  void FailBookings() { fail_bookings_ = true; }
+
+ private:
+  common::Status Record(std::string line) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    lines_.insert(std::move(line));
+    return common::Status::Ok();
+  }
+  std::mutex mutex_;
+  std::multiset<std::string> lines_;  // GUARDED_BY(mutex_)
+  bool fail_bookings_ = false;
+};
+
+// A sample for the sink tests: 12 POIs, 300 guests (more than one chunk), 15 reservations.
+GeneratorOptions SinkSample(int hotels, int rooms, int days) {
+  GeneratorOptions options;
+  options.hotels = hotels;
+  options.rooms_per_hotel = rooms;
+  options.days = days;
+  options.pois = 12;
+  options.guests = 300;
+  options.reservations = 15;
+  options.first_day = *ParseDay("2030-01-20");
+  options.rows_per_batch = 30;
+  return options;
+}
+
+// The relational peer (bench/peer/) loads the sample through a sink: it must receive every row,
+// the same ones whatever the number of writer threads.
+TEST(GeneratorSinkTest, ReceivesTheSameSampleWhateverTheThreads) {
+  GeneratorOptions options = SinkSample(5, 4, 35);
+  RecordingSink one;
+  options.threads = 1;
+  auto report = Generate(one, options);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->availability_rows, 5 * 4 * 35);
+  EXPECT_EQ(report->reservations, 15);
+  EXPECT_EQ(one.Count("poi"), 12u);
+  EXPECT_EQ(one.Count("hotel"), 5u);
+  EXPECT_EQ(one.Count("room"), 20u);
+  EXPECT_EQ(one.Count("night"), 5u * 4 * 35);
+  EXPECT_EQ(one.Count("guest"), 300u);
+  EXPECT_EQ(one.Count("book"), 15u);
+
+  RecordingSink three;
+  options.threads = 3;
+  ASSERT_TRUE(Generate(three, options).ok());
+  EXPECT_EQ(one.lines(), three.lines());
+
+  RecordingSink other_seed;
+  options.seed = 43;
+  ASSERT_TRUE(Generate(other_seed, options).ok());
+  EXPECT_NE(one.lines(), other_seed.lines());
+}
+
+TEST(GeneratorSinkTest, StopsAtTheSinksFirstError) {
+  GeneratorOptions options = SinkSample(2, 2, 10);
+  RecordingSink sink;
+  sink.FailBookings();
+  auto report = Generate(sink, options);
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.status().code(), common::StatusCode::kInternal);
+  EXPECT_EQ(sink.Count("night"), 2u * 2 * 10);  // what was written stays
 }
 
 }  // namespace
