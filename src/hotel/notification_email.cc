@@ -141,8 +141,8 @@ std::string NotificationBody(const Notification& n, const MailIdentity& from) {
   }
   if (n.kind != NotificationKind::kCancellation) {
     out +=
-        "\nKeep this email: with the confirmation number and your last name you can look up,\n"
-        "change or cancel the reservation on our web site.\n";
+        "\nKeep this email: with the confirmation number and your last name you can\n"
+        "look up, change or cancel the reservation on our web site.\n";
   }
   out += fmt::format("\n-- \n{}\n{}\n", from.display_name, from.address);
   return out;
