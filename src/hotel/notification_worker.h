@@ -3,7 +3,8 @@
 // "Notifications").
 //
 // A pass (`RunOnce`):
-//   1. reads the checkpoint (`notification_checkpoints`): every notification before it is done
+//   1. reads the checkpoint (`notification_checkpoints_by_worker`): every notification before it is
+//   done
 //      (delivered or given up). The first pass starts `first_lookback` ago;
 //   2. reads the hour buckets from the checkpoint's hour to the current one, oldest first, each
 //      as clustering slices (`notification_id > last`, `page_size` rows at a time);

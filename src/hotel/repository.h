@@ -201,8 +201,8 @@ class Repository {
   common::Result<bool> RecordNotificationFailure(const Notification& notification, int32_t attempts,
                                                  const std::string& error, int64_t now_millis,
                                                  int64_t retry_at_millis, bool give_up);
-  // Partition `worker` of `notification_checkpoints`: every notification before the returned
-  // time is done; nullopt before the worker's first pass.
+  // Partition `worker` of `notification_checkpoints_by_worker`: every notification before the
+  // returned time is done; nullopt before the worker's first pass.
   common::Result<std::optional<int64_t>> NotificationCheckpoint(const std::string& worker);
   common::Status SetNotificationCheckpoint(const std::string& worker, int64_t done_before_millis,
                                            int64_t now_millis);

@@ -110,11 +110,13 @@ std::vector<Repository::Statement> Repository::NotificationStatements() {
                    "WHERE hour = ? AND notification_id = ? IF attempts = ?",
                    r)},
       {&notification_checkpoint_,
-       fmt::format("SELECT done_before FROM {}.notification_checkpoints WHERE worker = ?", r)},
-      {&set_notification_checkpoint_,
-       fmt::format("UPDATE {}.notification_checkpoints SET done_before = ?, updated_at = ? "
-                   "WHERE worker = ?",
+       fmt::format("SELECT done_before FROM {}.notification_checkpoints_by_worker WHERE worker = ?",
                    r)},
+      {&set_notification_checkpoint_,
+       fmt::format(
+           "UPDATE {}.notification_checkpoints_by_worker SET done_before = ?, updated_at = ? "
+           "WHERE worker = ?",
+           r)},
   };
 }
 
