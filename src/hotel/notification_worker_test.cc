@@ -180,6 +180,10 @@ TEST_F(NotificationWorkerTest, AWorkerThatDiedAfterItsClaimIsReplacedAfterTheLea
   // What a worker killed between its claim and its send leaves behind.
   auto claimed = repository_->ClaimNotification(outbox[0], 0, now + options.lease_millis);
   ASSERT_TRUE(claimed.ok() && *claimed);
+  // A second worker that read the same row loses the conditional claim: no double send.
+  auto second = repository_->ClaimNotification(outbox[0], 0, now + options.lease_millis);
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE(*second);
   NotifyReport report = Run(now);
   EXPECT_EQ(report.delivered, 0);
   EXPECT_EQ(report.waiting, 1);
@@ -278,6 +282,29 @@ TEST_F(NotificationWorkerTest, NoNotificationWithoutAMailableAddressOrForSampleD
   EXPECT_TRUE(Outbox(NowMillis()).empty());
   EXPECT_EQ(Run(NowMillis()).read, 0);
   EXPECT_TRUE(Messages().empty());
+}
+
+// The same outbox through the C++ driver against an in-process cqld: the batch with its
+// notification, the slice reads and the conditional claims as a cluster sees them.
+class RemoteNotificationWorkerTest : public NotificationWorkerTest {
+ protected:
+  void SetUp() override {
+    session_kind_ = SessionKind::kRemote;
+    NotificationWorkerTest::SetUp();
+  }
+};
+
+TEST_F(RemoteNotificationWorkerTest, BookAndChangeAreDeliveredOnceThroughTheDriver) {
+  Reservation booked = Book("Radia", "Perlman");
+  ASSERT_TRUE(
+      service_->Change(booked.confirmation_number, {D("2030-01-03"), D("2030-01-05"), std::nullopt})
+          .ok());
+  NotifyReport report = Run(NowMillis());
+  EXPECT_EQ(report.delivered, 2);
+  EXPECT_EQ(Run(NowMillis()).delivered, 0);
+  std::vector<std::string> messages = Messages();
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_NE((messages[0] + messages[1]).find("has been changed"), std::string::npos);
 }
 
 }  // namespace
