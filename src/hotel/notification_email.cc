@@ -18,6 +18,25 @@ bool IsAscii(std::string_view text) {
   return true;
 }
 
+// `text` with every control character (CR and LF included) as a blank: names come from
+// requests, and one must never end a header line or start a body line of its own.
+std::string OneLine(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  return out;
+}
+
+// The notification with its free-text fields made single-line (OneLine).
+Notification Sanitized(Notification n) {
+  for (std::string* text :
+       {&n.guest_name, &n.hotel_name, &n.hotel_id, &n.confirmation_number, &n.currency}) {
+    *text = OneLine(*text);
+  }
+  return n;
+}
+
 std::string Base64(std::string_view bytes) {
   std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
   int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
@@ -119,7 +138,8 @@ void AppendStay(std::string& out, const NotifiedStay& stay, std::string_view cur
 
 }  // namespace
 
-std::string NotificationBody(const Notification& n, const MailIdentity& from) {
+std::string NotificationBody(const Notification& notification, const MailIdentity& from) {
+  const Notification n = Sanitized(notification);
   std::string out = fmt::format("Dear {},\n\n", n.guest_name);
   switch (n.kind) {
     case NotificationKind::kConfirmation:
@@ -144,7 +164,7 @@ std::string NotificationBody(const Notification& n, const MailIdentity& from) {
         "\nKeep this email: with the confirmation number and your last name you can\n"
         "look up, change or cancel the reservation on our web site.\n";
   }
-  out += fmt::format("\n-- \n{}\n{}\n", from.display_name, from.address);
+  out += fmt::format("\n-- \n{}\n{}\n", OneLine(from.display_name), from.address);
   return out;
 }
 
@@ -187,7 +207,8 @@ std::string QuotedPrintable(std::string_view text) {
   return out;
 }
 
-EmailMessage RenderNotification(const Notification& n, const MailIdentity& from) {
+EmailMessage RenderNotification(const Notification& notification, const MailIdentity& from) {
+  const Notification n = Sanitized(notification);
   EmailMessage message;
   message.envelope_from = from.address;
   message.recipients = n.recipients;
@@ -196,7 +217,7 @@ EmailMessage RenderNotification(const Notification& n, const MailIdentity& from)
   message.subject = Subject(n);
   std::vector<std::string> to;
   for (const std::string& address : n.recipients) to.push_back(Mailbox(n.guest_name, address));
-  std::string body = NotificationBody(n, from);
+  std::string body = NotificationBody(notification, from);
   bool seven_bit = IsAscii(body);
   for (size_t start = 0, end = 0; seven_bit && start < body.size(); start = end + 1) {
     end = body.find('\n', start);
@@ -204,7 +225,7 @@ EmailMessage RenderNotification(const Notification& n, const MailIdentity& from)
     seven_bit = end - start <= kMaxLine;
   }
   std::string& data = message.data;
-  data += Header("From", {Mailbox(from.display_name, from.address)}, " ");
+  data += Header("From", {Mailbox(OneLine(from.display_name), from.address)}, " ");
   data += Header("To", to, ", ");
   data += Header("Subject", TextTokens(message.subject), " ");
   data += Header("Date", {MailDate(n.at_millis())}, " ");

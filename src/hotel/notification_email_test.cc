@@ -123,6 +123,26 @@ TEST(NotificationEmail, NonAsciiTextIsEncodedAndLongHeadersFolded) {
   for (char c : message.data) EXPECT_LT(static_cast<unsigned char>(c), 0x80);
 }
 
+TEST(NotificationEmail, NamesCannotInjectHeadersOrLines) {
+  Notification n = Sample(NotificationKind::kConfirmation);
+  n.guest_name = "Ada\r\nBcc: everyone@example.com";
+  n.hotel_name = "Evil\nX-Spam: yes";
+  EmailMessage message = RenderNotification(n, {});
+  EXPECT_NE(message.data.find("To: \"Ada  Bcc: everyone@example.com\" <ada@example.com>\r\n"),
+            std::string::npos)
+      << message.data;
+  EXPECT_EQ(message.data.find("\r\nBcc:"), std::string::npos);
+  EXPECT_EQ(message.data.find("\r\nX-Spam:"), std::string::npos);
+  for (size_t i = 0; i < message.data.size(); ++i) {
+    if (message.data[i] == '\r') {
+      EXPECT_EQ(message.data[i + 1], '\n');
+    }
+    if (message.data[i] == '\n') {
+      EXPECT_EQ(message.data[i - 1], '\r');
+    }
+  }
+}
+
 TEST(NotificationEmail, QuotedPrintableBreaksLongLinesAndKeepsTrailingBlanks) {
   EXPECT_EQ(QuotedPrintable("a=b \nc\t\n"), "a=3Db=20\r\nc=09\r\n");
   std::string encoded = QuotedPrintable(std::string(100, 'x'));
