@@ -25,6 +25,16 @@
 //       operation and the double-booking check. --rate R: open loop at R ops/s; --rate half:
 //       closed loop, then open loop at half the throughput it reached.
 //
+//   hotel notify [--data DIR | --cassandra ...] [--keyspace-prefix P] [--once]
+//                [--maildir DIR | --smtp-host HOST [--smtp-port N] [--smtp-starttls]
+//                [--smtp-ca FILE]] [--mail-from ADDRESS] [--notify-interval S]
+//       The notification worker (src/hotel/notification_worker.h): delivers the confirmation,
+//       change and cancellation emails the service wrote to its outbox, into a maildir
+//       (default ./mail) or to an SMTP server; --once delivers what is due and exits (cron,
+//       tests), else it polls every --notify-interval seconds (default 2) until SIGINT/SIGTERM.
+//       `hotel serve --notify-maildir DIR` (or --smtp-host HOST) runs the same worker
+//       in-process (docs/operations.md, "Notifications").
+//
 //   hotel users add|passwd|remove NAME [--data DIR | --cassandra ...] [--keyspace-prefix P]
 //   hotel users list [--data DIR | --cassandra ...] [--keyspace-prefix P]
 //       Manages the staff accounts of the web UI and the API (docs/security.md). The password
@@ -63,9 +73,12 @@
 #include "hotel/http_router.h"
 #include "hotel/http_server.h"
 #include "hotel/load_bench.h"
+#include "hotel/maildir_sender.h"
+#include "hotel/notification_worker.h"
 #include "hotel/progress_bar.h"
 #include "hotel/repository.h"
 #include "hotel/service_schema.h"
+#include "hotel/smtp_client.h"
 #include "hotel/staff_accounts.h"
 #include "hotel/staff_auth.h"
 
@@ -84,6 +97,9 @@ constexpr const char* kUsage =
     "                   [--concurrency N] [--duration SECONDS] [--rate R|half] [--seed N]\n"
     "                   [--scale S] [--days N] [--first-day YYYY-MM-DD]\n"
     "                   [--staff-user NAME] (with --url: the staff login the workflow needs)\n"
+    "       hotel notify [--data DIR] [--keyspace-prefix P] [--once] [--maildir DIR]\n"
+    "                    [--smtp-host HOST [--smtp-port N] [--smtp-starttls] [--smtp-ca FILE]]\n"
+    "                    [--mail-from ADDRESS] [--notify-interval S]\n"
     "       hotel users add|passwd|remove NAME [--data DIR] [--keyspace-prefix P]\n"
     "       hotel users list [--data DIR] [--keyspace-prefix P]\n"
     "       (any command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP]\n"
@@ -105,6 +121,15 @@ constexpr const char* kUsage =
     "         --web DIR             serve the UI from DIR (default: the UI compiled in)\n"
     "         --access-log FILE     append the access log to FILE (default: stderr)\n"
     "         --no-access-log       no access log\n"
+    "         --notify-maildir DIR  run the notify worker in-process, mail into the maildir DIR\n"
+    "                               (or --smtp-host HOST ...: to an SMTP server, as notify)\n"
+    "  notify: --maildir DIR        deliver into the maildir DIR (default ./mail)\n"
+    "          --smtp-host HOST     deliver to the SMTP server HOST instead (--smtp-port, default\n"
+    "                               25; --smtp-starttls requires STARTTLS, verifying the server\n"
+    "                               against the system's CAs or --smtp-ca FILE)\n"
+    "          --mail-from ADDRESS  the From address (default reservations@localhost)\n"
+    "          --once               deliver what is due, print what was done, exit\n"
+    "          --notify-interval S  seconds between passes (default 2)\n"
     "  users, bench --staff-user: the password comes from HOTEL_USER_PASSWORD or a prompt\n"
     "                               without echo, never from the command line\n";
 
@@ -206,6 +231,20 @@ std::map<std::string, std::string> DefaultFlags() {
                                               {"--rate", "0"},        {"--bucketing", "none"},
                                               {"--staff-user", ""},   {"--username", ""},
                                               {"--password", ""},     {"--tls-ca", ""}};
+  // The notify worker's flags (`hotel notify`, and `hotel serve` with --notify-maildir or
+  // --smtp-host); the switches --once and --smtp-starttls are "" until given.
+  for (const auto& [flag, value] :
+       std::map<std::string, std::string>{{"--maildir", "mail"},
+                                          {"--notify-maildir", ""},
+                                          {"--smtp-host", ""},
+                                          {"--smtp-port", "25"},
+                                          {"--smtp-starttls", ""},
+                                          {"--smtp-ca", ""},
+                                          {"--mail-from", "reservations@localhost"},
+                                          {"--once", ""},
+                                          {"--notify-interval", "2"}}) {
+    flags[flag] = value;
+  }
   // `hotel serve`'s HTTP server flags ("": HttpServerOptions' default).
   for (const char* flag :
        {"--max-connections", "--header-timeout", "--body-timeout", "--idle-timeout", "--tls-cert",
@@ -435,6 +474,95 @@ common::Result<std::string> BenchLogin(const std::string& url, const std::string
   return hotel::HttpStaffLogin(url, user, password);
 }
 
+// --- Notifications -------------------------------------------------------------------------
+
+// The sender the flags ask for: SMTP with --smtp-host, else the maildir `maildir`.
+common::Result<std::unique_ptr<hotel::MailSender>> SenderFromFlags(
+    std::map<std::string, std::string>& flags, const std::string& maildir) {
+  if (flags["--smtp-host"].empty()) {
+    ASSIGN_OR_RETURN(std::unique_ptr<hotel::MaildirSender> sender,
+                     hotel::MaildirSender::Open(maildir));
+    return std::unique_ptr<hotel::MailSender>(std::move(sender));
+  }
+  hotel::SmtpOptions options;
+  options.host = flags["--smtp-host"];
+  int port = 0;
+  if (!IntFlag(flags["--smtp-port"], 1, 65535, &port)) {
+    return common::Status::Invalid("bad --smtp-port");
+  }
+  options.port = static_cast<uint16_t>(port);
+  options.starttls = !flags["--smtp-starttls"].empty();
+  options.ca_file = flags["--smtp-ca"];
+  if (!options.ca_file.empty() && !options.starttls) {
+    return common::Status::Invalid("--smtp-ca goes with --smtp-starttls");
+  }
+  return std::unique_ptr<hotel::MailSender>(std::make_unique<hotel::SmtpSender>(options));
+}
+
+// The worker's options from --mail-from; "" when valid, else the error.
+std::string WorkerOptionsFromFlags(std::map<std::string, std::string>& flags,
+                                   hotel::NotificationWorkerOptions* options,
+                                   std::chrono::milliseconds* interval) {
+  if (!hotel::IsMailableAddress(flags["--mail-from"])) return "bad --mail-from";
+  options->from.address = flags["--mail-from"];
+  if (!SecondsFlag(flags["--notify-interval"], interval)) return "bad --notify-interval";
+  return "";
+}
+
+// `hotel notify`: delivers the outbox once (--once) or until SIGINT/SIGTERM.
+int Notify(hotel::Repository& repository, std::map<std::string, std::string>& flags,
+           const sigset_t& signals) {
+  hotel::NotificationWorkerOptions options;
+  std::chrono::milliseconds interval(2000);
+  if (std::string bad = WorkerOptionsFromFlags(flags, &options, &interval); !bad.empty()) {
+    return Fail(bad);
+  }
+  auto sender = SenderFromFlags(flags, flags["--maildir"]);
+  if (!sender.ok()) return Fail(sender.status().message());
+  hotel::NotificationWorker worker(&repository, sender->get(), options);
+  if (!flags["--once"].empty()) {
+    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    auto report = worker.RunOnce(now.count());
+    if (!report.ok()) return Fail("notify: " + report.status().ToString());
+    std::printf("hotel notify: %d delivered, %d to retry, %d given up, %d waiting (%s)\n",
+                report->delivered, report->failed, report->given_up, report->waiting,
+                (*sender)->Describe().c_str());
+    return 0;
+  }
+  worker.Start(interval);
+  std::printf("hotel notify: delivering to %s every %.1f s\n", (*sender)->Describe().c_str(),
+              static_cast<double>(interval.count()) / 1000);
+  std::fflush(stdout);
+  int signal = 0;
+  sigwait(&signals, &signal);
+  std::fprintf(stderr, "hotel: signal %d, shutting down\n", signal);
+  worker.Stop();
+  return 0;
+}
+
+// `hotel serve`'s in-process notify worker, when --notify-maildir or --smtp-host asks for one.
+struct ServeNotifier {
+  std::unique_ptr<hotel::MailSender> sender;
+  std::unique_ptr<hotel::NotificationWorker> worker;
+};
+common::Result<ServeNotifier> StartServeNotifier(hotel::Repository& repository,
+                                                 std::map<std::string, std::string>& flags) {
+  ServeNotifier notifier;
+  if (flags["--notify-maildir"].empty() && flags["--smtp-host"].empty()) return notifier;
+  hotel::NotificationWorkerOptions options;
+  std::chrono::milliseconds interval(2000);
+  if (std::string bad = WorkerOptionsFromFlags(flags, &options, &interval); !bad.empty()) {
+    return common::Status::Invalid(bad);
+  }
+  ASSIGN_OR_RETURN(notifier.sender, SenderFromFlags(flags, flags["--notify-maildir"]));
+  notifier.worker =
+      std::make_unique<hotel::NotificationWorker>(&repository, notifier.sender.get(), options);
+  notifier.worker->Start(interval);
+  std::printf("hotel notify: guests' emails go to %s\n", notifier.sender->Describe().c_str());
+  return notifier;
+}
+
 // `hotel serve`: serves the HTTP API and the UI until SIGINT/SIGTERM.
 int Serve(hotel::HotelService& service, hotel::Repository& repository,
           std::map<std::string, std::string>& flags, hotel::HttpServerOptions server_options,
@@ -451,6 +579,8 @@ int Serve(hotel::HotelService& service, hotel::Repository& repository,
   if (!web.empty() && !std::filesystem::exists(web + "/index.html")) {
     std::fprintf(stderr, "hotel: no %s/index.html; / answers 404\n", web.c_str());
   }
+  auto notifier = StartServeNotifier(repository, flags);
+  if (!notifier.ok()) return Fail(notifier.status().message());
   hotel::ApiRouter router(&service, &auth, web, mode);
   hotel::HttpServer server(&router, server_options);
   if (auto started = server.Start(); !started.ok()) return Fail(started.message());
@@ -462,16 +592,17 @@ int Serve(hotel::HotelService& service, hotel::Repository& repository,
   sigwait(&signals, &signal);
   std::fprintf(stderr, "hotel: signal %d, shutting down\n", signal);
   server.Stop();
+  if (notifier->worker) notifier->worker->Stop();
   return 0;
 }
 
 // Reads argv into `flags` from `first`; false on an unknown flag. Every flag takes a value but
-// the switches (`--no-access-log`), which are set to "true". The value of --password is blanked
-// in argv once read, so `ps` shows it no longer.
+// the switches (`--no-access-log`, `--once`, `--smtp-starttls`), which are set to "true". The value
+// of --password is blanked in argv once read, so `ps` shows it no longer.
 bool ParseFlags(int argc, char** argv, int first, std::map<std::string, std::string>& flags) {
   for (int i = first; i < argc; ++i) {
     std::string flag = argv[i];
-    if (flag == "--no-access-log") {
+    if (flag == "--no-access-log" || flag == "--once" || flag == "--smtp-starttls") {
       flags[flag] = "true";
       continue;
     }
@@ -510,7 +641,8 @@ int main(int argc, char** argv) {
   std::string users_action;
   std::string users_name;
   int first_flag = 2;
-  if ((command != "serve" && command != "load" && command != "bench" && command != "users") ||
+  if ((command != "serve" && command != "load" && command != "bench" && command != "users" &&
+       command != "notify") ||
       (command == "users" &&
        !UsersArguments(argc, argv, &users_action, &users_name, &first_flag))) {
     std::fputs(kUsage, stderr);
@@ -542,7 +674,7 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   // (serve only: load and bench stop on SIGINT as any command does).
-  if (command == "serve") pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  if (command == "serve" || command == "notify") pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   if (command == "bench" && !flags["--url"].empty()) {
     std::string url = flags["--url"];
@@ -575,6 +707,7 @@ int main(int argc, char** argv) {
   auto repository = hotel::Repository::Create(session->get(), *keyspaces);
   if (!repository.ok()) return Fail(repository.status().ToString());
   if (command == "users") return Users(users_action, users_name, **repository);
+  if (command == "notify") return Notify(**repository, flags, signals);
   hotel::HotelServiceOptions service_options;
   auto bucketing = hotel::ParseBucketing(flags["--bucketing"]);
   if (!bucketing.ok()) return Fail(bucketing.status().message());

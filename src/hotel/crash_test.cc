@@ -9,6 +9,7 @@
 // It reports each finished operation with a byte on a pipe, so the parent kills it while it is
 // busy rather than while it is still opening the database.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,6 +29,7 @@
 #include "engine/database.h"
 #include "hotel/hotel_invariants_testing.h"
 #include "hotel/hotel_service.h"
+#include "hotel/notification_invariants_testing.h"
 #include "hotel/repository.h"
 #include "hotel/service_schema.h"
 
@@ -81,6 +83,7 @@ Guest GuestNamed(int thread, int n) {
   Guest guest;
   guest.first_name = "G" + std::to_string(thread);
   guest.last_name = "Crash" + std::to_string(n % 5);
+  guest.emails = {fmt::format("g{}.{}@example.com", thread, n)};  // each transition owes an email
   return guest;
 }
 
@@ -184,6 +187,7 @@ TEST_F(HotelCrashTest, KilledMidBookingLeavesOnlyWhatTheRepairFixes) {
   constexpr int kRounds = 6;
   int repaired = 0;
   size_t confirmed = 0;  // reservations kept, summed over the rounds
+  size_t notified = 0;   // outbox rows matched with their transitions, summed
   for (int round = 0; round < kRounds; ++round) {
     AvailabilityBucketing bucketing =
         round % 2 == 0 ? AvailabilityBucketing::kMonth : AvailabilityBucketing::kNone;
@@ -219,6 +223,13 @@ TEST_F(HotelCrashTest, KilledMidBookingLeavesOnlyWhatTheRepairFixes) {
     std::vector<std::string> problems = testing::CheckBookingInvariants(
         *stack.session, *stack.repository, kHotel, D(kFirstNight), D(kEndNight));
     for (const std::string& problem : problems) ADD_FAILURE() << problem;
+    // No transition without its email in the outbox, no email without its transition.
+    size_t matched = 0;
+    for (const std::string& problem :
+         testing::CheckOutboxInvariants(*stack.session, *stack.repository, &matched)) {
+      ADD_FAILURE() << problem;
+    }
+    notified += matched;
     auto reservations = stack.session->Execute("SELECT confirm_number FROM " +
                                                stack.repository->keyspaces().reservation +
                                                ".reservations_by_confirmation");
@@ -230,6 +241,7 @@ TEST_F(HotelCrashTest, KilledMidBookingLeavesOnlyWhatTheRepairFixes) {
     EXPECT_EQ(again->nights_freed + again->pending_removed, 0);
   }
   EXPECT_GT(confirmed, 0u);
+  EXPECT_GE(notified, confirmed);
   // Some kill landed mid-operation and left something for the repair (very likely in six
   // rounds of four busy threads; printed to show the test exercised the repair).
   EXPECT_GT(repaired, 0);

@@ -467,6 +467,7 @@ common::Result<GeneratorReport> Generate(GeneratorSink& sink, const GeneratorOpt
             static_cast<Day>(pick(static_cast<size_t>(std::max(1, options.days - 7))));
         request.check_out = request.check_in + 1 + static_cast<Day>(pick(5));
         request.guest_id = guests[pick(guests.size())];
+        request.notify = false;  // sample data: no email is owed to a generated guest
         bool free = true;
         for (Day night = request.check_in; night < request.check_out && free; ++night) {
           free = taken.count({draw.hotel, room, night}) == 0;

@@ -29,6 +29,21 @@ std::vector<Day> NightsOf(Day check_in, Day check_out) {
   return nights;
 }
 
+// The outbox row announcing `event` of `reservation` to its guest (notification.h): nullopt
+// when the guest is unknown or has no mailable address. One read of the guest (Q9).
+Result<std::optional<Notification>> GuestNotification(Repository& repository, NotificationKind kind,
+                                                      const Reservation& reservation,
+                                                      const Reservation* before,
+                                                      const common::Uuid& event_id) {
+  ASSIGN_OR_RETURN(std::optional<Guest> guest, repository.FindGuest(reservation.guest_id));
+  if (!guest) return std::optional<Notification>();
+  return NotificationFor(kind, reservation, before, *guest, event_id);
+}
+
+const Notification* PointerTo(const std::optional<Notification>& notification) {
+  return notification ? &*notification : nullptr;
+}
+
 constexpr int kConfirmationAttempts = 16;
 constexpr int64_t kMillisPerDay = 24 * 60 * 60 * 1000;
 
@@ -297,10 +312,15 @@ Result<Reservation> HotelService::Book(const BookingRequest& request) {
   // orphans, so give up rather than write a reservation whose nights could be freed.
   ReservationEvent booked =
       NewEvent(reservation, ReservationAction::kBooked, request.actor, DescribeStay(reservation));
+  std::optional<Notification> confirmation;
+  if (request.notify) {
+    confirmation = NotificationFor(NotificationKind::kConfirmation, reservation, nullptr, guest,
+                                   booked.event_id);
+  }
   Status written = NowMillis() - now > options_.hold_timeout_millis / 2
                        ? Status(common::StatusCode::kUnavailable, "booking timed out; retry")
                        : repository_->WriteReservation(reservation, new_guest ? &guest : nullptr,
-                                                       nullptr, booked);
+                                                       nullptr, booked, PointerTo(confirmation));
   if (!written.ok()) {
     // Compensate; if this fails too, RepairHolds frees the holds later (invariant I3).
     (void)repository_->ReleaseNights(hotel.hotel_id, request.room_number, stay, number);
@@ -325,9 +345,14 @@ Status HotelService::WriteTransition(const Reservation& reservation, Reservation
                                      const std::string& actor) {
   // Rows first, nights second: a crash in between leaves orphan holds for RepairHolds (the
   // status no longer holds nights), never a reservation whose nights could be sold again.
-  RETURN_IF_ERROR(repository_->WriteReservation(
-      reservation, nullptr, nullptr,
-      NewEvent(reservation, action, actor, DescribeStay(reservation))));
+  ReservationEvent event = NewEvent(reservation, action, actor, DescribeStay(reservation));
+  std::optional<Notification> notification;
+  if (action == ReservationAction::kCancelled) {
+    ASSIGN_OR_RETURN(notification, GuestNotification(*repository_, NotificationKind::kCancellation,
+                                                     reservation, nullptr, event.event_id));
+  }
+  RETURN_IF_ERROR(
+      repository_->WriteReservation(reservation, nullptr, nullptr, event, PointerTo(notification)));
   if (HoldsNights(reservation.status)) return Status::Ok();
   return repository_
       ->ReleaseNights(reservation.hotel_id, reservation.room_number,
@@ -429,9 +454,13 @@ Result<Reservation> HotelService::Change(const std::string& confirmation,
       NewEvent(updated, ReservationAction::kChanged, actor,
                fmt::format("{} -> {}; total {} -> {}", DescribeStay(old), DescribeStay(updated),
                            FormatMoney(old.total), FormatMoney(updated.total)));
-  Status written = NowMillis() - now > options_.hold_timeout_millis / 2
-                       ? Status(common::StatusCode::kUnavailable, "change timed out; retry")
-                       : repository_->WriteReservation(updated, nullptr, &old, changed);
+  auto notice =
+      GuestNotification(*repository_, NotificationKind::kChange, updated, &old, changed.event_id);
+  Status written =
+      !notice.ok() ? notice.status()
+      : NowMillis() - now > options_.hold_timeout_millis / 2
+          ? Status(common::StatusCode::kUnavailable, "change timed out; retry")
+          : repository_->WriteReservation(updated, nullptr, &old, changed, PointerTo(*notice));
   if (!written.ok()) {
     (void)repository_->ReleaseNights(old.hotel_id, updated.room_number, to_claim, number);
     return written;

@@ -13,7 +13,8 @@
 //      spans two partitions: one conditional batch per partition, in month order, and the
 //      earlier months are released again when a later one fails (Repository::ClaimNights).
 //   3. One logged batch writes the reservation to the three reservation tables ("confirmed"),
-//      its first history row ("booked") and the guest.
+//      its first history row ("booked"), the guest and its confirmation email in the outbox
+//      (notification.h; a change and a cancel likewise write theirs in their batch).
 // Lifecycle (domain.h): a reservation is never deleted. Every change of its state — change,
 // cancel, check-in, check-out, no-show — rewrites its rows in the three reservation tables with
 // the new status and appends its history row, in ONE logged batch (Repository::
@@ -113,6 +114,9 @@ struct BookingRequest {
   std::optional<common::Uuid> guest_id;          // an existing guest, or:
   std::optional<Guest> new_guest;                // a new guest (its guest_id is assigned)
   std::string actor = std::string(kGuestActor);  // who books, for the history
+  // Whether the booking writes its confirmation email to the outbox (when the guest has a
+  // mailable address). Off only for generated sample data, whose guests are not real.
+  bool notify = true;
 };
 
 struct ChangeRequest {

@@ -34,7 +34,8 @@ Result<std::unique_ptr<Repository>> Repository::Create(cql::Session* session, Ke
 Status Repository::PrepareAll() {
   std::vector<Statement> statements;
   for (auto group : {&Repository::ReadStatements, &Repository::WriteStatements,
-                     &Repository::MonthAndRepairStatements, &Repository::StaffStatements}) {
+                     &Repository::MonthAndRepairStatements, &Repository::StaffStatements,
+                     &Repository::NotificationStatements}) {
     for (Statement& statement : (this->*group)()) statements.push_back(std::move(statement));
   }
   for (Statement& statement : statements) {
@@ -605,7 +606,8 @@ BoundValue GuestCollections(int which, const Guest& guest) {
 }  // namespace
 
 Status Repository::WriteReservation(const Reservation& reservation, const Guest* guest,
-                                    const Reservation* replaced, const ReservationEvent& event) {
+                                    const Reservation* replaced, const ReservationEvent& event,
+                                    const Notification* notification) {
   std::vector<cql::BatchEntry> entries;
   auto add = [&](const Prepared& statement, std::vector<BoundValue> values) {
     cql::BatchEntry entry;
@@ -644,6 +646,7 @@ Status Repository::WriteReservation(const Reservation& reservation, const Guest*
   add(insert_history_, {TextValue(reservation.confirmation_number), UuidValue(event.event_id),
                         TextValue(ActionName(event.action)), TextValue(event.status),
                         TextValue(event.actor), TextValue(event.details)});
+  if (notification != nullptr) entries.push_back(NotificationEntry(*notification));
   return RunBatch(cql::BatchType::kLogged, std::move(entries)).status();
 }
 

@@ -39,6 +39,7 @@
 #include "common/result.h"
 #include "cql/session.h"
 #include "hotel/domain.h"
+#include "hotel/notification.h"
 #include "hotel/service_schema.h"
 
 namespace hotel {
@@ -170,11 +171,41 @@ class Repository {
   // deletion of `replaced`'s rows in the by-date and by-guest tables when set (a changed stay)
   // and their keys differ from the new rows' keys. Every change of a reservation's state goes
   // through here, so its rows and its history are written together or not at all.
-  // REQUIRES: `event.event_id` is a fresh timeuuid.
+  // With `notification`, the batch also inserts it into the outbox (`notifications_by_hour`),
+  // so the email announcing the change exists exactly when the change does.
+  // REQUIRES: `event.event_id` is a fresh timeuuid; `notification`, when set, has that id.
   common::Status WriteReservation(const Reservation& reservation, const Guest* guest,
-                                  const Reservation* replaced, const ReservationEvent& event);
+                                  const Reservation* replaced, const ReservationEvent& event,
+                                  const Notification* notification = nullptr);
   // Inserts or replaces a guest.
   common::Status UpsertGuest(const Guest& guest);
+
+  // --- The outbox (notification.h; repository_notifications.cc; the notify worker's) ---------
+
+  // Partition `hour` of `notifications_by_hour`: up to `limit` notifications with ids after
+  // `after`, oldest first (a clustering slice: the worker pages by passing the last id back).
+  common::Result<std::vector<Notification>> NotificationsInHour(int32_t hour,
+                                                                const common::Uuid& after,
+                                                                int32_t limit);
+  // Claims a delivery attempt: UPDATE SET attempts = attempts_seen + 1, next_attempt_at =
+  // `lease_until_millis` IF attempts = attempts_seen (a lightweight transaction on the row).
+  // False when another worker claimed it first.
+  common::Result<bool> ClaimNotification(const Notification& notification, int32_t attempts_seen,
+                                         int64_t lease_until_millis);
+  // Records the delivery (delivered_at): a plain update of the row, nothing deleted.
+  common::Status RecordNotificationDelivered(const Notification& notification,
+                                             int64_t delivered_at_millis);
+  // Records a failed attempt `attempts` (the claimed count): retried at `retry_at_millis`, or,
+  // when `give_up`, given up (failed_at = `now_millis`). Conditional on the attempt count, so
+  // a worker records only its own attempt. Returns whether it applied.
+  common::Result<bool> RecordNotificationFailure(const Notification& notification, int32_t attempts,
+                                                 const std::string& error, int64_t now_millis,
+                                                 int64_t retry_at_millis, bool give_up);
+  // Partition `worker` of `notification_checkpoints_by_worker`: every notification before the
+  // returned time is done; nullopt before the worker's first pass.
+  common::Result<std::optional<int64_t>> NotificationCheckpoint(const std::string& worker);
+  common::Status SetNotificationCheckpoint(const std::string& worker, int64_t done_before_millis,
+                                           int64_t now_millis);
 
   // --- Staff accounts (docs/security.md; StaffAccounts hashes, this stores) ------------------
 
@@ -210,6 +241,9 @@ class Repository {
   std::vector<Statement> WriteStatements();
   std::vector<Statement> MonthAndRepairStatements();
   std::vector<Statement> StaffStatements();
+  std::vector<Statement> NotificationStatements();
+  // The outbox insert of `notification`, for WriteReservation's batch.
+  cql::BatchEntry NotificationEntry(const Notification& notification) const;
   common::Result<cql::ResultSet> Run(const Prepared& statement,
                                      std::vector<cql::BoundValue> values);
   common::Result<cql::ResultSet> RunBatch(cql::BatchType type,
@@ -259,6 +293,9 @@ class Repository {
   Prepared list_hotel_ids_, pending_confirmations_;
   Prepared find_staff_user_, insert_staff_user_, set_staff_password_, delete_staff_user_,
       list_staff_users_;
+  Prepared insert_notification_, notifications_in_hour_, claim_notification_,
+      notification_delivered_, notification_retry_, notification_given_up_,
+      notification_checkpoint_, set_notification_checkpoint_;
 };
 
 }  // namespace hotel

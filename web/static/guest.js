@@ -324,7 +324,7 @@ function bookingForm(ctx, hotel, roomNumber, checkIn, checkOut, room) {
       field({ id: 'last_name', label: 'Last name', required: true,
               attrs: { autocomplete: 'family-name', maxlength: 100 } })),
     field({ id: 'email', label: 'Email', type: 'email', required: true,
-            hint: 'We send the confirmation here.', attrs: { autocomplete: 'email', maxlength: 200 } }),
+            hint: 'We email the confirmation here, and again if the booking changes or is cancelled.', attrs: { autocomplete: 'email', maxlength: 200 } }),
     field({ id: 'phone', label: 'Phone', type: 'tel', attrs: { autocomplete: 'tel', maxlength: 40 } }),
     result,
     submit);
