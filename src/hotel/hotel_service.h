@@ -121,6 +121,47 @@ struct ChangeRequest {
   std::optional<int16_t> room_number;  // unset: keep the room
 };
 
+// --- The staff console (hotel_service_console.cc) ------------------------------------------
+
+// What a room-night looks like on the occupancy grid.
+enum class NightState {
+  kNotOpened,   // no row: inventory not opened for that night
+  kFree,        // open and for sale
+  kBooked,      // held by a confirmed or changed reservation
+  kCheckedIn,   // held by a reservation whose guest is in the house
+  kCheckedOut,  // held by a reservation whose guest has left
+  kHeld,        // held by a number with no reservation holding nights (a booking in flight or
+                // an orphan the repair pass frees)
+};
+// "not_opened", "free", "booked", "checked_in", "checked_out", "held".
+std::string_view NightStateName(NightState state);
+
+struct OccupancyNight {
+  NightState state = NightState::kNotOpened;
+  Cents rate = 0;                   // the night's rate (0 when not opened)
+  std::string confirmation_number;  // the holder, when held
+  std::string guest_last_name;      // the holder's guest, when a reservation holds it
+};
+
+struct OccupancyRoom {
+  Room room;                           // without amenities
+  std::vector<OccupancyNight> nights;  // one per day of the grid
+};
+
+// A hotel's rooms over `days` consecutive nights from `start` (Q4's rows, with the status of
+// each holder's reservation).
+struct Occupancy {
+  std::string hotel_id;
+  Day start = 0;
+  int days = 0;
+  std::vector<OccupancyRoom> rooms;  // by room number
+};
+
+// Limits of the console's requests (the router answers 400 beyond them).
+inline constexpr int kMaxOccupancyDays = 31;
+inline constexpr int kMaxHotelPageSize = 500;
+inline constexpr int kMaxRateChangeDays = 731;
+
 class HotelService {
  public:
   // Sets the repository's availability table to `options.availability_bucketing` and starts
@@ -226,6 +267,27 @@ class HotelService {
   // room's base rate. Returns the number of room-nights opened.
   common::Result<int> OpenAvailability(const std::string& hotel_id, Day start, Day end,
                                        std::optional<Cents> rate);
+
+  // --- The staff console (hotel_service_console.cc) ---------------------------------------
+  // One page of hotels (Repository::ListHotels): at most `page_size` (1..kMaxHotelPageSize),
+  // continuing after `paging_state` when set. kInvalid for a paging state the database refuses.
+  common::Result<Repository::HotelPage> ListHotels(int page_size,
+                                                   std::optional<common::Bytes> paging_state);
+  // The occupancy grid: every room of the hotel over [start, start + days), days in
+  // 1..kMaxOccupancyDays. One range read of Q4's table (per month when bucketed), the rooms,
+  // and Q6 once per distinct holder. kNotFound for an unknown hotel.
+  common::Result<Occupancy> GetOccupancy(const std::string& hotel_id, Day start, int days);
+  // Q11: stays ending on `date` (departures) / staying the night of `date` (in house:
+  // check_in <= date < check_out), by room number; cancelled and no-show stays left out.
+  // kNotFound for an unknown hotel.
+  common::Result<std::vector<Reservation>> Departures(const std::string& hotel_id, Day date);
+  common::Result<std::vector<Reservation>> InHouse(const std::string& hotel_id, Day date);
+  // Sets the rate of the opened nights of [start, end) to `rate`, of one room or of every room.
+  // Booked nights change too (for later bookings; a reservation's total is fixed when booked).
+  // Returns the nights changed: 0 when none of them is opened. kNotFound for an unknown hotel
+  // or room; kInvalid unless start < end, end - start <= kMaxRateChangeDays and rate > 0.
+  common::Result<int> ChangeRates(const std::string& hotel_id, Day start, Day end, Cents rate,
+                                  std::optional<int16_t> room_number);
 
   // Ok when the database answers a cheap query now (Repository::Ping); kUnavailable (or the
   // database's error) otherwise. Blocks as long as the session does: bound it with a
