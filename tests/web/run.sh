@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The hotel web UI end to end in headless Chromium (tests/web/journey.test.mjs).
+# The hotel web UI end to end in headless Chromium (tests/web/journey.test.mjs, the guest journey
+# and the staff page; tests/web/staff.test.mjs, the staff console).
 #
 # Usage: tests/web/run.sh             starts the mock API (tests/web/mock_api.py) on a free port
 #        HOTEL_URL=http://127.0.0.1:8080 tests/web/run.sh   tests a running `hotel serve`
@@ -56,4 +57,4 @@ else
 fi
 
 cd "$here"
-node --test --test-timeout=120000 journey.test.mjs
+node --test --test-concurrency=1 --test-timeout=120000 journey.test.mjs staff.test.mjs

@@ -21,7 +21,7 @@ const ACTION_LABELS = {
   checked_out: 'Checked out', no_show: 'Marked as no-show',
 };
 
-function statusBadge(status) {
+export function statusBadge(status) {
   const s = status || 'confirmed';
   const ended = s === 'cancelled' || s === 'no_show';
   return h('span', { class: `badge badge-${ended ? 'danger' : 'success'}`, 'data-status': s,
@@ -300,14 +300,14 @@ function staffHash(params, changes) {
 }
 
 // A staff call failed with 401: the session is gone (expired, logged out elsewhere).
-function sessionEnded(ctx, err) {
+export function sessionEnded(ctx, err) {
   if (err.status !== 401) return false;
   setStaffSession(null);
   ctx.rerender();
   return true;
 }
 
-function staffLogin(ctx) {
+export function staffLogin(ctx) {
   const result = h('div', { class: 'form-result' });
   const submit = h('button', { class: 'btn btn-primary', type: 'submit' }, 'Log in');
   const form = h('form', { class: 'card lookup-card', novalidate: true,
@@ -352,7 +352,7 @@ function staffLogin(ctx) {
     h('div', { class: 'lookup-grid' }, form));
 }
 
-function sessionBar(ctx, session) {
+export function sessionBar(ctx, session) {
   const button = h('button', { class: 'btn btn-secondary btn-small', type: 'button' }, 'Log out');
   button.addEventListener('click', async () => {
     button.disabled = true;
