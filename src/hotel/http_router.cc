@@ -523,16 +523,16 @@ HttpResponse GetSession(const Context&, Call& call) {
 
 // --- The staff console (docs/staff-console.md) ---------------------------------------------
 
-// A page size query parameter (default `fallback`), or the 400 to answer.
-std::variant<int, HttpResponse> PageSize(const Query& query, int fallback) {
-  auto text = Param(query, "page_size");
+// An integer query parameter in [1, `max`] (`fallback` when absent), or the 400 to answer.
+std::variant<int, HttpResponse> CountParam(const Query& query, const std::string& name,
+                                           int fallback, int max) {
+  auto text = Param(query, name);
   if (!text) return fallback;
-  if (text->empty() || text->size() > 4 ||
+  if (text->empty() || text->size() > 6 ||
       text->find_first_not_of("0123456789") != std::string::npos || std::stoi(*text) < 1 ||
-      std::stoi(*text) > kMaxHotelPageSize) {
+      std::stoi(*text) > max) {
     return Error(400, "invalid_field",
-                 fmt::format("page_size must be an integer between 1 and {}", kMaxHotelPageSize),
-                 "page_size");
+                 fmt::format("{} must be an integer between 1 and {}", name, max), name);
   }
   return std::stoi(*text);
 }
@@ -561,7 +561,7 @@ std::optional<common::Bytes> DecodeCursor(std::string_view text) {
 
 // GET /hotels?page_size=&cursor= (staff): the hotels one page at a time.
 HttpResponse ListHotels(const Context& context, Call& call) {
-  auto page_size = PageSize(call.query, 50);
+  auto page_size = CountParam(call.query, "page_size", 50, kMaxHotelPageSize);
   if (auto* error = std::get_if<HttpResponse>(&page_size)) return *error;
   std::optional<common::Bytes> state;
   if (auto cursor = Param(call.query, "cursor"); cursor && !cursor->empty()) {
@@ -587,19 +587,11 @@ HttpResponse ListHotels(const Context& context, Call& call) {
 HttpResponse GetOccupancy(const Context& context, Call& call) {
   auto start = DateParam(call.query, "start");
   if (auto* error = std::get_if<HttpResponse>(&start)) return *error;
-  int days = 7;
-  if (auto text = Param(call.query, "days")) {
-    if (text->empty() || text->size() > 2 ||
-        text->find_first_not_of("0123456789") != std::string::npos || std::stoi(*text) < 1 ||
-        std::stoi(*text) > kMaxOccupancyDays) {
-      return Error(400, "invalid_field",
-                   fmt::format("days must be an integer between 1 and {}", kMaxOccupancyDays),
-                   "days");
-    }
-    days = std::stoi(*text);
-  }
+  auto days = CountParam(call.query, "days", 7, kMaxOccupancyDays);
+  if (auto* error = std::get_if<HttpResponse>(&days)) return *error;
   HttpResponse response;
-  auto occupancy = context.service->GetOccupancy(call.path[1], std::get<Day>(start), days);
+  auto occupancy =
+      context.service->GetOccupancy(call.path[1], std::get<Day>(start), std::get<int>(days));
   if (Failed(occupancy, &response)) return response;
   return JsonResponse(200, OccupancyJson(*occupancy));
 }

@@ -307,7 +307,7 @@ export function sessionEnded(ctx, err) {
   return true;
 }
 
-export function staffLogin(ctx) {
+function staffLogin(ctx) {
   const result = h('div', { class: 'form-result' });
   const submit = h('button', { class: 'btn btn-primary', type: 'submit' }, 'Log in');
   const form = h('form', { class: 'card lookup-card', novalidate: true,
@@ -501,19 +501,22 @@ async function guestSearchSection(ctx, section) {
   }
 }
 
-export async function viewStaff(ctx) {
-  let session;
+// The staff session of a staff view; null after drawing the login form (no session) or the
+// error (the session could not be asked for).
+export async function staffSessionOrLogin(ctx) {
   try {
-    session = await staffSession({ signal: ctx.signal });
+    const session = await staffSession({ signal: ctx.signal });
+    if (!session) staffLogin(ctx);
+    return session;
   } catch (err) {
-    if (err.kind === 'aborted') return;
-    ctx.main.append(errorBox(err, { retry: ctx.rerender }));
-    return;
+    if (err.kind !== 'aborted') ctx.main.append(errorBox(err, { retry: ctx.rerender }));
+    return null;
   }
-  if (!session) {
-    staffLogin(ctx);
-    return;
-  }
+}
+
+export async function viewStaff(ctx) {
+  const session = await staffSessionOrLogin(ctx);
+  if (!session) return;
   const arrivals = h('section', { class: 'section', 'aria-label': 'Arrivals' });
   const search = h('section', { class: 'section', 'aria-label': 'Search by guest name' });
   append(ctx.main,

@@ -12,9 +12,9 @@
 import {
   addDays, announce, api, append, clearFieldErrors, enc, errorBox, field, fmtDate, fmtMoney, h,
   loading, navigate, pageHeader, parseIso, plural, rememberHotel, requiredValue, setFieldError,
-  staffSession, todayIso,
+  todayIso,
 } from './ui.js';
-import { sessionBar, sessionEnded, staffLogin, statusBadge } from './reservations.js';
+import { sessionBar, sessionEnded, staffSessionOrLogin, statusBadge } from './reservations.js';
 
 const STATE_LABELS = {
   not_opened: 'Not opened', free: 'Free', booked: 'Booked', checked_in: 'Checked in',
@@ -451,18 +451,8 @@ function managementSection(ctx, hotel) {
 // --- The view --------------------------------------------------------------------------------
 
 export async function viewConsole(ctx) {
-  let session;
-  try {
-    session = await staffSession({ signal: ctx.signal });
-  } catch (err) {
-    if (err.kind === 'aborted') return;
-    ctx.main.append(errorBox(err, { retry: ctx.rerender }));
-    return;
-  }
-  if (!session) {
-    staffLogin(ctx);
-    return;
-  }
+  const session = await staffSessionOrLogin(ctx);
+  if (!session) return;
   const message = flash;
   flash = null;
   const notice = message ? h('p', { class: 'notice', role: 'status', 'data-testid': 'console-flash',
