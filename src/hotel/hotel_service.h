@@ -12,11 +12,12 @@
 //      With month buckets (`AvailabilityBucketing::kMonth`) a stay crossing a month boundary
 //      spans two partitions: one conditional batch per partition, in month order, and the
 //      earlier months are released again when a later one fails (Repository::ClaimNights).
-//   3. One logged batch writes the reservation to the three reservation tables ("confirmed"),
+//   3. One logged batch writes the reservation to the reservation tables (Q6, Q7, Q8 and the
+//      front desk's Q11, "confirmed"),
 //      its first history row ("booked") and the guest.
 // Lifecycle (domain.h): a reservation is never deleted. Every change of its state — change,
-// cancel, check-in, check-out, no-show — rewrites its rows in the three reservation tables with
-// the new status and appends its history row, in ONE logged batch (Repository::
+// cancel, check-in, check-out, no-show — rewrites its rows in the reservation tables (Q6-Q8, Q11)
+// with the new status and appends its history row, in ONE logged batch (Repository::
 // WriteReservation), so the history and the status never disagree. Transitions the status does
 // not allow fail with InvalidTransition (HTTP 422) before anything is written.
 // Invariants: (I1) a room-night is sold at most once: it is held by at most one confirmation

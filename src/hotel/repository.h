@@ -165,7 +165,8 @@ class Repository {
   common::Result<int> ReleaseNights(const std::string& hotel_id, int16_t room_number,
                                     const std::vector<Day>& nights,
                                     const std::string& confirmation);
-  // One logged batch: the reservation's rows in the three reservation tables (with
+  // One logged batch: the reservation's rows in the three reservation tables and its rows of
+  // Q11's `stays_by_hotel_date` (AddStayEntries) (with
   // `reservation.status`), the history row `event`, the guest when `guest` is set, and the
   // deletion of `replaced`'s rows in the by-date and by-guest tables when set (a changed stay)
   // and their keys differ from the new rows' keys. Every change of a reservation's state goes

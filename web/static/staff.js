@@ -155,7 +155,7 @@ async function occupancySection(ctx, hotel, week) {
   const next = h('a', { class: 'btn btn-secondary btn-small', 'data-testid': 'week-next',
                         href: consoleHash(ctx.params, { week: addDays(week, 7) }) }, 'Next week →');
   const weekForm = h('form', { class: 'week-form', novalidate: true, 'aria-label': 'Week' },
-    field({ id: 'week', label: 'Week from', type: 'date', value: week }),
+    field({ id: 'week', label: 'Week from', type: 'date', required: true, value: week }),
     h('button', { class: 'btn btn-secondary btn-small', type: 'submit' }, 'Show'));
   weekForm.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -315,7 +315,7 @@ async function searchSection(ctx) {
   const first = ctx.params.get('guest_first') || '';
   const byNumber = h('form', { class: 'card staff-form', novalidate: true,
                                'aria-label': 'Find by confirmation number' },
-    field({ id: 'find', label: 'Confirmation number', value: find, hint: 'Any case.',
+    field({ id: 'find', label: 'Confirmation number', required: true, value: find, hint: 'Any case.',
             attrs: { class: 'mono', autocomplete: 'off', spellcheck: 'false', maxlength: 12 } }),
     h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, 'Find')));
   byNumber.addEventListener('submit', (e) => {
@@ -326,7 +326,8 @@ async function searchSection(ctx) {
   const byGuest = h('form', { class: 'card staff-form', novalidate: true,
                               'aria-label': 'Find by guest name' },
     h('div', { class: 'field-row' },
-      field({ id: 'guest_last', label: 'Last name', value: last, attrs: { autocomplete: 'off' } }),
+      field({ id: 'guest_last', label: 'Last name', required: true, value: last,
+              attrs: { autocomplete: 'off' } }),
       field({ id: 'guest_first', label: 'First name', value: first,
               attrs: { autocomplete: 'off' } })),
     h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, 'Find')));
@@ -368,7 +369,7 @@ function manageForm(ctx, { label, testid, fields, button, send }) {
   const result = h('div', { class: 'form-result' });
   const form = h('form', { class: 'card staff-form', novalidate: true, 'aria-label': label,
                            'data-testid': testid },
-    h('h3', { text: label }), h('div', { class: 'staff-fields' }, ...fields), result,
+    h('h3', { text: label }), h('div', { class: 'manage-fields' }, ...fields), result,
     h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, button)));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
