@@ -189,6 +189,20 @@ TEST_P(StaffConsoleServiceTest, RateChangesApplyToOpenedNightsAndLaterBookings) 
             common::StatusCode::kNotFound);
 }
 
+TEST_P(StaffConsoleServiceTest, HotelPagesAreBounded) {
+  EXPECT_EQ(service_->ListHotels(0, std::nullopt).status().code(), common::StatusCode::kInvalid);
+  EXPECT_EQ(service_->ListHotels(kMaxHotelPageSize + 1, std::nullopt).status().code(),
+            common::StatusCode::kInvalid);
+  auto page = service_->ListHotels(kMaxHotelPageSize, std::nullopt);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  ASSERT_EQ(page->hotels.size(), 1u);
+  EXPECT_EQ(page->hotels[0].hotel_id, "AZ123");
+  EXPECT_EQ(page->hotels[0].pois.size(), 2u);
+  EXPECT_FALSE(page->paging_state.has_value());
+  auto forged = service_->ListHotels(1, common::Bytes("\x01\x02\x03", 3));
+  EXPECT_EQ(forged.status().code(), common::StatusCode::kInvalid) << forged.status().ToString();
+}
+
 INSTANTIATE_TEST_SUITE_P(Bucketing, StaffConsoleServiceTest,
                          ::testing::Values(AvailabilityBucketing::kNone,
                                            AvailabilityBucketing::kMonth),
