@@ -452,17 +452,23 @@ function arrivalsTable(rows, caption) {
       : h('p', { class: 'empty', text: `${caption}: none.` }));
 }
 
+// A search form by guest name (Q8): last name (required) and first name, in fields named
+// `lastId` and `firstId` holding `last` and `first`.
+export function guestNameForm({ label, lastId, firstId, last, first, button }) {
+  return h('form', { class: 'card staff-form', novalidate: true, 'aria-label': label },
+    h('div', { class: 'field-row' },
+      field({ id: lastId, label: 'Last name', required: true, value: last,
+              attrs: { autocomplete: 'off' } }),
+      field({ id: firstId, label: 'First name', value: first, attrs: { autocomplete: 'off' } })),
+    h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, button)));
+}
+
 async function guestSearchSection(ctx, section) {
   const lastName = ctx.params.get('guest_last') || '';
   const firstName = ctx.params.get('guest_first') || '';
-  const form = h('form', { class: 'card staff-form', novalidate: true,
-                           'aria-label': 'Reservations by guest name' },
-    h('div', { class: 'field-row' },
-      field({ id: 'search_last_name', label: 'Last name', required: true, value: lastName,
-              attrs: { autocomplete: 'off' } }),
-      field({ id: 'search_first_name', label: 'First name', value: firstName,
-              attrs: { autocomplete: 'off' } })),
-    h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, 'Search')));
+  const form = guestNameForm({ label: 'Reservations by guest name', lastId: 'search_last_name',
+                               firstId: 'search_first_name', last: lastName, first: firstName,
+                               button: 'Search' });
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     clearFieldErrors(form);

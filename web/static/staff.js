@@ -14,7 +14,9 @@ import {
   loading, navigate, pageHeader, parseIso, plural, rememberHotel, requiredValue, setFieldError,
   todayIso,
 } from './ui.js';
-import { sessionBar, sessionEnded, staffSessionOrLogin, statusBadge } from './reservations.js';
+import {
+  guestNameForm, sessionBar, sessionEnded, staffSessionOrLogin, statusBadge,
+} from './reservations.js';
 
 const STATE_LABELS = {
   not_opened: 'Not opened', free: 'Free', booked: 'Booked', checked_in: 'Checked in',
@@ -323,14 +325,8 @@ async function searchSection(ctx) {
     const number = requiredValue(byNumber, 'find', 'Enter a confirmation number.');
     if (number) navigate(consoleHash(ctx.params, { find: number, guest_last: '', guest_first: '' }));
   });
-  const byGuest = h('form', { class: 'card staff-form', novalidate: true,
-                              'aria-label': 'Find by guest name' },
-    h('div', { class: 'field-row' },
-      field({ id: 'guest_last', label: 'Last name', required: true, value: last,
-              attrs: { autocomplete: 'off' } }),
-      field({ id: 'guest_first', label: 'First name', value: first,
-              attrs: { autocomplete: 'off' } })),
-    h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, 'Find')));
+  const byGuest = guestNameForm({ label: 'Find by guest name', lastId: 'guest_last',
+                                  firstId: 'guest_first', last, first, button: 'Find' });
   byGuest.addEventListener('submit', (e) => {
     e.preventDefault();
     const name = requiredValue(byGuest, 'guest_last', 'Enter the guest’s last name.');
