@@ -288,15 +288,20 @@ export async function viewLookup(ctx) {
         h('p', {}, h('a', { class: 'btn btn-secondary', href: '#/staff' }, 'Staff page')))));
 }
 
-// The staff page's address with `changes` applied to its query (empty values dropped).
-function staffHash(params, changes) {
+// The address of `route` (e.g. '#/staff') with `changes` applied to the query `params`
+// (empty values dropped).
+export function routeHash(route, params, changes) {
   const next = new URLSearchParams(params);
   for (const [key, value] of Object.entries(changes)) {
     if (value) next.set(key, value);
     else next.delete(key);
   }
   const query = next.toString();
-  return query ? `#/staff?${query}` : '#/staff';
+  return query ? `${route}?${query}` : route;
+}
+
+function staffHash(params, changes) {
+  return routeHash('#/staff', params, changes);
 }
 
 // A staff call failed with 401: the session is gone (expired, logged out elsewhere).

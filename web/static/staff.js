@@ -15,7 +15,7 @@ import {
   todayIso,
 } from './ui.js';
 import {
-  guestNameForm, sessionBar, sessionEnded, staffSessionOrLogin, statusBadge,
+  guestNameForm, routeHash, sessionBar, sessionEnded, staffSessionOrLogin, statusBadge,
 } from './reservations.js';
 
 const STATE_LABELS = {
@@ -27,13 +27,7 @@ const STATE_LABELS = {
 let flash = null;
 
 function consoleHash(params, changes) {
-  const next = new URLSearchParams(params);
-  for (const [key, value] of Object.entries(changes)) {
-    if (value) next.set(key, value);
-    else next.delete(key);
-  }
-  const query = next.toString();
-  return `#/console${query ? `?${query}` : ''}`;
+  return routeHash('#/console', params, changes);
 }
 
 // Runs a staff call for a form: the answer, or null after showing the error (on the field it
