@@ -8,7 +8,9 @@
 //     of any status, is visible in all three reservation tables (Q6, Q7, Q8) with the same
 //     status, and its history (Q10) is not empty and ends in that status;
 //   - no "pending" confirmation row is left, and the by-date and by-guest tables hold no rows
-//     beyond the reservations (nothing half-done).
+//     beyond the reservations (nothing half-done);
+//   - Q11's `stays_by_hotel_date` holds exactly one row per day of each reservation's stay,
+//     with its status (CheckStayRows).
 //
 // Only *_test.cc files include this header. Thread-safety: as the repository (call it when no
 // booking is running, or the answer may describe a moment in between).
@@ -26,6 +28,48 @@
 #include "hotel/repository.h"
 
 namespace hotel::testing {
+
+// Q11 (the staff console's departures and in-house list): every reservation other than a
+// pending one has one row of `stays_by_hotel_date` per day of [check_in, check_out], with its
+// room, stay and status, and the table holds no other row (a change deletes the days it left).
+inline void CheckStayRows(cql::Session& session, Repository& repository,
+                          std::vector<std::string>& problems) {
+  const std::string& ks = repository.keyspaces().reservation;
+  auto all = session.Execute(
+      fmt::format("SELECT confirm_number, status FROM {}.reservations_by_confirmation", ks));
+  if (!all.ok()) {
+    problems.push_back("scanning reservations: " + all.status().ToString());
+    return;
+  }
+  size_t expected = 0;
+  for (size_t i = 0; i < all->row_count(); ++i) {
+    std::string number(all->Value(i, 0).value_or(""));
+    auto found = repository.FindReservation(number);
+    if (!found.ok() || !found->has_value() || (*found)->status == kStatusPending) continue;
+    const Reservation& r = **found;
+    for (Day day = r.check_in; day <= r.check_out; ++day) {
+      ++expected;
+      auto stays = repository.StaysByHotelDate(r.hotel_id, day);
+      bool present = false;
+      for (const Reservation& row : stays.ok() ? *stays : std::vector<Reservation>()) {
+        present |= row.confirmation_number == number && row.status == r.status &&
+                   row.room_number == r.room_number && row.check_in == r.check_in &&
+                   row.check_out == r.check_out;
+      }
+      if (!present) {
+        problems.push_back(fmt::format("{}: no row of stays_by_hotel_date on {} (or it differs)",
+                                       number, FormatDay(day)));
+      }
+    }
+  }
+  auto rows = session.Execute(fmt::format("SELECT confirm_number FROM {}.stays_by_hotel_date", ks));
+  if (!rows.ok()) {
+    problems.push_back("scanning stays_by_hotel_date: " + rows.status().ToString());
+  } else if (rows->row_count() != expected) {
+    problems.push_back(
+        fmt::format("stays_by_hotel_date has {} rows, expected {}", rows->row_count(), expected));
+  }
+}
 
 // Every violation found, as readable text (empty: consistent). Assumes every reservation in
 // the keyspace belongs to `hotel_id`.
@@ -123,6 +167,7 @@ inline std::vector<std::string> CheckBookingInvariants(cql::Session& session,
           fmt::format("{} has {} rows for {} reservations", table, rows->row_count(), kept));
     }
   }
+  CheckStayRows(session, repository, problems);
   return problems;
 }
 

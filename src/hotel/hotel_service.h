@@ -12,12 +12,13 @@
 //      With month buckets (`AvailabilityBucketing::kMonth`) a stay crossing a month boundary
 //      spans two partitions: one conditional batch per partition, in month order, and the
 //      earlier months are released again when a later one fails (Repository::ClaimNights).
-//   3. One logged batch writes the reservation to the three reservation tables ("confirmed"),
-//      its first history row ("booked"), the guest and its confirmation email in the outbox
-//      (notification.h; a change and a cancel likewise write theirs in their batch).
+//   3. One logged batch writes the reservation to the reservation tables (Q6, Q7, Q8 and the
+//      front desk's Q11, "confirmed"), its first history row ("booked"), the guest and its
+//      confirmation email in the outbox (notification.h; a change and a cancel likewise write
+//      theirs in their batch).
 // Lifecycle (domain.h): a reservation is never deleted. Every change of its state — change,
-// cancel, check-in, check-out, no-show — rewrites its rows in the three reservation tables with
-// the new status and appends its history row, in ONE logged batch (Repository::
+// cancel, check-in, check-out, no-show — rewrites its rows in the reservation tables (Q6-Q8, Q11)
+// with the new status and appends its history row, in ONE logged batch (Repository::
 // WriteReservation), so the history and the status never disagree. Transitions the status does
 // not allow fail with InvalidTransition (HTTP 422) before anything is written.
 // Invariants: (I1) a room-night is sold at most once: it is held by at most one confirmation
@@ -135,6 +136,47 @@ struct ChangeQuote {
   Cents difference() const { return proposed.total - current.total; }
 };
 
+// --- The staff console (hotel_service_console.cc) ------------------------------------------
+
+// What a room-night looks like on the occupancy grid.
+enum class NightState {
+  kNotOpened,   // no row: inventory not opened for that night
+  kFree,        // open and for sale
+  kBooked,      // held by a confirmed or changed reservation
+  kCheckedIn,   // held by a reservation whose guest is in the house
+  kCheckedOut,  // held by a reservation whose guest has left
+  kHeld,        // held by a number with no reservation holding nights (a booking in flight or
+                // an orphan the repair pass frees)
+};
+// "not_opened", "free", "booked", "checked_in", "checked_out", "held".
+std::string_view NightStateName(NightState state);
+
+struct OccupancyNight {
+  NightState state = NightState::kNotOpened;
+  Cents rate = 0;                   // the night's rate (0 when not opened)
+  std::string confirmation_number;  // the holder, when held
+  std::string guest_last_name;      // the holder's guest, when a reservation holds it
+};
+
+struct OccupancyRoom {
+  Room room;                           // without amenities
+  std::vector<OccupancyNight> nights;  // one per day of the grid
+};
+
+// A hotel's rooms over `days` consecutive nights from `start` (Q4's rows, with the status of
+// each holder's reservation).
+struct Occupancy {
+  std::string hotel_id;
+  Day start = 0;
+  int days = 0;
+  std::vector<OccupancyRoom> rooms;  // by room number
+};
+
+// Limits of the console's requests (the router answers 400 beyond them).
+inline constexpr int kMaxOccupancyDays = 31;
+inline constexpr int kMaxHotelPageSize = 500;
+inline constexpr int kMaxRateChangeDays = 731;
+
 class HotelService {
  public:
   // Sets the repository's availability table to `options.availability_bucketing` and starts
@@ -248,6 +290,27 @@ class HotelService {
   // room's base rate. Returns the number of room-nights opened.
   common::Result<int> OpenAvailability(const std::string& hotel_id, Day start, Day end,
                                        std::optional<Cents> rate);
+
+  // --- The staff console (hotel_service_console.cc) ---------------------------------------
+  // One page of hotels (Repository::ListHotels): at most `page_size` (1..kMaxHotelPageSize),
+  // continuing after `paging_state` when set. kInvalid for a paging state the database refuses.
+  common::Result<Repository::HotelPage> ListHotels(int page_size,
+                                                   std::optional<common::Bytes> paging_state);
+  // The occupancy grid: every room of the hotel over [start, start + days), days in
+  // 1..kMaxOccupancyDays. One range read of Q4's table (per month when bucketed), the rooms,
+  // and Q6 once per distinct holder. kNotFound for an unknown hotel.
+  common::Result<Occupancy> GetOccupancy(const std::string& hotel_id, Day start, int days);
+  // Q11: stays ending on `date` (departures) / staying the night of `date` (in house:
+  // check_in <= date < check_out), by room number; cancelled and no-show stays left out.
+  // kNotFound for an unknown hotel.
+  common::Result<std::vector<Reservation>> Departures(const std::string& hotel_id, Day date);
+  common::Result<std::vector<Reservation>> InHouse(const std::string& hotel_id, Day date);
+  // Sets the rate of the opened nights of [start, end) to `rate`, of one room or of every room.
+  // Booked nights change too (for later bookings; a reservation's total is fixed when booked).
+  // Returns the nights changed: 0 when none of them is opened. kNotFound for an unknown hotel
+  // or room; kInvalid unless start < end, end - start <= kMaxRateChangeDays and rate > 0.
+  common::Result<int> ChangeRates(const std::string& hotel_id, Day start, Day end, Cents rate,
+                                  std::optional<int16_t> room_number);
 
   // Ok when the database answers a cheap query now (Repository::Ping); kUnavailable (or the
   // database's error) otherwise. Blocks as long as the session does: bound it with a

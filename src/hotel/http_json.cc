@@ -404,4 +404,59 @@ FieldResult<OpenRequest> ReadOpen(const json::object& object) {
   return OpenRequest{start, end, rate};
 }
 
+// --- The staff console ---------------------------------------------------------------------
+
+json::object OccupancyJson(const Occupancy& occupancy) {
+  json::array dates;
+  for (int i = 0; i < occupancy.days; ++i)
+    dates.push_back(json::string(FormatDay(occupancy.start + i)));
+  json::array rooms;
+  for (const OccupancyRoom& row : occupancy.rooms) {
+    json::array nights;
+    for (size_t i = 0; i < row.nights.size(); ++i) {
+      const OccupancyNight& night = row.nights[i];
+      json::object cell{{"date", FormatDay(occupancy.start + static_cast<Day>(i))},
+                        {"state", NightStateName(night.state)}};
+      if (night.state != NightState::kNotOpened) cell["rate"] = FormatMoney(night.rate);
+      if (!night.confirmation_number.empty()) {
+        cell["confirmation_number"] = night.confirmation_number;
+      }
+      if (!night.guest_last_name.empty()) cell["guest_last_name"] = night.guest_last_name;
+      nights.push_back(std::move(cell));
+    }
+    rooms.push_back(json::object{{"room_number", row.room.room_number},
+                                 {"room_type", row.room.room_type},
+                                 {"nights", std::move(nights)}});
+  }
+  return json::object{{"hotel_id", occupancy.hotel_id},
+                      {"start", FormatDay(occupancy.start)},
+                      {"end", FormatDay(occupancy.start + occupancy.days)},
+                      {"days", occupancy.days},
+                      {"dates", std::move(dates)},
+                      {"rooms", std::move(rooms)}};
+}
+
+FieldResult<RatesRequest> ReadRates(const json::object& object) {
+  for (const auto& field : object) {
+    std::string_view name = field.key();
+    if (name != "start" && name != "end" && name != "rate" && name != "room_number") {
+      return FieldError{std::string(name), "is not a field of a rate change"};
+    }
+  }
+  ASSIGN_FIELD_OR_RETURN(start, DayField(object, "start"));
+  ASSIGN_FIELD_OR_RETURN(end, DayField(object, "end"));
+  if (end <= start) return FieldError{"end", "must be after start"};
+  if (end - start > kMaxRateChangeDays) {
+    return FieldError{"end", fmt::format("at most {} days after start", kMaxRateChangeDays)};
+  }
+  ASSIGN_FIELD_OR_RETURN(rate, MoneyField(object, "rate", true));
+  if (*rate <= 0) return FieldError{"rate", "must be positive"};
+  RatesRequest request{start, end, *rate, std::nullopt};
+  if (object.contains("room_number") && !object.at("room_number").is_null()) {
+    ASSIGN_FIELD_OR_RETURN(room, RoomField(object, "room_number", true, 0));
+    request.room_number = room;
+  }
+  return request;
+}
+
 }  // namespace hotel

@@ -66,6 +66,20 @@ struct LoginRequest {
 };
 FieldResult<LoginRequest> ReadLogin(const boost::json::object& object);
 
+// --- The staff console --------------------------------------------------------------------
+// {"hotel_id", "start", "end", "days", "dates": [...], "rooms": [{"room_number", "room_type",
+// "nights": [{"date", "state", "rate"?, "confirmation_number"?, "guest_last_name"?}]}]}.
+boost::json::object OccupancyJson(const Occupancy& occupancy);
+// PUT /hotels/{id}/rates: {"start", "end", "rate", "room_number"?}. Other fields are refused
+// (a misspelt "room_numbr" would otherwise change every room).
+struct RatesRequest {
+  Day start = 0;
+  Day end = 0;
+  Cents rate = 0;
+  std::optional<int16_t> room_number;
+};
+FieldResult<RatesRequest> ReadRates(const boost::json::object& object);
+
 // Checks a stay given as two dates: check_out after check_in, at most `max_nights` nights.
 // The error names `check_out_field` (e.g. "check_out").
 std::optional<FieldError> CheckStay(Day check_in, Day check_out, int max_nights,

@@ -550,6 +550,121 @@ HttpResponse GetSession(const Context&, Call& call) {
   return response;
 }
 
+// --- The staff console (docs/staff-console.md) ---------------------------------------------
+
+// An integer query parameter in [1, `max`] (`fallback` when absent), or the 400 to answer.
+std::variant<int, HttpResponse> CountParam(const Query& query, const std::string& name,
+                                           int fallback, int max) {
+  auto text = Param(query, name);
+  if (!text) return fallback;
+  if (text->empty() || text->size() > 6 ||
+      text->find_first_not_of("0123456789") != std::string::npos || std::stoi(*text) < 1 ||
+      std::stoi(*text) > max) {
+    return Error(400, "invalid_field",
+                 fmt::format("{} must be an integer between 1 and {}", name, max), name);
+  }
+  return std::stoi(*text);
+}
+
+// Cursors are the engine's paging state, in lower-case hex.
+std::string EncodeCursor(const common::Bytes& state) {
+  std::string out;
+  for (unsigned char byte : state) out += fmt::format("{:02x}", byte);
+  return out;
+}
+
+std::optional<common::Bytes> DecodeCursor(std::string_view text) {
+  if (text.empty() || text.size() % 2 != 0 || text.size() > 2048) return std::nullopt;
+  common::Bytes out;
+  for (size_t i = 0; i < text.size(); i += 2) {
+    int value = 0;
+    for (char c : text.substr(i, 2)) {
+      int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (digit < 0) return std::nullopt;
+      value = value * 16 + digit;
+    }
+    out.push_back(static_cast<char>(value));
+  }
+  return out;
+}
+
+// GET /hotels?page_size=&cursor= (staff): the hotels one page at a time.
+HttpResponse ListHotels(const Context& context, Call& call) {
+  auto page_size = CountParam(call.query, "page_size", 50, kMaxHotelPageSize);
+  if (auto* error = std::get_if<HttpResponse>(&page_size)) return *error;
+  std::optional<common::Bytes> state;
+  if (auto cursor = Param(call.query, "cursor"); cursor && !cursor->empty()) {
+    state = DecodeCursor(*cursor);
+    if (!state) {
+      return Error(400, "invalid_field", "cursor must be a next_cursor of this list", "cursor");
+    }
+  }
+  HttpResponse response;
+  auto page = context.service->ListHotels(std::get<int>(page_size), std::move(state));
+  if (!page.ok() && page.status().code() == StatusCode::kInvalid) {
+    return Error(400, "invalid_field", page.status().message(), "cursor");  // page_size is valid
+  }
+  if (Failed(page, &response)) return response;
+  json::array hotels;
+  for (const Hotel& hotel : page->hotels) hotels.push_back(HotelJson(hotel, false));
+  json::value next = nullptr;
+  if (page->paging_state) next = json::string(EncodeCursor(*page->paging_state));
+  return JsonResponse(200, json::object{{"hotels", std::move(hotels)}, {"next_cursor", next}});
+}
+
+// GET /hotels/{id}/occupancy?start=&days= (staff): the week-by-room grid.
+HttpResponse GetOccupancy(const Context& context, Call& call) {
+  auto start = DateParam(call.query, "start");
+  if (auto* error = std::get_if<HttpResponse>(&start)) return *error;
+  auto days = CountParam(call.query, "days", 7, kMaxOccupancyDays);
+  if (auto* error = std::get_if<HttpResponse>(&days)) return *error;
+  HttpResponse response;
+  auto occupancy =
+      context.service->GetOccupancy(call.path[1], std::get<Day>(start), std::get<int>(days));
+  if (Failed(occupancy, &response)) return response;
+  return JsonResponse(200, OccupancyJson(*occupancy));
+}
+
+// GET /hotels/{id}/departures?date= and /in-house?date= (staff; Q11).
+HttpResponse StayList(const Context& context, Call& call, bool departures) {
+  auto date = DateParam(call.query, "date");
+  if (auto* error = std::get_if<HttpResponse>(&date)) return *error;
+  HttpResponse response;
+  auto stays = departures ? context.service->Departures(call.path[1], std::get<Day>(date))
+                          : context.service->InHouse(call.path[1], std::get<Day>(date));
+  if (Failed(stays, &response)) return response;
+  return JsonResponse(200, json::object{{"reservations", ReservationArray(*stays)}});
+}
+
+HttpResponse Departures(const Context& context, Call& call) {
+  return StayList(context, call, true);
+}
+
+HttpResponse InHouse(const Context& context, Call& call) { return StayList(context, call, false); }
+
+// PUT /hotels/{id}/rates (staff): 400 for an impossible range or rate, 422 for a range in the
+// past or with no opened night.
+HttpResponse ChangeRates(const Context& context, Call& call) {
+  auto rates = ReadRates(call.body);
+  if (auto* error = std::get_if<FieldError>(&rates)) return FieldErrorResponse(*error);
+  const RatesRequest& request = std::get<RatesRequest>(rates);
+  if (request.start < Today()) {
+    return Error(422, "date_in_past", "start is in the past: rates of past nights cannot change",
+                 "start");
+  }
+  HttpResponse response;
+  auto changed = context.service->ChangeRates(call.path[1], request.start, request.end,
+                                              request.rate, request.room_number);
+  if (Failed(changed, &response)) return response;
+  if (*changed == 0) {
+    return Error(422, "not_opened",
+                 "No night of that range is open; open the inventory for it first", "start");
+  }
+  return JsonResponse(200, json::object{{"nights_changed", *changed},
+                                        {"rate", FormatMoney(request.rate)},
+                                        {"currency", kCurrency}});
+}
+
 // --- The endpoint table ---------------------------------------------------------------------
 
 // kPublic: anyone. kGuest: anyone, with the guest's last name unless staff (GuestLastName).
@@ -596,6 +711,12 @@ const std::vector<Endpoint>& Endpoints() {
       {"POST", {"pois"}, Access::kStaff, CreatePoi},
       {"POST", {"hotels", "*", "rooms"}, Access::kStaff, AddRoom},
       {"POST", {"hotels", "*", "availability"}, Access::kStaff, OpenAvailability},
+      // The staff console.
+      {"GET", {"hotels"}, Access::kStaff, ListHotels},
+      {"GET", {"hotels", "*", "occupancy"}, Access::kStaff, GetOccupancy},
+      {"GET", {"hotels", "*", "departures"}, Access::kStaff, Departures},
+      {"GET", {"hotels", "*", "in-house"}, Access::kStaff, InHouse},
+      {"PUT", {"hotels", "*", "rates"}, Access::kStaff, ChangeRates},
   };
   return endpoints;
 }
@@ -876,6 +997,12 @@ HttpResponse ApiRouter::Route(const HttpRequest& request) const {
     return RouteOutsideApi(request, path);
   }
   call.path.erase(call.path.begin(), call.path.begin() + 2);
+  // Confirmation numbers are upper case; any case finds them (the staff console's search).
+  if (call.path.size() >= 2 && call.path[0] == "reservations") {
+    for (char& c : call.path[1]) {
+      if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    }
+  }
   if (method != "GET" && method != "POST" && method != "PUT" && method != "DELETE") {
     return Named(Error(405, "bad_request", "Method not allowed: " + method), "other");
   }

@@ -18,16 +18,18 @@
 //    confirmation number, in any case, and the guest's last name (`?last_name=`); a wrong name
 //    is the same 404 as an unknown number. A staff session may leave the name out;
 //  - staff: everything else (arrivals, reservations by name, guests, inventory writes, booking
-//    for an existing guest_id), with a session from POST /api/v1/login presented as the
-//    `hotel_session` cookie (the UI) or `Authorization: Bearer <token>` (API clients).
+//    for an existing guest_id, the staff console's hotel list, occupancy, departures, in-house
+//    list and rate changes: docs/staff-console.md), with a session from POST /api/v1/login
+//    presented as the `hotel_session` cookie (the UI) or `Authorization: Bearer <token>` (API
+//    clients).
 // A request with a session cookie that changes something (POST, PUT, DELETE), and every login,
 // is refused with 403 when its Origin header names another origin than its Host.
 //
 // Every answer is a response value: handler failures become JSON errors in one function
 // (`ErrorResponse`): 400 bad_request / invalid_json / invalid_field, 401 unauthorized (with
 // `WWW-Authenticate: Bearer`), 403 forbidden, 404 not_found, 405, 409 room_unavailable /
-// conflict, 413, 415, 429 too_many_requests (with `Retry-After`), 503 database_unavailable,
-// 500 internal.
+// conflict, 413, 415, 422 invalid_transition / date_in_past / not_opened, 429 too_many_requests
+// (with `Retry-After`), 503 database_unavailable, 500 internal.
 //
 // Thread-safety: thread-safe (the service and StaffAuth are; the router holds no mutable state).
 

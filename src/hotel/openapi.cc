@@ -211,6 +211,53 @@ const std::vector<Endpoint>& GuestChangeEndpoints() {
   return endpoints;
 }
 
+// The staff console's endpoints (docs/staff-console.md).
+const std::vector<Endpoint>& ConsoleEndpoints() {
+  static const std::vector<Endpoint> endpoints{
+      {"get",
+       "/hotels",
+       "Every hotel, a page at a time (next_cursor: the engine's paging state)",
+       {"page_size?", "cursor?"},
+       nullptr,
+       200,
+       "HotelPage",
+       kStaff},
+      {"get",
+       "/hotels/{hotel_id}/occupancy",
+       "The room-by-night occupancy grid from start (days: 1-31, default 7)",
+       {"start", "days?"},
+       nullptr,
+       200,
+       "Occupancy",
+       kStaff},
+      {"get",
+       "/hotels/{hotel_id}/departures",
+       "Q11. Stays ending on a date",
+       {"date"},
+       nullptr,
+       200,
+       "ReservationList",
+       kStaff},
+      {"get",
+       "/hotels/{hotel_id}/in-house",
+       "Q11. Stays in the house the night of a date",
+       {"date"},
+       nullptr,
+       200,
+       "ReservationList",
+       kStaff},
+      {"put",
+       "/hotels/{hotel_id}/rates",
+       "Change the rate of the opened nights of a date range (422: past, or nothing opened)",
+       {},
+       "Rates",
+       200,
+       "RatesChanged",
+       kStaff},
+  };
+  return endpoints;
+}
+
 // Operations endpoints, outside /api/v1 (their path items name the server root).
 const std::vector<Endpoint>& RootEndpoints() {
   static const std::vector<Endpoint> endpoints{
@@ -269,6 +316,39 @@ void AddChangeQuoteSchema(json::object& s) {
       {"type", "string"},
       {"description", "the proposed total less the current one, signed (\"-50.00\")"}};
   s["ChangeQuote"] = {{"type", "object"}, {"properties", std::move(quote_props)}};
+}
+
+// The staff console's schemas.
+void ConsoleSchemas(json::object& s) {
+  s["HotelPage"] = {
+      {"type", "object"},
+      {"properties",
+       {{"hotels", {{"type", "array"}, {"items", Ref("Hotel")}}},
+        {"next_cursor",
+         {{"type", "string"}, {"nullable", true}, {"description", "null on the last page"}}}}}};
+  json::object night_props = Strings({"date", "rate", "confirmation_number", "guest_last_name"});
+  night_props["state"] = {
+      {"type", "string"},
+      {"enum", {"not_opened", "free", "booked", "checked_in", "checked_out", "held"}}};
+  json::object room_props = Strings({"room_type"});
+  room_props["room_number"] = {{"type", "integer"}};
+  room_props["nights"] = {{"type", "array"},
+                          {"items", {{"type", "object"}, {"properties", night_props}}}};
+  json::object occupancy_props = Strings({"hotel_id", "start", "end"});
+  occupancy_props["days"] = {{"type", "integer"}};
+  occupancy_props["dates"] = {{"type", "array"}, {"items", {{"type", "string"}}}};
+  occupancy_props["rooms"] = {{"type", "array"},
+                              {"items", {{"type", "object"}, {"properties", room_props}}}};
+  s["Occupancy"] = {{"type", "object"}, {"properties", occupancy_props}};
+  json::object rates_props = Strings({"start", "end", "rate"});
+  rates_props["room_number"] = {{"type", "integer"}, {"description", "absent: every room"}};
+  s["Rates"] = {{"type", "object"},
+                {"required", {"start", "end", "rate"}},
+                {"additionalProperties", false},
+                {"properties", rates_props}};
+  json::object changed_props = Strings({"rate", "currency"});
+  changed_props["nights_changed"] = {{"type", "integer"}};
+  s["RatesChanged"] = {{"type", "object"}, {"properties", changed_props}};
 }
 
 json::object Schemas() {
@@ -371,6 +451,7 @@ json::object Schemas() {
   json::object session_props = Strings({"username"});
   session_props["expires_in"] = {{"type", "integer"}};
   s["Session"] = {{"type", "object"}, {"properties", session_props}};
+  ConsoleSchemas(s);
   json::object error_props = Strings({"code", "message", "field"});
   error_props["status"] = {{"type", "integer"}};
   s["Error"] = {{"type", "object"},
@@ -449,7 +530,8 @@ json::object Operation(const Endpoint& endpoint) {
 
 std::string Build() {
   json::object paths;
-  for (const auto* group : {&Endpoints(), &LifecycleEndpoints(), &GuestChangeEndpoints()}) {
+  for (const auto* group : {&Endpoints(), &LifecycleEndpoints(), &GuestChangeEndpoints(),
+                            &ConsoleEndpoints()}) {
     for (const Endpoint& endpoint : *group) {
       json::value& slot = paths[endpoint.path];
       if (!slot.is_object()) slot.emplace_object();

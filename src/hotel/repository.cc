@@ -35,7 +35,7 @@ Status Repository::PrepareAll() {
   std::vector<Statement> statements;
   for (auto group : {&Repository::ReadStatements, &Repository::WriteStatements,
                      &Repository::MonthAndRepairStatements, &Repository::StaffStatements,
-                     &Repository::NotificationStatements}) {
+                     &Repository::NotificationStatements, &Repository::ConsoleStatements}) {
     for (Statement& statement : (this->*group)()) statements.push_back(std::move(statement));
   }
   for (Statement& statement : statements) {
@@ -643,6 +643,7 @@ Status Repository::WriteReservation(const Reservation& reservation, const Guest*
          TextValue(guest->title), GuestCollections(0, *guest), GuestCollections(1, *guest),
          GuestCollections(2, *guest)});
   }
+  AddStayEntries(reservation, replaced, entries);
   add(insert_history_, {TextValue(reservation.confirmation_number), UuidValue(event.event_id),
                         TextValue(ActionName(event.action)), TextValue(event.status),
                         TextValue(event.actor), TextValue(event.details)});

@@ -166,7 +166,8 @@ class Repository {
   common::Result<int> ReleaseNights(const std::string& hotel_id, int16_t room_number,
                                     const std::vector<Day>& nights,
                                     const std::string& confirmation);
-  // One logged batch: the reservation's rows in the three reservation tables (with
+  // One logged batch: the reservation's rows in the three reservation tables and its rows of
+  // Q11's `stays_by_hotel_date` (AddStayEntries) (with
   // `reservation.status`), the history row `event`, the guest when `guest` is set, and the
   // deletion of `replaced`'s rows in the by-date and by-guest tables when set (a changed stay)
   // and their keys differ from the new rows' keys. Every change of a reservation's state goes
@@ -207,6 +208,25 @@ class Repository {
   common::Status SetNotificationCheckpoint(const std::string& worker, int64_t done_before_millis,
                                            int64_t now_millis);
 
+  // --- The staff console (repository_console.cc; docs/data-model.md, "The staff console") ---
+
+  // One page of `hotels` (every partition, in token order): at most `page_size` hotels, and the
+  // engine's paging state when more follow. `paging_state` continues a previous page; one the
+  // database does not accept is kInvalid.
+  struct HotelPage {
+    std::vector<Hotel> hotels;
+    std::optional<common::Bytes> paging_state;
+  };
+  common::Result<HotelPage> ListHotels(int32_t page_size,
+                                       std::optional<common::Bytes> paging_state);
+  // Q11: partition (hotel_id, date) of `stays_by_hotel_date`: every reservation (any status)
+  // whose stay starts, goes on or ends on `date`, by room number.
+  common::Result<std::vector<Reservation>> StaysByHotelDate(const std::string& hotel_id, Day date);
+  // Sets the rate of existing nights (`date`, `room_number`, `rate` of each), without reading:
+  // one logged batch per availability partition. Only the rate cell is written, so a
+  // concurrent claim or release of the same night is unaffected.
+  common::Status SetRates(const std::string& hotel_id, const std::vector<RoomNight>& nights);
+
   // --- Staff accounts (docs/security.md; StaffAccounts hashes, this stores) ------------------
 
   // Partition username of `staff_users`: the account's bcrypt hash, nullopt when there is none.
@@ -244,6 +264,11 @@ class Repository {
   std::vector<Statement> NotificationStatements();
   // The outbox insert of `notification`, for WriteReservation's batch.
   cql::BatchEntry NotificationEntry(const Notification& notification) const;
+  std::vector<Statement> ConsoleStatements();
+  // The batch entries writing `reservation`'s rows of `stays_by_hotel_date` (one per day of
+  // [check_in, check_out]) and deleting `replaced`'s rows the new ones do not overwrite.
+  void AddStayEntries(const Reservation& reservation, const Reservation* replaced,
+                      std::vector<cql::BatchEntry>& entries) const;
   common::Result<cql::ResultSet> Run(const Prepared& statement,
                                      std::vector<cql::BoundValue> values);
   common::Result<cql::ResultSet> RunBatch(cql::BatchType type,
@@ -291,6 +316,8 @@ class Repository {
   Prepared room_nights_month_, room_night_month_, write_night_month_, open_night_month_,
       claim_night_month_, release_night_month_, note_month_, list_months_;
   Prepared list_hotel_ids_, pending_confirmations_;
+  Prepared list_hotels_, stays_by_hotel_date_, insert_stay_, delete_stay_, set_rate_,
+      set_rate_month_;
   Prepared find_staff_user_, insert_staff_user_, set_staff_password_, delete_staff_user_,
       list_staff_users_;
   Prepared insert_notification_, notifications_in_hour_, claim_notification_,

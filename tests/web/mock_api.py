@@ -124,6 +124,7 @@ class Store:
         self.guests = {}
         self.reservations = {}
         self.history = {}  # confirmation number -> [event], oldest first
+        self.rates = {}  # (hotel_id, room_number, date) -> Decimal, the staff console's changes
         self.staff = {os.environ.get("HOTEL_STAFF_USER", "staff").lower():
                       os.environ.get("HOTEL_STAFF_PASSWORD", "staff-password")}
         self.sessions = {}  # token -> username
@@ -205,6 +206,8 @@ class Store:
         return guest
 
     def rate(self, hotel_id, room_number, night):
+        if (hotel_id, room_number, night) in self.rates:  # set by PUT /hotels/{id}/rates
+            return self.rates[(hotel_id, room_number, night)]
         room = self.rooms[(hotel_id, room_number)]
         rate = room["base"]
         if night.weekday() in (4, 5):  # Friday and Saturday nights
@@ -422,12 +425,194 @@ def quote_change(store, reservation, q):
             "difference": money(total - Decimal(reservation["total"]))}
 
 
+# --- The staff console (web/static/staff.js; src/hotel/hotel_service_console.cc) -------------
+
+def night_state(store, hotel_id, room_number, night):
+    """(state, confirmation number) of a night on the occupancy grid."""
+    if (hotel_id, room_number, night) not in store.open_nights:
+        return "not_opened", None
+    number = store.taken.get((hotel_id, room_number, night))
+    if number is None:
+        return "free", None
+    status = store.reservations[number]["status"]
+    return {"checked_in": "checked_in", "checked_out": "checked_out"}.get(status, "booked"), number
+
+
+def console_stays(store, hotel_id, keep):
+    found = [r for r in store.reservations.values()
+             if r["hotel_id"] == hotel_id and r["status"] not in ("cancelled", "no_show")
+             and keep(dt.date.fromisoformat(r["check_in"]), dt.date.fromisoformat(r["check_out"]))]
+    return 200, {"reservations": sorted(found, key=lambda r: r["room_number"])}
+
+
+def date_range(body, limit):
+    start = parse_date(body.get("start"), "start")
+    end = parse_date(body.get("end"), "end")
+    if end <= start:
+        raise ApiError(400, "invalid_field", "end must be after start", "end")
+    if (end - start).days > limit:
+        raise ApiError(400, "invalid_field", f"end at most {limit} days after start", "end")
+    return start, end
+
+
+def positive_money(body, field, required):
+    value = body.get(field)
+    if value is None and not required:
+        return None
+    try:
+        amount = Decimal(str(value)) if isinstance(value, (str, int)) else None
+    except ArithmeticError:
+        amount = None
+    if amount is None or not amount.is_finite() or amount <= 0:
+        raise ApiError(400, "invalid_field", f"{field} must be a decimal such as \"129.00\"", field)
+    return amount.quantize(Decimal("0.01"))
+
+
+def console_routes(store, method, parts, q, body, caller):
+    """The staff console's endpoints (all staff only); None for any other request."""
+    n = len(parts)
+    if not parts or parts[0] != "hotels":
+        return None
+    if method == "GET" and n == 1:
+        caller.require_staff()
+        size_text = q.get("page_size", "50")
+        if not size_text.isdigit() or not 1 <= int(size_text) <= 500:
+            raise ApiError(400, "invalid_field", "page_size must be an integer between 1 and 500",
+                           "page_size")
+        ids = sorted(store.hotels)
+        start = 0
+        if q.get("cursor"):
+            try:
+                start = ids.index(bytes.fromhex(q["cursor"]).decode()) + 1
+            except ValueError:
+                raise ApiError(400, "invalid_field", "cursor must be a next_cursor of this list",
+                               "cursor") from None
+        page = ids[start:start + int(size_text)]
+        more = start + len(page) < len(ids)
+        return 200, {"hotels": [store.hotels[i] for i in page],
+                     "next_cursor": page[-1].encode().hex() if more else None}
+    if method == "POST" and n == 1:
+        caller.require_staff()
+        body = require_json_object(body)
+        hotel_id = require_text(body, "hotel_id")
+        if hotel_id in store.hotels:
+            raise ApiError(409, "conflict", f"Hotel '{hotel_id}' already exists")
+        addr = body.get("address") or {}
+        store.hotels[hotel_id] = {"hotel_id": hotel_id, "name": require_text(body, "name"),
+                                  "phone": body.get("phone") or "",
+                                  "address": address("", addr.get("city", ""), "", "",
+                                                     addr.get("country", ""))}
+        store.hotel_pois[hotel_id] = []
+        return 201, dict(store.hotels[hotel_id], pois=[])
+    if n != 3:
+        return None
+    hotel_id = parts[1]
+    if method == "POST" and parts[2] == "rooms":
+        caller.require_staff()
+        store.hotel(hotel_id)
+        body = require_json_object(body)
+        number = body.get("room_number")
+        if not isinstance(number, int) or not 1 <= number <= 32767:
+            raise ApiError(400, "invalid_field", "room_number must be between 1 and 32767",
+                           "room_number")
+        rate = positive_money(body, "rate", True)
+        room_type = require_text(body, "room_type")
+        store.rooms[(hotel_id, number)] = {"room_type": room_type, "base": rate,
+                                           "currency": "EUR", "amenities": []}
+        return 201, {"hotel_id": hotel_id, "room_number": number, "room_type": room_type,
+                     "rate": money(rate), "currency": "EUR", "amenities": []}
+    if method == "POST" and parts[2] == "availability":
+        caller.require_staff()
+        store.hotel(hotel_id)
+        body = require_json_object(body)
+        start, end = date_range(body, 731)
+        rate = positive_money(body, "rate", False)
+        opened = 0
+        for (hid, number) in sorted(store.rooms):
+            for night in nights_of(start, end):
+                if hid == hotel_id and (hid, number, night) not in store.open_nights:
+                    store.open_nights.add((hid, number, night))
+                    if rate is not None:
+                        store.rates[(hid, number, night)] = rate
+                    opened += 1
+        return 200, {"nights_opened": opened}
+    if method == "PUT" and parts[2] == "rates":
+        caller.require_staff()
+        store.hotel(hotel_id)
+        body = require_json_object(body)
+        unknown = set(body) - {"start", "end", "rate", "room_number"}
+        if unknown:
+            name = sorted(unknown)[0]
+            raise ApiError(400, "invalid_field", f"{name} is not a field of a rate change", name)
+        start, end = date_range(body, 731)
+        rate = positive_money(body, "rate", True)
+        room = body.get("room_number")
+        if room is not None:
+            store.room(hotel_id, room)
+        if start < store.today:
+            raise ApiError(422, "date_in_past",
+                           "start is in the past: rates of past nights cannot change", "start")
+        changed = 0
+        for (hid, number) in sorted(store.rooms):
+            for night in nights_of(start, end):
+                if (hid == hotel_id and (room is None or room == number)
+                        and (hid, number, night) in store.open_nights):
+                    store.rates[(hid, number, night)] = rate
+                    changed += 1
+        if changed == 0:
+            raise ApiError(422, "not_opened",
+                           "No night of that range is open; open the inventory for it first",
+                           "start")
+        return 200, {"nights_changed": changed, "rate": money(rate), "currency": "EUR"}
+    if method != "GET":
+        return None
+    if parts[2] == "occupancy":
+        caller.require_staff()
+        store.hotel(hotel_id)
+        start = parse_date(q.get("start"), "start")
+        days_text = q.get("days", "7")
+        if not days_text.isdigit() or not 1 <= int(days_text) <= 31:
+            raise ApiError(400, "invalid_field", "days must be an integer between 1 and 31", "days")
+        dates = [start + dt.timedelta(days=i) for i in range(int(days_text))]
+        rooms = []
+        for (hid, number), room in sorted(store.rooms.items()):
+            if hid != hotel_id:
+                continue
+            nights = []
+            for night in dates:
+                state, holder = night_state(store, hid, number, night)
+                cell = {"date": night.isoformat(), "state": state}
+                if state != "not_opened":
+                    cell["rate"] = money(store.rate(hid, number, night))
+                if holder:
+                    cell["confirmation_number"] = holder
+                    cell["guest_last_name"] = store.reservations[holder]["guest_last_name"]
+                nights.append(cell)
+            rooms.append({"room_number": number, "room_type": room["room_type"],
+                          "nights": nights})
+        return 200, {"hotel_id": hotel_id, "start": start.isoformat(),
+                     "end": (start + dt.timedelta(days=len(dates))).isoformat(),
+                     "days": len(dates), "dates": [d.isoformat() for d in dates], "rooms": rooms}
+    if parts[2] in ("departures", "in-house"):
+        caller.require_staff()
+        store.hotel(hotel_id)
+        day = parse_date(q.get("date"), "date")
+        if parts[2] == "departures":
+            return console_stays(store, hotel_id, lambda check_in, check_out: check_out == day)
+        return console_stays(store, hotel_id,
+                             lambda check_in, check_out: check_in <= day < check_out)
+    return None
+
+
 def routes(store, method, parts, query, body, caller, headers):
     """Dispatches one API request; returns (status, json) or raises ApiError. Appends the
     answer's extra headers (Set-Cookie) to `headers`."""
     q = {k: v[0] for k, v in query.items()}
     n = len(parts)
     answer = auth_routes(store, method, parts, body, caller, headers)
+    if answer is not None:
+        return answer
+    answer = console_routes(store, method, parts, q, body, caller)
     if answer is not None:
         return answer
     if method == "GET" and parts == ["health"]:

@@ -3,12 +3,13 @@
 //
 // A small single-page app without a framework or build step: a hash router (#/poi/NAME,
 // #/hotel/ID?check_in=D&check_out=D, #/hotel/ID/room/N?..., #/reservation/CN,
-// #/reservations, #/staff?hotel=ID&date=D&guest_last=X) draws one view at a time into <main>
+// #/reservations, #/staff?hotel=ID&date=D&guest_last=X, #/console?hotel=ID&week=D: staff.js) draws one view at a time into <main>
 // from the JSON API under /api/v1 (contract: the hotel API v1). The views live in guest.js and
 // reservations.js, the shared pieces in ui.js.
 
 import { viewHome, viewHotel, viewPoi, viewRoom } from './guest.js';
 import { viewLookup, viewReservation, viewStaff } from './reservations.js';
+import { viewConsole } from './staff.js';
 import { api, append, errorBox, h, pageHeader } from './ui.js';
 
 function viewNotFound(ctx) {
@@ -30,6 +31,7 @@ const ROUTES = [
   { pattern: /^\/reservations$/, view: viewLookup, nav: 'reservations',
     title: 'Find your reservation' },
   { pattern: /^\/staff$/, view: viewStaff, nav: 'staff', title: 'Staff' },
+  { pattern: /^\/console$/, view: viewConsole, nav: 'console', title: 'Staff console' },
 ];
 
 let current = { controller: null, path: null };

@@ -24,7 +24,7 @@ const ACTION_LABELS = {
   checked_out: 'Checked out', no_show: 'Marked as no-show',
 };
 
-function statusBadge(status) {
+export function statusBadge(status) {
   const s = status || 'confirmed';
   const ended = s === 'cancelled' || s === 'no_show';
   return h('span', { class: `badge badge-${ended ? 'danger' : 'success'}`, 'data-status': s,
@@ -338,19 +338,24 @@ async function myReservations(ctx, section) {
     failed.length ? errorBox(failed[0]) : null);
 }
 
-// The staff page's address with `changes` applied to its query (empty values dropped).
-function staffHash(params, changes) {
+// The address of `route` (e.g. '#/staff') with `changes` applied to the query `params`
+// (empty values dropped).
+export function routeHash(route, params, changes) {
   const next = new URLSearchParams(params);
   for (const [key, value] of Object.entries(changes)) {
     if (value) next.set(key, value);
     else next.delete(key);
   }
   const query = next.toString();
-  return query ? `#/staff?${query}` : '#/staff';
+  return query ? `${route}?${query}` : route;
+}
+
+function staffHash(params, changes) {
+  return routeHash('#/staff', params, changes);
 }
 
 // A staff call failed with 401: the session is gone (expired, logged out elsewhere).
-function sessionEnded(ctx, err) {
+export function sessionEnded(ctx, err) {
   if (err.status !== 401) return false;
   setStaffSession(null);
   ctx.rerender();
@@ -402,7 +407,7 @@ function staffLogin(ctx) {
     h('div', { class: 'lookup-grid' }, form));
 }
 
-function sessionBar(ctx, session) {
+export function sessionBar(ctx, session) {
   const button = h('button', { class: 'btn btn-secondary btn-small', type: 'button' }, 'Log out');
   button.addEventListener('click', async () => {
     button.disabled = true;
@@ -502,17 +507,23 @@ function arrivalsTable(rows, caption) {
       : h('p', { class: 'empty', text: `${caption}: none.` }));
 }
 
+// A search form by guest name (Q8): last name (required) and first name, in fields named
+// `lastId` and `firstId` holding `last` and `first`.
+export function guestNameForm({ label, lastId, firstId, last, first, button }) {
+  return h('form', { class: 'card staff-form', novalidate: true, 'aria-label': label },
+    h('div', { class: 'field-row' },
+      field({ id: lastId, label: 'Last name', required: true, value: last,
+              attrs: { autocomplete: 'off' } }),
+      field({ id: firstId, label: 'First name', value: first, attrs: { autocomplete: 'off' } })),
+    h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, button)));
+}
+
 async function guestSearchSection(ctx, section) {
   const lastName = ctx.params.get('guest_last') || '';
   const firstName = ctx.params.get('guest_first') || '';
-  const form = h('form', { class: 'card staff-form', novalidate: true,
-                           'aria-label': 'Reservations by guest name' },
-    h('div', { class: 'field-row' },
-      field({ id: 'search_last_name', label: 'Last name', required: true, value: lastName,
-              attrs: { autocomplete: 'off' } }),
-      field({ id: 'search_first_name', label: 'First name', value: firstName,
-              attrs: { autocomplete: 'off' } })),
-    h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, 'Search')));
+  const form = guestNameForm({ label: 'Reservations by guest name', lastId: 'search_last_name',
+                               firstId: 'search_first_name', last: lastName, first: firstName,
+                               button: 'Search' });
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     clearFieldErrors(form);
@@ -551,19 +562,22 @@ async function guestSearchSection(ctx, section) {
   }
 }
 
-export async function viewStaff(ctx) {
-  let session;
+// The staff session of a staff view; null after drawing the login form (no session) or the
+// error (the session could not be asked for).
+export async function staffSessionOrLogin(ctx) {
   try {
-    session = await staffSession({ signal: ctx.signal });
+    const session = await staffSession({ signal: ctx.signal });
+    if (!session) staffLogin(ctx);
+    return session;
   } catch (err) {
-    if (err.kind === 'aborted') return;
-    ctx.main.append(errorBox(err, { retry: ctx.rerender }));
-    return;
+    if (err.kind !== 'aborted') ctx.main.append(errorBox(err, { retry: ctx.rerender }));
+    return null;
   }
-  if (!session) {
-    staffLogin(ctx);
-    return;
-  }
+}
+
+export async function viewStaff(ctx) {
+  const session = await staffSessionOrLogin(ctx);
+  if (!session) return;
   const arrivals = h('section', { class: 'section', 'aria-label': 'Arrivals' });
   const search = h('section', { class: 'section', 'aria-label': 'Search by guest name' });
   append(ctx.main,

@@ -1,0 +1,144 @@
+// The staff console's half of Repository (repository.h): the paged list of hotels, Q11's
+// table `stays_by_hotel_date` (departures and the in-house list; written with the other
+// reservation tables by WriteReservation) and rate changes of opened nights.
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "hotel/repository.h"
+#include "hotel/repository_rows.h"
+
+namespace hotel {
+
+using common::Bytes;
+using common::Result;
+using common::Status;
+using cql::BoundValue;
+using repository_rows::DatabaseError;
+using repository_rows::DayValue;
+using repository_rows::IntValue;
+using repository_rows::kReservationColumns;
+using repository_rows::MoneyValue;
+using repository_rows::ReadReservation;
+using repository_rows::RoomValue;
+using repository_rows::RowView;
+using repository_rows::TextValue;
+
+std::vector<Repository::Statement> Repository::ConsoleStatements() {
+  const std::string& h = keyspaces_.hotel;
+  const std::string& r = keyspaces_.reservation;
+  const std::string reservation_columns(kReservationColumns);
+  return {
+      {&list_hotels_, fmt::format("SELECT id, name, phone, address, pois FROM {}.hotels", h)},
+      {&stays_by_hotel_date_,
+       fmt::format("SELECT {}, status FROM {}.stays_by_hotel_date WHERE hotel_id = ? "
+                   "AND date = ?",
+                   reservation_columns, r)},
+      {&insert_stay_, fmt::format("INSERT INTO {}.stays_by_hotel_date ({}, status, date) "
+                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                  r, reservation_columns)},
+      {&delete_stay_,
+       fmt::format("DELETE FROM {}.stays_by_hotel_date WHERE hotel_id = ? AND date = ? "
+                   "AND room_number = ? AND confirm_number = ?",
+                   r)},
+      {&set_rate_,
+       fmt::format("UPDATE {}.available_rooms_by_hotel_date SET rate = ? WHERE hotel_id = ? "
+                   "AND date = ? AND room_number = ?",
+                   h)},
+      {&set_rate_month_,
+       fmt::format("UPDATE {}.available_rooms_by_hotel_month SET rate = ? WHERE hotel_id = ? "
+                   "AND month = ? AND date = ? AND room_number = ?",
+                   h)},
+  };
+}
+
+Result<Repository::HotelPage> Repository::ListHotels(int32_t page_size,
+                                                     std::optional<Bytes> paging_state) {
+  cql::QueryOptions options;
+  options.consistency = cql::Consistency::kLocalQuorum;
+  options.page_size = page_size;
+  options.paging_state = std::move(paging_state);
+  auto rows = session_->ExecutePrepared(*list_hotels_, options);
+  if (!rows.ok()) {
+    // A paging state the database cannot continue from (forged, or from another query) is the
+    // client's error, not the database's.
+    common::StatusCode code = rows.status().code();
+    if (code == common::StatusCode::kInvalid || code == common::StatusCode::kProtocolError) {
+      return Status::Invalid("cursor is not a cursor of this list: " + rows.status().message());
+    }
+    return DatabaseError(rows.status());
+  }
+  HotelPage page;
+  for (size_t i = 0; i < rows->row_count(); ++i) {
+    RowView row(*rows, i);
+    Hotel hotel;
+    hotel.hotel_id = row.Text(0);
+    hotel.name = row.Text(1);
+    hotel.phone = row.Text(2);
+    hotel.address = row.AddressColumn(3);
+    hotel.pois = row.TextCollection(4, /*set=*/true);
+    RETURN_IF_ERROR(row.status());
+    page.hotels.push_back(std::move(hotel));
+  }
+  page.paging_state = rows->paging_state();
+  return page;
+}
+
+Result<std::vector<Reservation>> Repository::StaysByHotelDate(const std::string& hotel_id,
+                                                              Day date) {
+  ASSIGN_OR_RETURN(cql::ResultSet rows,
+                   Run(stays_by_hotel_date_, {TextValue(hotel_id), DayValue(date)}));
+  std::vector<Reservation> reservations;
+  for (size_t i = 0; i < rows.row_count(); ++i) {
+    RowView row(rows, i);
+    reservations.push_back(ReadReservation(row));
+    RETURN_IF_ERROR(row.status());
+  }
+  return reservations;
+}
+
+void Repository::AddStayEntries(const Reservation& reservation, const Reservation* replaced,
+                                std::vector<cql::BatchEntry>& entries) const {
+  if (replaced != nullptr) {
+    // As in WriteReservation: delete only the rows this batch does not write again (same
+    // timestamp; a deletion would win).
+    for (Day day = replaced->check_in; day <= replaced->check_out; ++day) {
+      bool rewritten = replaced->room_number == reservation.room_number &&
+                       day >= reservation.check_in && day <= reservation.check_out;
+      if (rewritten) continue;
+      cql::BatchEntry entry;
+      entry.prepared = delete_stay_;
+      entry.values = {TextValue(replaced->hotel_id), DayValue(day),
+                      RoomValue(replaced->room_number), TextValue(replaced->confirmation_number)};
+      entries.push_back(std::move(entry));
+    }
+  }
+  for (Day day = reservation.check_in; day <= reservation.check_out; ++day) {
+    cql::BatchEntry entry;
+    entry.prepared = insert_stay_;
+    entry.values = ReservationValues(reservation);
+    entry.values.push_back(DayValue(day));
+    entries.push_back(std::move(entry));
+  }
+}
+
+Status Repository::SetRates(const std::string& hotel_id, const std::vector<RoomNight>& nights) {
+  bool bucketed = bucketing_ == AvailabilityBucketing::kMonth;
+  std::map<int32_t, std::vector<cql::BatchEntry>> batches;  // by partition (0: unbucketed)
+  for (const RoomNight& night : nights) {
+    cql::BatchEntry entry;
+    entry.prepared = bucketed ? set_rate_month_ : set_rate_;
+    entry.values = {MoneyValue(night.rate), TextValue(hotel_id)};
+    if (bucketed) entry.values.push_back(IntValue(MonthOf(night.date)));
+    entry.values.push_back(DayValue(night.date));
+    entry.values.push_back(RoomValue(night.room_number));
+    batches[bucketed ? MonthOf(night.date) : 0].push_back(std::move(entry));
+  }
+  for (auto& [partition, entries] : batches) {
+    RETURN_IF_ERROR(RunBatch(cql::BatchType::kLogged, std::move(entries)));
+  }
+  return Status::Ok();
+}
+
+}  // namespace hotel
