@@ -77,7 +77,29 @@ int ResultSet::ColumnIndex(std::string_view name) const {
 }
 
 void ResultSet::AddRow(std::vector<std::optional<common::Bytes>> row) {
-  for (auto& cell : row) cells_.push_back(std::move(cell));
+  for (const auto& cell : row) AddCell(cell);
+}
+
+void ResultSet::AddCell(std::string_view value) {
+  cell_offsets_.push_back(cell_bytes_.size());
+  const auto size = static_cast<uint32_t>(value.size());
+  const char length[4] = {static_cast<char>(size >> 24), static_cast<char>(size >> 16),
+                          static_cast<char>(size >> 8), static_cast<char>(size)};
+  cell_bytes_.append(length, 4);
+  cell_bytes_.append(value);
+}
+
+void ResultSet::AddNullCell() {
+  cell_offsets_.push_back(cell_bytes_.size());
+  cell_bytes_.append(4, '\xff');  // -1
+}
+
+std::optional<std::string_view> ResultSet::CellAt(size_t offset) const {
+  const auto* length = reinterpret_cast<const unsigned char*>(cell_bytes_.data() + offset);
+  const auto size = static_cast<int32_t>((uint32_t{length[0]} << 24) | (uint32_t{length[1]} << 16) |
+                                         (uint32_t{length[2]} << 8) | uint32_t{length[3]});
+  if (size < 0) return std::nullopt;
+  return std::string_view(cell_bytes_.data() + offset + 4, static_cast<size_t>(size));
 }
 
 namespace {

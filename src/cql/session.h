@@ -121,16 +121,16 @@ class ResultSet {
   Kind kind() const { return kind_; }
   const std::vector<ColumnSpec>& columns() const { return columns_ ? *columns_ : NoColumns(); }
   size_t column_count() const { return columns_ ? columns_->size() : 0; }
-  size_t row_count() const { return column_count() == 0 ? 0 : cells_.size() / column_count(); }
+  size_t row_count() const {
+    return column_count() == 0 ? 0 : cell_offsets_.size() / column_count();
+  }
   bool empty() const { return row_count() == 0; }
   // Index of the column named `name`, or -1.
   int ColumnIndex(std::string_view name) const;
 
   // The value of a cell; nullopt for null. REQUIRES: row < row_count(), column < column_count().
   std::optional<std::string_view> Value(size_t row, size_t column) const {
-    const std::optional<common::Bytes>& cell = cells_[row * columns_->size() + column];
-    if (!cell) return std::nullopt;
-    return std::string_view(*cell);
+    return CellAt(cell_offsets_[row * columns_->size() + column]);
   }
   // Typed accessors: Invalid when the column's type does not match, the value is null, or it
   // does not decode. REQUIRES: indexes in range.
@@ -142,8 +142,20 @@ class ResultSet {
 
   // Appends a row. REQUIRES: row.size() == column_count().
   void AddRow(std::vector<std::optional<common::Bytes>> row);
-  // Appends one cell; rows are formed from consecutive cells.
-  void AddCell(std::optional<common::Bytes> cell) { cells_.push_back(std::move(cell)); }
+  // Appends one cell (nullopt: null); rows are formed from consecutive cells.
+  void AddCell(const std::optional<common::Bytes>& cell) {
+    if (cell) {
+      AddCell(std::string_view(*cell));
+    } else {
+      AddNullCell();
+    }
+  }
+  void AddCell(const common::Bytes& value) { AddCell(std::string_view(value)); }
+  void AddCell(std::string_view value);
+  void AddNullCell();
+  // Every cell, row-major, as the native protocol's rows content: each a [bytes] (a 4-byte
+  // big-endian signed length, -1 for null, then the value).
+  std::string_view encoded_cells() const { return cell_bytes_; }
 
   // Set when more rows follow: pass it back in QueryOptions::paging_state.
   const std::optional<common::Bytes>& paging_state() const { return paging_state_; }
@@ -164,10 +176,16 @@ class ResultSet {
 
  private:
   static const std::vector<ColumnSpec>& NoColumns();
+  // The cell whose [bytes] starts at `offset` of cell_bytes_.
+  std::optional<std::string_view> CellAt(size_t offset) const;
 
   Kind kind_ = Kind::kVoid;
   std::shared_ptr<const std::vector<ColumnSpec>> columns_;  // null: no columns
-  std::vector<std::optional<common::Bytes>> cells_;         // row-major
+  // The cells in the protocol's form (encoded_cells()), appended as they come: one buffer
+  // instead of a string per cell, so a result of many small values costs a few reallocations
+  // of bytes, and the protocol layer sends it as it is.
+  common::Bytes cell_bytes_;
+  std::vector<size_t> cell_offsets_;  // where each cell's [bytes] starts, row-major
   std::optional<common::Bytes> paging_state_;
   std::string keyspace_;
   SchemaChangeEvent schema_change_;

@@ -266,9 +266,9 @@ Result<cql::ResultSet> QueryProcessor::Dispatch(const PreparedStatement& prepare
     context_->metrics->RecordStatement(prepared, options,
                                        std::chrono::steady_clock::now() - started, ran);
   }
-  ASSIGN_OR_RETURN(cql::ResultSet result, std::move(ran));
+  if (!ran.ok()) return ran;
   RETURN_IF_ERROR(authorizer_->AfterChange(prepared.statement, keyspace, state->user));
-  return result;
+  return ran;
 }
 
 Result<cql::ResultSet> QueryProcessor::Run(const PreparedStatement& prepared,

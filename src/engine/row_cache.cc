@@ -56,7 +56,11 @@ size_t CachedSlice::EstimateBytes() const {
     total += sizeof(RangeDeletion) + BytesOf(range.start) + BytesOf(range.end);
   }
   total += rows.capacity() * sizeof(CachedRow);
-  for (const CachedRow& row : rows) total += BytesOf(row.key) + BytesOf(row.fragment);
+  for (const CachedRow& row : rows) {
+    total += BytesOf(row.key) + BytesOf(row.fragment);
+    total += row.clustering.capacity() * sizeof(common::Bytes);
+    for (const common::Bytes& value : row.clustering) total += BytesOf(value);
+  }
   return total;
 }
 

@@ -45,10 +45,13 @@
 
 namespace engine {
 
-// One row entry of a cached slice, as stored.
+// One row entry of a cached slice, as stored, with its clustering values decoded from `key`
+// when the read that filled the slice found the row live (empty otherwise: a hit decodes them
+// from the key then). They depend on the key alone, so they stay true for the slice's life.
 struct CachedRow {
   common::Bytes key;
   storage::RowFragment fragment;
+  std::vector<common::Bytes> clustering;
 };
 
 // What one read of a partition saw: complete for `intervals` (every row entry whose key lies

@@ -260,6 +260,7 @@ class RowReader::IteratorCursor {
   Status status() const { return it_->status(); }
   Result<const RowFragment*> Fragment() {
     ASSIGN_OR_RETURN(current_, it_->fragment());
+    current_collected_ = false;
     if (collect_ == nullptr) return &current_;
     size_t bytes = 64 + it_->key().size();
     for (const storage::Cell& cell : current_.cells) bytes += 64 + cell.value.size();
@@ -268,8 +269,16 @@ class RowReader::IteratorCursor {
       return &current_;
     }
     budget_ -= bytes;
-    collect_->push_back(CachedRow{Bytes(it_->key()), std::move(current_)});
+    collect_->push_back(CachedRow{Bytes(it_->key()), std::move(current_), {}});
+    current_collected_ = true;
     return &collect_->back().fragment;
+  }
+  // Storage rows have no decoded clustering values.
+  const std::vector<Bytes>* Clustering() const { return nullptr; }
+  // Where to keep the current entry's decoded clustering values: in its cached row when the
+  // entry is being collected.
+  std::vector<Bytes>* KeepClustering() {
+    return current_collected_ ? &collect_->back().clustering : nullptr;
   }
   bool collected() const { return collect_ != nullptr; }
 
@@ -278,6 +287,7 @@ class RowReader::IteratorCursor {
   std::vector<CachedRow>* collect_;
   size_t budget_;
   RowFragment current_;
+  bool current_collected_ = false;  // the last Fragment() went into `collect_`
 };
 
 class RowReader::SliceCursor {
@@ -303,6 +313,8 @@ class RowReader::SliceCursor {
   std::string_view key() const { return (*rows_)[position_].key; }
   Status status() const { return Status::Ok(); }
   Result<const RowFragment*> Fragment() const { return &(*rows_)[position_].fragment; }
+  const std::vector<Bytes>* Clustering() const { return &(*rows_)[position_].clustering; }
+  std::vector<Bytes>* KeepClustering() const { return nullptr; }  // the slice is immutable
 
  private:
   static bool Less(const CachedRow& row, std::string_view target) {
@@ -436,7 +448,9 @@ void RowReader::ResetRow(PartitionScan& scan) const {
 }
 
 Result<bool> RowReader::AssembleRow(PartitionScan& scan, std::string_view key,
-                                    const RowFragment& fragment) const {
+                                    const RowFragment& fragment,
+                                    const std::vector<Bytes>* clustering,
+                                    std::vector<Bytes>* keep_clustering) const {
   std::optional<DeletionTime> deletion = scan.level->deletion;
   for (const RangeDeletion& rt : scan.level->ranges) {
     if (rt.start <= key && key < rt.end) KeepStrongest(&deletion, rt.deletion);
@@ -449,11 +463,18 @@ Result<bool> RowReader::AssembleRow(PartitionScan& scan, std::string_view key,
   const bool live = live_cell || MarkerIsLive(fragment, deletion, now_seconds_);
   RETURN_IF_ERROR(CountRowTombstone(fragment, live, before));
   if (!live) return false;
-  // Only the clustering values follow the known prefix; no need to re-parse the whole key.
-  RETURN_IF_ERROR(
-      storage::ParseRowClustering(table_->shape, scan.prefix.size(), key, &scan.clustering));
-  for (size_t i = 0; i < table_->clustering.size() && i < scan.clustering.size(); ++i) {
-    scan.row.cells[table_->clustering[i]].value = std::move(scan.clustering[i]);
+  if (clustering != nullptr && !clustering->empty()) {
+    for (size_t i = 0; i < table_->clustering.size() && i < clustering->size(); ++i) {
+      scan.row.cells[table_->clustering[i]].value = (*clustering)[i];
+    }
+  } else {
+    // Only the clustering values follow the known prefix; no need to re-parse the whole key.
+    RETURN_IF_ERROR(
+        storage::ParseRowClustering(table_->shape, scan.prefix.size(), key, &scan.clustering));
+    if (keep_clustering != nullptr) *keep_clustering = scan.clustering;
+    for (size_t i = 0; i < table_->clustering.size() && i < scan.clustering.size(); ++i) {
+      scan.row.cells[table_->clustering[i]].value = std::move(scan.clustering[i]);
+    }
   }
   scan.row.key.assign(key);
   scan.row.static_only = false;
@@ -463,7 +484,7 @@ Result<bool> RowReader::AssembleRow(PartitionScan& scan, std::string_view key,
 template <typename Cursor>
 Result<bool> RowReader::LoadRow(PartitionScan& scan, Cursor& cursor) const {
   ASSIGN_OR_RETURN(const RowFragment* fragment, cursor.Fragment());
-  return AssembleRow(scan, cursor.key(), *fragment);
+  return AssembleRow(scan, cursor.key(), *fragment, cursor.Clustering(), cursor.KeepClustering());
 }
 
 Result<bool> RowReader::ReadDistinct(PartitionScan& scan, IteratorCursor& cursor,

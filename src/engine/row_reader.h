@@ -210,9 +210,14 @@ class RowReader {
   // the static cells.
   void ResetRow(PartitionScan& scan) const;
   // Whether the row entry `fragment` with storage key `key` is live (after the partition and
-  // range tombstones covering it); fills `scan.row` when it is.
+  // range tombstones covering it); fills `scan.row` when it is. `clustering`: the entry's
+  // clustering values when the cursor already has them decoded (a cached row), else null or
+  // empty; `keep_clustering`: where to keep a copy of those decoded here (a row being cached),
+  // or null.
   common::Result<bool> AssembleRow(PartitionScan& scan, std::string_view key,
-                                   const storage::RowFragment& fragment) const;
+                                   const storage::RowFragment& fragment,
+                                   const std::vector<common::Bytes>* clustering,
+                                   std::vector<common::Bytes>* keep_clustering) const;
   // AssembleRow of the entry at `cursor`.
   template <typename Cursor>
   common::Result<bool> LoadRow(PartitionScan& scan, Cursor& cursor) const;

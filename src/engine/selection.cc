@@ -584,6 +584,14 @@ Result<std::unique_ptr<Selection>> Selection::Prepare(const TableSchema& table,
     }
   }
   for (const auto& expr : selection->selectors_) CollectAggregates(*expr, &selection->aggregates_);
+  bool plain = !json;
+  for (const auto& expr : selection->selectors_) {
+    plain = plain && expr->kind == SelectorExpr::Kind::kColumn;
+  }
+  if (plain) {
+    for (const auto& expr : selection->selectors_)
+      selection->plain_columns_.push_back(expr->column);
+  }
   for (const SelectorExpr* expr : selection->aggregates_) {
     if (expr == nullptr) return Status::Internal("aggregate slot without aggregate");
   }
@@ -671,6 +679,10 @@ Status Selection::AppendJson(std::vector<std::optional<Bytes>> values, cql::Resu
 
 Status Selection::AddRow(const RowData& row, const EvalContext& context,
                          cql::ResultSet* out) const {
+  if (!plain_columns_.empty()) {
+    for (int column : plain_columns_) out->AddCell(row.cells[column].value);
+    return Status::Ok();
+  }
   if (json_) {
     std::vector<std::optional<Bytes>> values;
     for (size_t i = 0; i < selectors_.size(); ++i) {

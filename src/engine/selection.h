@@ -96,6 +96,9 @@ class Selection {
   bool json_ = false;
   // The aggregate selectors at any depth, by slot (filled once by Prepare).
   std::vector<const SelectorExpr*> aggregates_;
+  // When every selector is a plain column and the result is not JSON: the columns, in
+  // selector order, which AddRow copies without evaluating anything (the common SELECT).
+  std::vector<int> plain_columns_;
 };
 
 }  // namespace engine

@@ -291,6 +291,30 @@ TEST(ResultEncodeTest, RowsBytes) {
             "ffffffff");
 }
 
+// The result keeps its cells in the protocol's form; null, empty and long values (lengths
+// that need every byte of the 4-byte prefix) read back as they were added.
+TEST(ResultEncodeTest, CellsKeepNullEmptyAndLongValuesApart) {
+  cql::ResultSet rows = cql::ResultSet::Rows({{"ks", "t", "k", CqlType::Blob()}});
+  const Bytes long_value(0x10F03, 'x');  // three significant length bytes
+  rows.AddCell(std::nullopt);
+  rows.AddCell(Bytes());
+  rows.AddCell(std::string_view("\x00\xff", 2));
+  rows.AddCell(long_value);
+  rows.AddNullCell();
+  ASSERT_EQ(rows.row_count(), 5u);
+  EXPECT_EQ(rows.Value(0, 0), std::nullopt);
+  EXPECT_EQ(rows.Value(1, 0), std::optional<std::string_view>(""));
+  EXPECT_EQ(rows.Value(2, 0), std::optional<std::string_view>(std::string_view("\x00\xff", 2)));
+  EXPECT_EQ(rows.Value(3, 0), std::optional<std::string_view>(long_value));
+  EXPECT_TRUE(rows.IsNull(4, 0));
+  EXPECT_EQ(common::ToHex(rows.encoded_cells().substr(0, 18)),
+            "ffffffff"
+            "00000000"
+            "0000000200ff"
+            "00010f03");
+  EXPECT_EQ(rows.encoded_cells().size(), 4 * 5 + 2 + long_value.size());
+}
+
 TEST(ResultEncodeTest, PreparedBytes) {
   cql::PreparedMetadata prepared;
   prepared.id = Hex("0102");

@@ -92,34 +92,19 @@ void EncodeRows(const cql::ResultSet& result, uint8_t version, const RowsEncodin
                 ByteWriter* out) {
   const size_t columns = result.column_count();
   const size_t rows = result.row_count();
-  // One reservation for the whole body: 4 bytes of length per cell plus the values.
-  size_t cell_bytes = 0;
-  for (size_t r = 0; r < rows; ++r) {
-    for (size_t c = 0; c < columns; ++c) {
-      std::optional<std::string_view> value = result.Value(r, c);
-      cell_bytes += 4 + (value.has_value() ? value->size() : 0);
-    }
-  }
+  // One reservation for the whole body; the cells are already in the protocol's form.
+  const std::string_view cells = result.encoded_cells();
   const bool changed = version >= 5 && encoding.new_metadata_id.has_value();
   const bool no_metadata = encoding.skip_metadata && !changed;
   size_t metadata_bytes = 16 + (result.paging_state() ? result.paging_state()->size() : 0);
   if (!no_metadata) metadata_bytes += columns * 32;
-  out->mutable_data().reserve(out->size() + 8 + metadata_bytes + cell_bytes);
+  out->mutable_data().reserve(out->size() + 8 + metadata_bytes + cells.size());
 
   out->PutI32(kRows);
   PutRowsMetadata(result.columns(), result.paging_state(), no_metadata,
                   changed ? encoding.new_metadata_id : std::nullopt, out);
   out->PutI32(static_cast<int32_t>(rows));
-  for (size_t r = 0; r < rows; ++r) {
-    for (size_t c = 0; c < columns; ++c) {
-      std::optional<std::string_view> value = result.Value(r, c);
-      if (value.has_value()) {
-        out->PutIntBytes(*value);
-      } else {
-        out->PutI32(-1);
-      }
-    }
-  }
+  out->PutRaw(cells);
 }
 
 Result<cql::ResultSet> DecodeRows(ByteReader* in, const std::vector<cql::ColumnSpec>* known_columns,
