@@ -111,7 +111,7 @@ fi
 
 # --- 6. The packaged hotel, started from / ------------------------------------------------------
 (cd / && exec "$work/root/usr/bin/hotel" serve --data "$work/data" --address 127.0.0.1 --port 0 \
-  --hotels 1 --days 8 >"$work/serve.out" 2>"$work/serve.err") &
+  --hotels 1 --days 8 --notify-maildir "$work/mail" >"$work/serve.out" 2>"$work/serve.err") &
 pid=$!
 url=$(started 'http://127\.0\.0\.1:[0-9]+' "$work/serve.out" "$work/serve.err" "$pid" \
   "package test: the packaged hotel") || exit 1
@@ -120,6 +120,7 @@ check "the UI at / from the working directory /" cmp -s "$work/index.html" "$sou
 check "the UI's script" bash -c "curl -sS -o /dev/null -w '%{http_code}' '$url/static/app.js' | grep -qx 200"
 check "/health/live" bash -c "curl -sS -o /dev/null -w '%{http_code}' '$url/health/live' | grep -qx 200"
 check "/health/ready" bash -c "curl -sS '$url/health/ready' | grep -q '\"status\":\"ok\"'"
+check "the notify worker's maildir" test -d "$work/mail/new" -a -d "$work/mail/tmp"
 
 if [ "$failures" -gt 0 ]; then
   echo "package test: $failures check(s) failed" >&2
