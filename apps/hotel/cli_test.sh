@@ -131,7 +131,7 @@ check "an X-Request-Id is echoed" bash -c \
   "curl -sS -D - -o /dev/null -H 'X-Request-Id: cli-42' '$url/api/v1/pois' | grep -qi '^x-request-id: cli-42'"
 curl -sS -o /dev/null "$url/api/v1/reservations/NOPE12?last_name=Secretname"
 check "/metrics from 127.0.0.1, by route template" bash -c \
-  "curl -sS '$url/metrics' | grep -q 'hotel_http_requests_total{route=\"/api/v1/reservations/{confirmation}\"'"
+  "curl -sS '$url/metrics' | grep -q 'hotel_http_requests_total{route=\"/api/v1/reservations/{confirmation_number}\"'"
 end "$pid"
 pid=""
 check "the access log names the request id and the route" \

@@ -12,6 +12,7 @@
 #include "common/ascii.h"
 #include "hotel/hotel_testing.h"
 #include "hotel/http_router.h"
+#include "hotel/service_metrics.h"
 
 namespace hotel {
 namespace {
@@ -172,6 +173,9 @@ class GuestChangeApiTest : public HotelTest, public ::testing::WithParamInterfac
     request.client_address = "127.0.0.1";
     if (staff) request.authorization = "Bearer " + StaffToken();
     HttpResponse response = router_->Handle(request);
+    // Counted as the HTTP server counts its requests, for the check that every route is
+    // exercised (http_api_test.cc, EveryRouteExercised).
+    ObserveHttpRequest(response.route, method, response.status, 0);
     boost::system::error_code ec;
     json::value parsed = json::parse(response.body, ec);
     EXPECT_FALSE(ec) << target << ": " << response.body;
@@ -205,7 +209,7 @@ TEST_P(GuestChangeApiTest, QuoteShowsThePriceDifferenceBeforeTheChange) {
                                  "/quote?last_name=nguyen&check_in=2030-01-04&check_out=2030-01-08"
                                  "&room_number=102");
   ASSERT_EQ(quote.status, 200) << json::serialize(quote.body);
-  EXPECT_EQ(quote.route, "/api/v1/reservations/{confirmation}/quote");
+  EXPECT_EQ(quote.route, "/api/v1/reservations/{confirmation_number}/quote");
   EXPECT_EQ(Text(quote.body, "/confirmation_number"), number);
   EXPECT_EQ(Text(quote.body, "/currency"), "EUR");
   EXPECT_EQ(Text(quote.body, "/current/total"), "300.00");

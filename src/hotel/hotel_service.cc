@@ -128,7 +128,9 @@ Result<Availability> HotelService::FindAvailability(const std::string& hotel_id,
   if (nights.empty()) RETURN_IF_ERROR(GetHotel(hotel_id));
   std::map<int16_t, RoomOffer> offers;
   std::map<int16_t, int> free_nights;
+  std::set<Day> opened;
   for (const RoomNight& night : nights) {
+    opened.insert(night.date);
     if (!night.is_available) continue;
     RoomOffer& offer = offers[night.room_number];
     offer.room_number = night.room_number;
@@ -137,7 +139,10 @@ Result<Availability> HotelService::FindAvailability(const std::string& hotel_id,
     offer.total += night.rate;
     ++free_nights[night.room_number];
   }
-  Availability availability{hotel_id, check_in, check_out, {}};
+  Availability availability{hotel_id, check_in, check_out, {}, {}};
+  for (Day day = check_in; day < check_out; ++day) {
+    if (!opened.contains(day)) availability.not_opened.push_back(day);
+  }
   for (auto& [room, offer] : offers) {
     if (free_nights[room] == check_out - check_in) {
       availability.rooms.push_back(std::move(offer));

@@ -98,6 +98,9 @@ struct Availability {
   Day check_in = 0;
   Day check_out = 0;
   std::vector<RoomOffer> rooms;  // by room number
+  // The nights of the stay whose inventory is not opened yet (no room has a row for them), in
+  // order: no room can offer the stay until they are. Empty when every night is opened.
+  std::vector<Day> not_opened;
 };
 
 struct RoomDetails {

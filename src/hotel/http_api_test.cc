@@ -9,7 +9,9 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <map>
+#include <set>
 
+#include "common/metrics.h"
 #include "hotel/hotel_testing.h"
 #include "hotel/http_router.h"
 #include "hotel/http_server.h"
@@ -161,6 +163,14 @@ TEST_P(HttpApiTest, ReadEndpointsQ1ToQ5) {
   EXPECT_EQ(q4.body.at("rooms").at(0).at("total"), "300.00");
   EXPECT_EQ(q4.body.at("rooms").at(0).at("nightly_rates").at(0).at("rate"), "100.00");
   EXPECT_EQ(q4.body.at("rooms").at(1).at("currency"), "EUR");
+  EXPECT_EQ(q4.body.at("not_opened"), json::array());
+  // Past the opened inventory (2030-01-01 .. 2030-01-10): no room, and the nights that are not
+  // opened say why.
+  auto beyond = Call(http::verb::get,
+                     "/api/v1/hotels/AZ123/availability?check_in=2030-01-09&check_out=2030-01-13");
+  ASSERT_EQ(beyond.status, 200);
+  EXPECT_EQ(beyond.body.at("rooms"), json::array());
+  EXPECT_EQ(beyond.body.at("not_opened"), (json::array{"2030-01-11", "2030-01-12"}));
 
   auto q5 = Call(http::verb::get, "/api/v1/hotels/AZ123/rooms/102?date=2030-01-03");
   ASSERT_EQ(q5.status, 200);
@@ -196,7 +206,10 @@ TEST_P(HttpApiTest, BookLookUpChangeAndCancel) {
   EXPECT_EQ(booked.body.at("total"), "300.00");
   EXPECT_EQ(booked.body.at("nights"), 3);
   EXPECT_EQ(booked.body.at("status"), "confirmed");
-  std::string guest_id(booked.body.at("guest_id").as_string());
+  std::string guest_id(booked.body.at("guest").at("guest_id").as_string());
+  EXPECT_EQ(booked.body.at("guest").at("first_name"), "Mai");
+  EXPECT_EQ(booked.body.at("guest").at("last_name"), "Nguyen");
+  EXPECT_FALSE(booked.body.as_object().contains("guest_last_name"));
 
   auto taken = Call(http::verb::post, "/api/v1/reservations", kBooking);
   EXPECT_EQ(taken.status, 409);
@@ -369,14 +382,99 @@ TEST_P(HttpApiTest, BadRequestsGetJsonErrors) {
   EXPECT_EQ(Call(http::verb::get, "/api/v1/nothing").status, 404);
   EXPECT_EQ(Call(http::verb::get, "/").status, 404);  // no web directory
   std::string bearer = "Bearer " + StaffToken();
-  EXPECT_EQ(Call(http::verb::post, "/api/v1/pois", "{}",
-                 {{"Authorization", bearer}, {"Content-Type", "text/plain"}})
-                .status,
-            415);
+  auto text = Call(http::verb::post, "/api/v1/pois", "{}",
+                   {{"Authorization", bearer}, {"Content-Type", "text/plain"}});
+  EXPECT_EQ(text.status, 415);
+  EXPECT_EQ(Code(text), "unsupported_media_type");
   EXPECT_EQ(Staff(http::verb::post, "/api/v1/pois", "[1]").status, 400);
   std::string huge = R"({"name": ")" + std::string(100000, 'x') + R"("})";
-  EXPECT_EQ(Staff(http::verb::post, "/api/v1/pois", huge).status, 413);
-  EXPECT_EQ(Call(http::verb::patch, "/api/v1/pois", "{}").status, 405);
+  auto too_large = Staff(http::verb::post, "/api/v1/pois", huge);
+  EXPECT_EQ(too_large.status, 413);
+  EXPECT_EQ(Code(too_large), "payload_too_large");
+}
+
+// A path the API serves, with a method it does not: 405 with the methods it allows.
+TEST_P(HttpApiTest, WrongMethodIs405WithAllow) {
+  auto patch = Call(http::verb::patch, "/api/v1/pois", "{}");
+  EXPECT_EQ(patch.status, 405);
+  EXPECT_EQ(Code(patch), "method_not_allowed");
+  EXPECT_EQ(patch.headers[http::field::allow], "GET, POST");
+  auto put = Call(http::verb::put, "/api/v1/reservations/ABC123/history", "{}");
+  EXPECT_EQ(put.status, 405);
+  EXPECT_EQ(put.headers[http::field::allow], "GET");
+  EXPECT_EQ(Call(http::verb::delete_, "/api/v1/reservations/ABC123?last_name=X")
+                .headers[http::field::allow],
+            "");  // served: a 404, not a 405
+  auto reservation = Call(http::verb::post, "/api/v1/reservations/ABC123", "{}");
+  EXPECT_EQ(reservation.headers[http::field::allow], "GET, PUT, DELETE");
+  auto outside = Call(http::verb::post, "/health/live", "{}");
+  EXPECT_EQ(outside.status, 405);
+  EXPECT_EQ(outside.headers[http::field::allow], "GET, HEAD");
+  EXPECT_EQ(Call(http::verb::get, "/api/v1/nothing").status, 404);
+}
+
+// Every body-taking endpoint refuses a field it does not know, naming it: a misspelt optional
+// field would otherwise be silently dropped.
+TEST_P(HttpApiTest, UnknownFieldsAre400) {
+  auto booking = json::parse(kBooking).as_object();
+  booking["room"] = 101;
+  auto unknown = Call(http::verb::post, "/api/v1/reservations", json::serialize(booking));
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_EQ(Code(unknown), "unknown_field");
+  EXPECT_EQ(unknown.body.at("error").at("field"), "room");
+  EXPECT_EQ(Message(unknown), "room is not a field of a booking");
+  booking.erase("room");
+  booking["guest"].as_object()["email"] = "mai@example.com";
+  auto nested = Call(http::verb::post, "/api/v1/reservations", json::serialize(booking));
+  EXPECT_EQ(Code(nested), "unknown_field");
+  EXPECT_EQ(nested.body.at("error").at("field"), "guest.email");
+  const std::pair<std::string, std::string> bodies[] = {
+      {"/api/v1/guests", R"({"first_name": "A", "last_name": "B", "phone": "1"})"},
+      {"/api/v1/hotels", R"({"hotel_id": "X1", "name": "X", "city": "Paris"})"},
+      {"/api/v1/pois", R"({"name": "Orsay", "describe": "Museum"})"},
+      {"/api/v1/hotels/AZ123/rooms", R"({"room_number": 9, "room_type": "x", "rate": "1",
+                                        "amenities": [{"name": "wifi", "note": "free"}]})"},
+      {"/api/v1/hotels/AZ123/availability",
+       R"({"start": "2030-02-01", "end": "2030-02-04", "price": "9"})"},
+      {"/api/v1/login", R"({"username": "a", "password": "b", "remember": true})"}};
+  for (const auto& [path, body] : bodies) {
+    auto reply = Staff(http::verb::post, path, body);
+    EXPECT_EQ(reply.status, 400) << path << ": " << reply.raw;
+    EXPECT_EQ(Code(reply), "unknown_field") << path << ": " << reply.raw;
+  }
+  EXPECT_EQ(Code(Staff(http::verb::put, "/api/v1/reservations/ABC123",
+                       R"({"check_in": "2030-01-06", "check_out": "2030-01-08", "room": 1})")),
+            "unknown_field");
+  EXPECT_EQ(Code(Staff(http::verb::put, "/api/v1/hotels/AZ123/rates",
+                       R"({"start": "2030-01-06", "end": "2030-01-08", "rate": "1", "x": 1})")),
+            "unknown_field");
+}
+
+// A stay in the past is impossible (400 naming check_in), not "not free" (409); messages read
+// as sentences that start with the field they name.
+TEST_P(HttpApiTest, ImpossibleStaysAre400WithTheReason) {
+  auto booking = json::parse(kBooking).as_object();
+  booking["check_in"] = "2020-01-02";
+  booking["check_out"] = "2020-01-04";
+  auto past = Call(http::verb::post, "/api/v1/reservations", json::serialize(booking));
+  EXPECT_EQ(past.status, 400);
+  EXPECT_EQ(Code(past), "invalid_field");
+  EXPECT_EQ(past.body.at("error").at("field"), "check_in");
+  EXPECT_TRUE(Message(past).starts_with("check_in must be today (")) << Message(past);
+  auto booked = Call(http::verb::post, "/api/v1/reservations", kBooking);
+  ASSERT_EQ(booked.status, 201);
+  auto moved =
+      Call(http::verb::put,
+           "/api/v1/reservations/" +
+               std::string(booked.body.at("confirmation_number").as_string()) + "?last_name=Nguyen",
+           R"({"check_in": "2020-01-06", "check_out": "2020-01-08"})");
+  EXPECT_EQ(moved.status, 400);
+  EXPECT_EQ(moved.body.at("error").at("field"), "check_in");
+  auto too_long =
+      Call(http::verb::get,
+           "/api/v1/hotels/AZ123/availability?check_in=2030-01-01&check_out=2030-03-05");
+  EXPECT_EQ(Message(too_long),
+            "check_out must be at most 30 nights after check_in: a stay lasts at most 30 nights");
 }
 
 // Through the driver, a database that stops answering is a 503, not a crash or a 500.
@@ -582,6 +680,51 @@ TEST_P(HttpApiTest, BookingForAnExistingGuestNeedsStaff) {
   EXPECT_EQ(anonymous.status, 401);
   EXPECT_EQ(Staff(http::verb::post, "/api/v1/reservations", booking).status, 201);
 }
+
+// The router and the OpenAPI document name the same operations, no more, no fewer.
+TEST_P(HttpApiTest, OpenApiDescribesEveryRouteAndOnlyThose) {
+  auto openapi = Call(http::verb::get, "/api/v1/openapi.json");
+  ASSERT_EQ(openapi.status, 200);
+  std::set<std::pair<std::string, std::string>> documented;
+  for (const auto& [path, operations] : openapi.body.at("paths").as_object()) {
+    std::string prefix = operations.as_object().contains("servers") ? "" : "/api/v1";
+    for (const auto& [method, operation] : operations.as_object()) {
+      if (method == "servers") continue;
+      std::string verb(method);
+      for (char& c : verb) c = static_cast<char>(c - 'a' + 'A');
+      documented.emplace(verb, prefix + std::string(path));
+    }
+  }
+  auto routes = ApiRouter::Routes();
+  std::set<std::pair<std::string, std::string>> served(routes.begin(), routes.end());
+  for (const auto& [method, route] : served) {
+    EXPECT_TRUE(documented.contains({method, route})) << method << " " << route << " undocumented";
+  }
+  for (const auto& [method, route] : documented) {
+    EXPECT_TRUE(served.contains({method, route})) << method << " " << route << " not served";
+  }
+}
+
+// Every operation the API serves (and so, by the test above, every one OpenAPI documents) is
+// answered with a 2xx by at least one request of this binary's tests, counted in
+// `hotel_http_requests_total` (route template, method, status class) by the HTTP server, or by
+// the helpers of the tests that call the router directly. Checked once every test has run, when
+// none was filtered out.
+class EveryRouteExercised : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (GTEST_FLAG_GET(filter) != "*") return;
+    const common::metrics::Registry& registry = common::metrics::Registry::Global();
+    for (const auto& [method, route] : ApiRouter::Routes()) {
+      double answered = registry.Value("hotel_http_requests_total",
+                                       {{"route", route}, {"method", method}, {"status", "2xx"}});
+      EXPECT_GT(answered, 0) << method << " " << route
+                             << " is never answered with a 2xx by a test request";
+    }
+  }
+};
+[[maybe_unused]] const auto* const kEveryRouteExercised =
+    ::testing::AddGlobalTestEnvironment(new EveryRouteExercised);
 
 INSTANTIATE_TEST_SUITE_P(Sessions, HttpApiTest,
                          ::testing::Values(SessionKind::kEmbedded, SessionKind::kRemote),

@@ -12,6 +12,30 @@ namespace json = boost::json;
 
 namespace {
 
+// The first field of `object` not among `known`, as an unknown_field error naming it with its
+// `prefix` ("guest."); nullopt when every field is known. `what` completes "is not a field of".
+std::optional<FieldError> UnknownField(const json::object& object,
+                                       const std::vector<std::string_view>& known,
+                                       const std::string& prefix, std::string_view what) {
+  for (const auto& field : object) {
+    if (std::find(known.begin(), known.end(), field.key()) == known.end()) {
+      return FieldError{prefix + std::string(field.key()),
+                        fmt::format("is not a field of {}", what), "unknown_field"};
+    }
+  }
+  return std::nullopt;
+}
+
+#define RETURN_IF_UNKNOWN_FIELD(...)                                   \
+  if (auto unknown_field = UnknownField(__VA_ARGS__); unknown_field) { \
+    return *unknown_field;                                             \
+  }
+
+const std::vector<std::string_view> kGuestFields = {"first_name", "last_name",     "title",
+                                                    "emails",     "phone_numbers", "addresses"};
+const std::vector<std::string_view> kBookingGuestFields = {
+    "guest_id", "first_name", "last_name", "title", "emails", "phone_numbers", "addresses"};
+
 json::array StringArray(const std::vector<std::string>& values) {
   json::array array;
   for (const std::string& value : values) array.emplace_back(value);
@@ -95,6 +119,9 @@ FieldResult<Address> ReadAddress(const json::value* value, const std::string& fi
   if (value == nullptr || value->is_null()) return address;
   const json::object* object = value->if_object();
   if (object == nullptr) return FieldError{field, "must be an object"};
+  RETURN_IF_UNKNOWN_FIELD(*object,
+                          {"street", "city", "state_or_province", "postal_code", "country"},
+                          field + ".", "an address");
   std::pair<std::string_view, std::string*> parts[] = {
       {"street", &address.street},
       {"city", &address.city},
@@ -176,9 +203,10 @@ json::object ReservationJson(const Reservation& reservation) {
           {"check_in", FormatDay(reservation.check_in)},
           {"check_out", FormatDay(reservation.check_out)},
           {"nights", reservation.nights()},
-          {"guest_id", reservation.guest_id.ToString()},
-          {"guest_first_name", reservation.guest_first_name},
-          {"guest_last_name", reservation.guest_last_name},
+          {"guest",
+           {{"guest_id", reservation.guest_id.ToString()},
+            {"first_name", reservation.guest_first_name},
+            {"last_name", reservation.guest_last_name}}},
           {"total", FormatMoney(reservation.total)},
           {"currency", reservation.currency},
           {"status", reservation.status}};
@@ -234,6 +262,8 @@ json::object ChangeQuoteJson(const ChangeQuote& quote) {
 }
 
 json::object AvailabilityJson(const Availability& availability) {
+  json::array not_opened;
+  for (Day day : availability.not_opened) not_opened.push_back(json::string(FormatDay(day)));
   json::array rooms;
   for (const RoomOffer& offer : availability.rooms) {
     rooms.push_back(json::object{{"room_number", offer.room_number},
@@ -246,7 +276,8 @@ json::object AvailabilityJson(const Availability& availability) {
           {"check_in", FormatDay(availability.check_in)},
           {"check_out", FormatDay(availability.check_out)},
           {"nights", availability.check_out - availability.check_in},
-          {"rooms", std::move(rooms)}};
+          {"rooms", std::move(rooms)},
+          {"not_opened", std::move(not_opened)}};
 }
 
 json::object RoomJson(const RoomDetails& room) {
@@ -262,6 +293,11 @@ json::object RoomJson(const RoomDetails& room) {
 
 FieldResult<Guest> ReadGuest(const json::object& object, const std::string& prefix) {
   Guest guest;
+  if (prefix.empty()) {
+    RETURN_IF_UNKNOWN_FIELD(object, kGuestFields, "", "a guest");
+  } else {
+    RETURN_IF_UNKNOWN_FIELD(object, kBookingGuestFields, prefix, "a booking's guest");
+  }
   ASSIGN_FIELD_OR_RETURN(first, StringField(object, "first_name", prefix, true));
   ASSIGN_FIELD_OR_RETURN(last, StringField(object, "last_name", prefix, true));
   ASSIGN_FIELD_OR_RETURN(title, StringField(object, "title", prefix, false));
@@ -291,6 +327,7 @@ FieldResult<Guest> ReadGuest(const json::object& object, const std::string& pref
 
 FieldResult<Hotel> ReadHotel(const json::object& object) {
   Hotel hotel;
+  RETURN_IF_UNKNOWN_FIELD(object, {"hotel_id", "name", "phone", "address", "pois"}, "", "a hotel");
   ASSIGN_FIELD_OR_RETURN(id, StringField(object, "hotel_id", "", true, 32));
   ASSIGN_FIELD_OR_RETURN(name, StringField(object, "name", "", true));
   ASSIGN_FIELD_OR_RETURN(phone, StringField(object, "phone", "", false));
@@ -305,6 +342,7 @@ FieldResult<Hotel> ReadHotel(const json::object& object) {
 }
 
 FieldResult<Poi> ReadPoi(const json::object& object) {
+  RETURN_IF_UNKNOWN_FIELD(object, {"name", "description"}, "", "a point of interest");
   ASSIGN_FIELD_OR_RETURN(name, StringField(object, "name", "", true));
   ASSIGN_FIELD_OR_RETURN(description, StringField(object, "description", "", false, 1000));
   return Poi{*name, description.value_or("")};
@@ -312,6 +350,7 @@ FieldResult<Poi> ReadPoi(const json::object& object) {
 
 FieldResult<Room> ReadRoom(const json::object& object) {
   Room room;
+  RETURN_IF_UNKNOWN_FIELD(object, {"room_number", "room_type", "rate", "amenities"}, "", "a room");
   ASSIGN_FIELD_OR_RETURN(number, RoomField(object, "room_number", true, 0));
   ASSIGN_FIELD_OR_RETURN(type, StringField(object, "room_type", "", true));
   ASSIGN_FIELD_OR_RETURN(rate, MoneyField(object, "rate", true));
@@ -327,6 +366,7 @@ FieldResult<Room> ReadRoom(const json::object& object) {
     for (const json::value& element : *array) {
       const json::object* amenity = element.if_object();
       if (amenity == nullptr) return FieldError{"amenities", "must be an array of objects"};
+      RETURN_IF_UNKNOWN_FIELD(*amenity, {"name", "description"}, "amenities.", "an amenity");
       ASSIGN_FIELD_OR_RETURN(name, StringField(*amenity, "name", "amenities.", true));
       ASSIGN_FIELD_OR_RETURN(description,
                              StringField(*amenity, "description", "amenities.", false));
@@ -341,13 +381,17 @@ std::optional<FieldError> CheckStay(Day check_in, Day check_out, int max_nights,
   if (check_out <= check_in) return FieldError{check_out_field, "must be after check_in"};
   if (check_out - check_in > max_nights) {
     return FieldError{check_out_field,
-                      fmt::format("a stay may last at most {} nights", max_nights)};
+                      fmt::format("must be at most {} nights after check_in: a stay lasts at "
+                                  "most {} nights",
+                                  max_nights, max_nights)};
   }
   return std::nullopt;
 }
 
 FieldResult<BookingRequest> ReadBooking(const json::object& object, int max_nights) {
   BookingRequest request;
+  RETURN_IF_UNKNOWN_FIELD(object, {"hotel_id", "room_number", "check_in", "check_out", "guest"}, "",
+                          "a booking");
   ASSIGN_FIELD_OR_RETURN(hotel_id, StringField(object, "hotel_id", "", true, 32));
   ASSIGN_FIELD_OR_RETURN(room, RoomField(object, "room_number", true, 0));
   ASSIGN_FIELD_OR_RETURN(check_in, DayField(object, "check_in"));
@@ -359,7 +403,11 @@ FieldResult<BookingRequest> ReadBooking(const json::object& object, int max_nigh
   request.check_out = check_out;
   const json::value* guest = object.if_contains("guest");
   const json::object* guest_object = guest != nullptr ? guest->if_object() : nullptr;
-  if (guest_object == nullptr) return FieldError{"guest", "is required (an object)"};
+  if (guest_object == nullptr) {
+    return FieldError{"guest",
+                      "is required: an object with the guest's name and details, or "
+                      "the guest_id of a known guest"};
+  }
   if (const json::value* id = guest_object->if_contains("guest_id");
       id != nullptr && !id->is_null()) {
     const json::string* text = id->if_string();
@@ -376,6 +424,7 @@ FieldResult<BookingRequest> ReadBooking(const json::object& object, int max_nigh
 
 FieldResult<ChangeRequest> ReadChange(const json::object& object, int max_nights) {
   ChangeRequest request;
+  RETURN_IF_UNKNOWN_FIELD(object, {"check_in", "check_out", "room_number"}, "", "a change");
   ASSIGN_FIELD_OR_RETURN(check_in, DayField(object, "check_in"));
   ASSIGN_FIELD_OR_RETURN(check_out, DayField(object, "check_out"));
   if (auto error = CheckStay(check_in, check_out, max_nights, "check_out")) return *error;
@@ -390,16 +439,18 @@ FieldResult<ChangeRequest> ReadChange(const json::object& object, int max_nights
 }
 
 FieldResult<LoginRequest> ReadLogin(const json::object& object) {
+  RETURN_IF_UNKNOWN_FIELD(object, {"username", "password"}, "", "a login");
   ASSIGN_FIELD_OR_RETURN(username, StringField(object, "username", "", true, 256));
   ASSIGN_FIELD_OR_RETURN(password, StringField(object, "password", "", true, 1024));
   return LoginRequest{*username, *password};
 }
 
 FieldResult<OpenRequest> ReadOpen(const json::object& object) {
+  RETURN_IF_UNKNOWN_FIELD(object, {"start", "end", "rate"}, "", "an inventory opening");
   ASSIGN_FIELD_OR_RETURN(start, DayField(object, "start"));
   ASSIGN_FIELD_OR_RETURN(end, DayField(object, "end"));
   if (end <= start) return FieldError{"end", "must be after start"};
-  if (end - start > 731) return FieldError{"end", "at most 731 days after start"};
+  if (end - start > 731) return FieldError{"end", "must be at most 731 days after start"};
   ASSIGN_FIELD_OR_RETURN(rate, MoneyField(object, "rate", false));
   return OpenRequest{start, end, rate};
 }
@@ -421,7 +472,9 @@ json::object OccupancyJson(const Occupancy& occupancy) {
       if (!night.confirmation_number.empty()) {
         cell["confirmation_number"] = night.confirmation_number;
       }
-      if (!night.guest_last_name.empty()) cell["guest_last_name"] = night.guest_last_name;
+      if (!night.guest_last_name.empty()) {
+        cell["guest"] = json::object{{"last_name", night.guest_last_name}};
+      }
       nights.push_back(std::move(cell));
     }
     rooms.push_back(json::object{{"room_number", row.room.room_number},
@@ -437,17 +490,14 @@ json::object OccupancyJson(const Occupancy& occupancy) {
 }
 
 FieldResult<RatesRequest> ReadRates(const json::object& object) {
-  for (const auto& field : object) {
-    std::string_view name = field.key();
-    if (name != "start" && name != "end" && name != "rate" && name != "room_number") {
-      return FieldError{std::string(name), "is not a field of a rate change"};
-    }
-  }
+  // A misspelt "room_numbr" would otherwise change every room.
+  RETURN_IF_UNKNOWN_FIELD(object, {"start", "end", "rate", "room_number"}, "", "a rate change");
   ASSIGN_FIELD_OR_RETURN(start, DayField(object, "start"));
   ASSIGN_FIELD_OR_RETURN(end, DayField(object, "end"));
   if (end <= start) return FieldError{"end", "must be after start"};
   if (end - start > kMaxRateChangeDays) {
-    return FieldError{"end", fmt::format("at most {} days after start", kMaxRateChangeDays)};
+    return FieldError{"end",
+                      fmt::format("must be at most {} days after start", kMaxRateChangeDays)};
   }
   ASSIGN_FIELD_OR_RETURN(rate, MoneyField(object, "rate", true));
   if (*rate <= 0) return FieldError{"rate", "must be positive"};

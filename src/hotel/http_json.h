@@ -3,7 +3,8 @@
 //
 // Readers never throw and never trust the input: a missing required field or a field of the
 // wrong type is a `FieldError` naming the field, which the router answers with 400
-// "invalid_field".
+// "invalid_field"; a field the body may not have (a misspelling, a renamed field) is 400
+// "unknown_field". Messages are sentence predicates: "<field> <message>" reads as a sentence.
 //
 // Thread-safety: stateless free functions.
 
@@ -19,10 +20,11 @@
 
 namespace hotel {
 
-// A request field that is missing, of the wrong type, or out of range.
+// A request field that is missing, of the wrong type, out of range, or unknown.
 struct FieldError {
   std::string field;
-  std::string message;
+  std::string message;                 // completes "<field> ...": "must be after check_in"
+  std::string code = "invalid_field";  // or "unknown_field"
 };
 
 template <typename T>
@@ -32,6 +34,8 @@ boost::json::object AddressJson(const Address& address);
 boost::json::object HotelJson(const Hotel& hotel, bool with_pois);
 boost::json::object PoiJson(const Poi& poi);
 boost::json::object GuestJson(const Guest& guest);
+// {"confirmation_number", "hotel_id", "hotel_name", "room_number", "check_in", "check_out",
+// "nights", "guest": {"guest_id", "first_name", "last_name"}, "total", "currency", "status"}.
 boost::json::object ReservationJson(const Reservation& reservation);
 // {"confirmation_number", "status", "history": [{"at" (ISO 8601 UTC), "event_id", "action",
 // "status", "actor", "details"}, ...]}, oldest event first.
@@ -68,7 +72,7 @@ FieldResult<LoginRequest> ReadLogin(const boost::json::object& object);
 
 // --- The staff console --------------------------------------------------------------------
 // {"hotel_id", "start", "end", "days", "dates": [...], "rooms": [{"room_number", "room_type",
-// "nights": [{"date", "state", "rate"?, "confirmation_number"?, "guest_last_name"?}]}]}.
+// "nights": [{"date", "state", "rate"?, "confirmation_number"?, "guest": {"last_name"}?}]}]}.
 boost::json::object OccupancyJson(const Occupancy& occupancy);
 // PUT /hotels/{id}/rates: {"start", "end", "rate", "room_number"?}. Other fields are refused
 // (a misspelt "room_numbr" would otherwise change every room).

@@ -1,6 +1,7 @@
 #include "hotel/http_router.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <boost/json.hpp>
 #include <boost/url.hpp>
@@ -53,8 +54,10 @@ HttpResponse Error(int status, std::string_view code, std::string_view message,
   return JsonResponse(status, json::object{{"error", std::move(error)}});
 }
 
+// A field's message is a sentence predicate ("must be after check_in"): the answer reads
+// "check_out must be after check_in".
 HttpResponse FieldErrorResponse(const FieldError& error) {
-  return Error(400, "invalid_field", error.field + " " + error.message, error.field);
+  return Error(400, error.code, error.field + " " + error.message, error.field);
 }
 
 // The one place service and login errors become HTTP errors (hotel_service.h and staff_auth.h
@@ -326,10 +329,20 @@ HttpResponse GetGuest(const Context& context, Call& call) {
   return JsonResponse(200, GuestJson(*guest));
 }
 
+// A stay that starts before today cannot be booked: 400 naming check_in (not the 409 "not
+// free" its unopened past nights would give).
+std::optional<HttpResponse> StayInThePast(Day check_in) {
+  if (check_in >= Today()) return std::nullopt;
+  return FieldErrorResponse(FieldError{
+      "check_in", fmt::format("must be today ({}) or later: a stay cannot start in the past",
+                              FormatDay(Today()))});
+}
+
 HttpResponse Book(const Context& context, Call& call) {
   auto booking = ReadBooking(call.body, context.service->options().max_stay_nights);
   if (auto* error = std::get_if<FieldError>(&booking)) return FieldErrorResponse(*error);
   BookingRequest& request = std::get<BookingRequest>(booking);
+  if (auto past = StayInThePast(request.check_in)) return *past;
   request.actor = Actor(call);
   if (request.guest_id && !call.staff) {
     return ErrorResponse(NeedsLogin(
@@ -403,6 +416,7 @@ HttpResponse ChangeReservation(const Context& context, Call& call) {
   if (auto* error = std::get_if<HttpResponse>(&last_name)) return *error;
   auto change = ReadChange(call.body, context.service->options().max_stay_nights);
   if (auto* error = std::get_if<FieldError>(&change)) return FieldErrorResponse(*error);
+  if (auto past = StayInThePast(std::get<ChangeRequest>(change).check_in)) return *past;
   HttpResponse response;
   auto changed =
       context.service->Change(call.path[1], std::get<ChangeRequest>(change),
@@ -413,8 +427,8 @@ HttpResponse ChangeReservation(const Context& context, Call& call) {
   return JsonResponse(200, ReservationJson(*changed));
 }
 
-// GET /reservations/{confirmation}/quote?check_in=&check_out=[&room_number=]: what PUT with the
-// same stay would charge now, changing nothing (the UI shows it before the guest confirms).
+// GET /reservations/{confirmation_number}/quote?check_in=&check_out=[&room_number=]: what PUT with
+// the same stay would charge now, changing nothing (the UI shows it before the guest confirms).
 HttpResponse QuoteReservationChange(const Context& context, Call& call) {
   auto last_name = GuestLastName(call);
   if (auto* error = std::get_if<HttpResponse>(&last_name)) return *error;
@@ -465,7 +479,7 @@ HttpResponse ReservationHistory(const Context& context, Call& call) {
   return JsonResponse(200, HistoryJson(history->reservation, history->events));
 }
 
-// POST /reservations/{confirmation}/check-in, /check-out, /no-show (staff).
+// POST /reservations/{confirmation_number}/check-in, /check-out, /no-show (staff).
 HttpResponse StayEvent(const Context& context, Call& call, ReservationAction action) {
   HttpResponse response;
   auto reservation = context.service->RecordStayEvent(call.path[1], action, call.staff->username);
@@ -728,7 +742,8 @@ bool TakesBody(const Endpoint& endpoint) {
          endpoint.handler != CheckOut && endpoint.handler != NoShow;
 }
 
-// The endpoint's route template: `/api/v1/hotels/{id}/rooms/{room_number}`.
+// The endpoint's route template, with the OpenAPI document's parameter names:
+// `/api/v1/hotels/{hotel_id}/rooms/{room_number}`.
 std::string RouteTemplate(const Endpoint& endpoint) {
   std::string route = "/api/v1";
   std::string_view previous;
@@ -739,11 +754,13 @@ std::string RouteTemplate(const Endpoint& endpoint) {
     } else if (previous == "rooms") {
       route += "{room_number}";
     } else if (previous == "reservations") {
-      route += "{confirmation}";
+      route += "{confirmation_number}";
     } else if (previous == "pois") {
-      route += "{name}";
+      route += "{poi_name}";
+    } else if (previous == "guests") {
+      route += "{guest_id}";
     } else {
-      route += "{id}";
+      route += "{hotel_id}";
     }
     previous = segment;
   }
@@ -761,6 +778,29 @@ const Endpoint* FindEndpoint(const std::string& method, const std::vector<std::s
   }
   return nullptr;
 }
+
+// The methods the endpoint table serves on `path` (empty: no endpoint has that path).
+std::vector<std::string_view> AllowedMethods(const std::vector<std::string>& path) {
+  std::vector<std::string_view> allowed;
+  for (std::string_view method : {"GET", "POST", "PUT", "DELETE"}) {
+    if (FindEndpoint(std::string(method), path) != nullptr) allowed.push_back(method);
+  }
+  return allowed;
+}
+
+// 405 method_not_allowed, with the `Allow` header RFC 9110 §15.5.6 requires.
+HttpResponse MethodNotAllowed(const std::string& method, const std::string& path,
+                              const std::vector<std::string_view>& allowed) {
+  std::string list = fmt::format("{}", fmt::join(allowed, ", "));
+  HttpResponse response = Error(405, "method_not_allowed",
+                                fmt::format("{} does not allow {}; it allows {}", path,
+                                            method.empty() ? "that method" : method, list));
+  response.headers.emplace_back("Allow", list);
+  return response;
+}
+
+// The operations served outside /api/v1 that the OpenAPI document describes.
+constexpr std::string_view kRootRoutes[] = {"/health/live", "/health/ready", "/metrics"};
 
 // --- Credentials ----------------------------------------------------------------------------
 
@@ -864,11 +904,12 @@ std::optional<HttpResponse> Authenticate(StaffAuth* auth, const Endpoint& endpoi
 std::optional<HttpResponse> ReadBody(const HttpRequest& request, Call& call) {
   constexpr size_t kMaxBodyBytes = 64 * 1024;
   if (request.body.size() > kMaxBodyBytes) {
-    return Error(413, "bad_request", "Request body too large");
+    return Error(413, "payload_too_large",
+                 fmt::format("The request body must be at most {} bytes", kMaxBodyBytes));
   }
   if (!request.content_type.empty() &&
       request.content_type.find("application/json") == std::string::npos) {
-    return Error(415, "bad_request", "Content-Type must be application/json");
+    return Error(415, "unsupported_media_type", "The Content-Type must be application/json");
   }
   boost::system::error_code ec;
   json::value body = json::parse(request.body, ec);
@@ -923,6 +964,15 @@ ApiRouter::ApiRouter(HotelService* service, StaffAuth* auth, std::string web_dir
 
 ApiRouter::~ApiRouter() = default;
 
+std::vector<std::pair<std::string, std::string>> ApiRouter::Routes() {
+  std::vector<std::pair<std::string, std::string>> routes;
+  for (const Endpoint& endpoint : Endpoints()) {
+    routes.emplace_back(std::string(endpoint.method), RouteTemplate(endpoint));
+  }
+  for (std::string_view route : kRootRoutes) routes.emplace_back("GET", std::string(route));
+  return routes;
+}
+
 HttpResponse ApiRouter::Handle(const HttpRequest& request) const {
   try {
     return Route(request);
@@ -972,7 +1022,7 @@ HttpResponse ApiRouter::Metrics(const HttpRequest& request) const {
 
 HttpResponse ApiRouter::RouteOutsideApi(const HttpRequest& request, const std::string& path) const {
   if (request.method != "GET" && request.method != "HEAD") {
-    return Named(Error(405, "bad_request", "Method not allowed"), "other");
+    return Named(MethodNotAllowed(request.method, path, {"GET", "HEAD"}), "other");
   }
   if (path == "/health/live") {
     return Named(JsonResponse(200, json::object{{"status", "live"}}), path);
@@ -1003,11 +1053,10 @@ HttpResponse ApiRouter::Route(const HttpRequest& request) const {
       if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     }
   }
-  if (method != "GET" && method != "POST" && method != "PUT" && method != "DELETE") {
-    return Named(Error(405, "bad_request", "Method not allowed: " + method), "other");
-  }
   const Endpoint* endpoint = FindEndpoint(method, call.path);
   if (endpoint == nullptr) {
+    std::vector<std::string_view> allowed = AllowedMethods(call.path);
+    if (!allowed.empty()) return Named(MethodNotAllowed(method, path, allowed), "other");
     return Named(Error(404, "not_found", "No such endpoint: " + method + " " + path), "other");
   }
   std::string route = RouteTemplate(*endpoint);

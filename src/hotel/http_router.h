@@ -25,11 +25,14 @@
 // A request with a session cookie that changes something (POST, PUT, DELETE), and every login,
 // is refused with 403 when its Origin header names another origin than its Host.
 //
-// Every answer is a response value: handler failures become JSON errors in one function
-// (`ErrorResponse`): 400 bad_request / invalid_json / invalid_field, 401 unauthorized (with
-// `WWW-Authenticate: Bearer`), 403 forbidden, 404 not_found, 405, 409 room_unavailable /
-// conflict, 413, 415, 422 invalid_transition / date_in_past / not_opened, 429 too_many_requests
-// (with `Retry-After`), 503 database_unavailable, 500 internal.
+// Every answer is a response value: handler failures become JSON errors
+// `{"error": {"status", "code", "message", "field"?}}` in one function (`ErrorResponse`):
+// 400 bad_request / invalid_json / invalid_field (an impossible value, e.g. a stay starting in
+// the past) / unknown_field (a body field the endpoint does not take), 401 unauthorized (with
+// `WWW-Authenticate: Bearer`), 403 forbidden, 404 not_found, 405 method_not_allowed (with
+// `Allow`), 409 room_unavailable / conflict, 413 payload_too_large, 415 unsupported_media_type,
+// 422 invalid_transition / date_in_past / not_opened (well-formed, not acceptable now), 429
+// too_many_requests (with `Retry-After`), 503 database_unavailable, 500 internal.
 //
 // Thread-safety: thread-safe (the service and StaffAuth are; the router holds no mutable state).
 
@@ -90,6 +93,12 @@ class ApiRouter {
 
   // Answers one request. Never throws.
   HttpResponse Handle(const HttpRequest& request) const;
+
+  // Every operation the router serves that the OpenAPI document must describe, as (method,
+  // route template): the /api/v1 endpoints and the operations endpoints at the root (not the
+  // static UI files). The templates are HttpResponse::route's and use the document's parameter
+  // names (`/api/v1/hotels/{hotel_id}/rooms/{room_number}`).
+  static std::vector<std::pair<std::string, std::string>> Routes();
 
  private:
   HttpResponse Route(const HttpRequest& request) const;

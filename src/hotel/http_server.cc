@@ -393,10 +393,11 @@ asio::awaitable<void> HttpConnection::Serve() {
         answer = ErrorAnswer(408, "request_timeout", "Request not received in time");
         break;
       case Outcome::kBodyTooLarge:
-        answer = ErrorAnswer(413, "bad_request", "Request body too large");
+        answer = ErrorAnswer(413, "payload_too_large",
+                             fmt::format("The request body must be at most {} bytes", kBodyLimit));
         break;
       case Outcome::kHeaderTooLarge:
-        answer = ErrorAnswer(431, "bad_request", "Request header fields too large");
+        answer = ErrorAnswer(431, "header_fields_too_large", "Request header fields too large");
         break;
       default:
         answer = ErrorAnswer(400, "bad_request", "Malformed HTTP request");

@@ -326,7 +326,8 @@ void ConsoleSchemas(json::object& s) {
        {{"hotels", {{"type", "array"}, {"items", Ref("Hotel")}}},
         {"next_cursor",
          {{"type", "string"}, {"nullable", true}, {"description", "null on the last page"}}}}}};
-  json::object night_props = Strings({"date", "rate", "confirmation_number", "guest_last_name"});
+  json::object night_props = Strings({"date", "rate", "confirmation_number"});
+  night_props["guest"] = {{"type", "object"}, {"properties", Strings({"last_name"})}};
   night_props["state"] = {
       {"type", "string"},
       {"enum", {"not_opened", "free", "booked", "checked_in", "checked_out", "held"}}};
@@ -349,6 +350,44 @@ void ConsoleSchemas(json::object& s) {
   json::object changed_props = Strings({"rate", "currency"});
   changed_props["nights_changed"] = {{"type", "integer"}};
   s["RatesChanged"] = {{"type", "object"}, {"properties", changed_props}};
+}
+
+// {"error": {"status", "code", "message", "field"?}}: every error answer, with its codes.
+json::object ErrorSchema() {
+  json::object error_props = Strings({"code", "message", "field"});
+  error_props["status"] = {{"type", "integer"}};
+  error_props["code"] = {{"type", "string"},
+                         {"enum",
+                          {"bad_request",
+                           "invalid_json",
+                           "invalid_field",
+                           "unknown_field",
+                           "unauthorized",
+                           "forbidden",
+                           "not_found",
+                           "method_not_allowed",
+                           "request_timeout",
+                           "room_unavailable",
+                           "conflict",
+                           "payload_too_large",
+                           "unsupported_media_type",
+                           "invalid_transition",
+                           "date_in_past",
+                           "not_opened",
+                           "too_many_requests",
+                           "header_fields_too_large",
+                           "database_unavailable",
+                           "internal"}}};
+  error_props["field"] = {
+      {"type", "string"},
+      {"description",
+       "The request field at fault (invalid_field, unknown_field), e.g. guest.email"}};
+  return {
+      {"type", "object"},
+      {"required", {"error"}},
+      {"properties",
+       {{"error",
+         {{"type", "object"}, {"required", {"code", "message"}}, {"properties", error_props}}}}}};
 }
 
 json::object Schemas() {
@@ -377,6 +416,12 @@ json::object Schemas() {
   availability_props["nights"] = {{"type", "integer"}};
   availability_props["rooms"] = {{"type", "array"},
                                  {"items", {{"type", "object"}, {"properties", offer_props}}}};
+  availability_props["not_opened"] = {
+      {"type", "array"},
+      {"items", {{"type", "string"}, {"format", "date"}}},
+      {"description",
+       "Nights of the stay whose inventory is not opened yet (empty when all are): no room is "
+       "offered until they are, so rooms is empty whenever this is not"}};
   s["Availability"] = {{"type", "object"}, {"properties", availability_props}};
   s["OpenAvailability"] = {{"type", "object"},
                            {"required", {"start", "end"}},
@@ -401,8 +446,11 @@ json::object Schemas() {
   s["Guest"] = {
       {"type", "object"}, {"required", {"first_name", "last_name"}}, {"properties", guest_props}};
   json::object reservation_props =
-      Strings({"confirmation_number", "hotel_id", "hotel_name", "check_in", "check_out", "guest_id",
-               "guest_first_name", "guest_last_name", "total", "currency", "status"});
+      Strings({"confirmation_number", "hotel_id", "hotel_name", "check_in", "check_out", "total",
+               "currency", "status"});
+  reservation_props["guest"] = {{"type", "object"},
+                                {"description", "The guest, with the same field names as a Guest"},
+                                {"properties", Strings({"guest_id", "first_name", "last_name"})}};
   reservation_props["room_number"] = {{"type", "integer"}};
   reservation_props["nights"] = {{"type", "integer"}};
   reservation_props["status"] = {
@@ -452,10 +500,7 @@ json::object Schemas() {
   session_props["expires_in"] = {{"type", "integer"}};
   s["Session"] = {{"type", "object"}, {"properties", session_props}};
   ConsoleSchemas(s);
-  json::object error_props = Strings({"code", "message", "field"});
-  error_props["status"] = {{"type", "integer"}};
-  s["Error"] = {{"type", "object"},
-                {"properties", {{"error", {{"type", "object"}, {"properties", error_props}}}}}};
+  s["Error"] = ErrorSchema();
   return s;
 }
 
@@ -520,7 +565,11 @@ json::object Operation(const Endpoint& endpoint) {
   }
   responses[std::to_string(endpoint.status)] = std::move(ok);
   json::object error{
-      {"description", "Error (400, 401, 403, 404, 408, 409, 413, 415, 422, 429, 431, 503, 500)"},
+      {"description",
+       "Error: 400 (invalid_json, invalid_field, unknown_field: the body has a field the "
+       "operation does not take), 401, 403, 404, 405 (method_not_allowed, with Allow), 408, "
+       "409, 413 (payload_too_large), 415 (unsupported_media_type), 422 (well-formed but not "
+       "acceptable now), 429, 431, 503, 500"},
       {"content", {{"application/json", {{"schema", Ref("Error")}}}}}};
   responses["default"] = std::move(error);
   operation["responses"] = std::move(responses);
@@ -530,8 +579,8 @@ json::object Operation(const Endpoint& endpoint) {
 
 std::string Build() {
   json::object paths;
-  for (const auto* group : {&Endpoints(), &LifecycleEndpoints(), &GuestChangeEndpoints(),
-                            &ConsoleEndpoints()}) {
+  for (const auto* group :
+       {&Endpoints(), &LifecycleEndpoints(), &GuestChangeEndpoints(), &ConsoleEndpoints()}) {
     for (const Endpoint& endpoint : *group) {
       json::value& slot = paths[endpoint.path];
       if (!slot.is_object()) slot.emplace_object();

@@ -176,7 +176,7 @@ TEST_F(OperationsTest, ServiceCountersMoveWithTheWorkflow) {
       router.Handle(Request("PUT", "/api/v1/reservations/" + number + "?last_name=Nguyen",
                             R"({"check_in": "2030-01-06", "check_out": "2030-01-08"})"));
   EXPECT_EQ(changed.status, 200) << changed.body;
-  EXPECT_EQ(changed.route, "/api/v1/reservations/{confirmation}");
+  EXPECT_EQ(changed.route, "/api/v1/reservations/{confirmation_number}");
   EXPECT_EQ(router.Handle(Request("DELETE", "/api/v1/reservations/" + number + "?last_name=Nguyen"))
                 .status,
             200);
@@ -245,7 +245,7 @@ TEST_F(OperationsTest, AccessLogRequestIdsAndRequestMetrics) {
   HttpServer server(&router, options);
   ASSERT_TRUE(server.Start().ok());
   common::metrics::Labels labels = {
-      {"route", "/api/v1/hotels/{id}"}, {"method", "GET"}, {"status", "2xx"}};
+      {"route", "/api/v1/hotels/{hotel_id}"}, {"method", "GET"}, {"status", "2xx"}};
   double before = Count("hotel_http_requests_total", labels);
 
   std::string token = StaffToken();
@@ -257,9 +257,9 @@ TEST_F(OperationsTest, AccessLogRequestIdsAndRequestMetrics) {
   EXPECT_EQ(forged.request_id.size(), 24u) << forged.request_id;
   Reply metrics = Get(server.port(), "/metrics");
   EXPECT_EQ(metrics.status, 200);
-  EXPECT_NE(
-      metrics.body.find("hotel_http_request_duration_seconds_bucket{route=\"/api/v1/hotels/{id}\""),
-      std::string::npos);
+  EXPECT_NE(metrics.body.find(
+                "hotel_http_request_duration_seconds_bucket{route=\"/api/v1/hotels/{hotel_id}\""),
+            std::string::npos);
   EXPECT_EQ(metrics.body.find("AZ123"), std::string::npos) << "ids are never labels";
   EXPECT_NE(metrics.body.find("hotel_http_open_connections"), std::string::npos);
   server.Stop();
@@ -269,9 +269,10 @@ TEST_F(OperationsTest, AccessLogRequestIdsAndRequestMetrics) {
   std::stringstream log;
   log << in.rdbuf();
   std::string text = log.str();
-  EXPECT_NE(text.find(" access id=client-id-42 client=127.0.0.1 method=GET "
-                      "route=/api/v1/hotels/{id} path=/api/v1/hotels/AZ123 status=200 bytes="),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(" access id=client-id-42 client=127.0.0.1 method=GET "
+                "route=/api/v1/hotels/{hotel_id} path=/api/v1/hotels/AZ123 status=200 bytes="),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("route=/health/live path=/health/live status=200"), std::string::npos);
   EXPECT_EQ(text.find("Secret"), std::string::npos) << "no query string";

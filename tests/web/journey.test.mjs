@@ -5,7 +5,9 @@
 // booking, with a room taken meanwhile (409) → confirmation), then the lookup by confirmation
 // number and last name (a wrong name is the same 404 as an unknown number), the staff page
 // (its login, arrivals, the search by guest name, logout), a cancel by a guest who is asked for
-// the last name (the cancelled booking stays visible with its status and history), the error messages for a 503 and a network failure, and the phone layout.
+// the last name (the cancelled booking stays visible with its status and history), a stay past
+// the opened inventory (the nights not opened are named), the error messages for a 503 and a
+// network failure, and the phone layout.
 // Every value the UI shows is checked against the API's own answers, so the test runs unchanged
 // against the mock (tests/web/mock_api.py, started here when HOTEL_URL is unset) and against the
 // real `hotel serve` (HOTEL_URL=http://127.0.0.1:8080, with a staff account named by
@@ -158,7 +160,7 @@ test('guest journey: place → hotel → dates → rooms → amenities → booki
   assert.equal(booking.room_number, room.room_number);
   assert.equal(booking.check_in, checkIn);
   assert.equal(booking.check_out, checkOut);
-  assert.equal(booking.guest_last_name, lastName);
+  assert.equal(booking.guest.last_name, lastName);
   assert.equal(Number(booking.total), Number(room.total));
   const detail = await page.locator('.reservation-detail').textContent();
   assert.ok(detail.includes(`Ada ${lastName}`));
@@ -328,6 +330,17 @@ test('a 503 and a network failure are explained', async () => {
   // "Try again" recovers once the service answers.
   await page.getByRole('button', { name: 'Try again' }).click();
   await page.locator('[data-testid="hotel-list"]').waitFor();
+});
+
+test('a stay past the opened inventory says which nights are not opened', async () => {
+  const { hotel } = stay;
+  const [checkIn, checkOut] = [localIso(400), localIso(402)];
+  const query = `check_in=${checkIn}&check_out=${checkOut}`;
+  const offer = await apiOk(`/hotels/${encodeURIComponent(hotel.hotel_id)}/availability?${query}`);
+  assert.deepEqual([offer.rooms, offer.not_opened], [[], [checkIn, localIso(401)]]);
+  await goto(`#/hotel/${encodeURIComponent(hotel.hotel_id)}?${query}`);
+  await textMatching(page.locator('[data-testid="no-rooms"]'),
+                     /has not opened 2 nights of this stay for booking yet/);
 });
 
 test('phone layout: no sideways scrolling, every control labelled', async () => {

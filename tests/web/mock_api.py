@@ -76,7 +76,8 @@ def parse_stay(check_in_text, check_out_text):
     nights = (check_out - check_in).days
     if nights > MAX_NIGHTS:
         raise ApiError(400, "invalid_field",
-                       f"A stay is at most {MAX_NIGHTS} nights, got {nights}", "check_out")
+                       f"check_out must be at most {MAX_NIGHTS} nights after check_in: a stay "
+                       f"lasts at most {MAX_NIGHTS} nights", "check_out")
     return check_in, check_out
 
 
@@ -272,8 +273,9 @@ class Store:
             "confirmation_number": number, "hotel_id": hotel_id,
             "hotel_name": self.hotels[hotel_id]["name"], "room_number": room_number,
             "check_in": check_in.isoformat(), "check_out": check_out.isoformat(),
-            "nights": (check_out - check_in).days, "guest_id": guest["guest_id"],
-            "guest_first_name": guest["first_name"], "guest_last_name": guest["last_name"],
+            "nights": (check_out - check_in).days,
+            "guest": {"guest_id": guest["guest_id"], "first_name": guest["first_name"],
+                      "last_name": guest["last_name"]},
             "total": money(total), "currency": self.rooms[(hotel_id, room_number)]["currency"],
             "status": "confirmed"}
         self.reservations[number] = reservation
@@ -311,8 +313,9 @@ class Store:
         """The reservation, its number in any case; with `last_name`, only when it is its
         guest's (any case)."""
         found = self.reservations.get(number.upper())
+        guest_name = found["guest"]["last_name"] if found else ""
         if found is None or (last_name is not None and
-                             found["guest_last_name"].strip().lower() != last_name.strip().lower()):
+                             guest_name.strip().lower() != last_name.strip().lower()):
             raise ApiError(404, "not_found", f"Reservation '{number}' not found")
         return found
 
@@ -359,7 +362,7 @@ def session_cookie(token, max_age):
 def auth_routes(store, method, parts, body, caller, headers):
     """POST /login, POST /logout, GET /session; None for any other request."""
     if method == "POST" and parts == ["login"]:
-        body = require_json_object(body)
+        body = require_json_object(body, {"username", "password"}, "a login")
         username = require_text(body, "username").lower()
         password = body.get("password")
         if not isinstance(password, str) or store.staff.get(username) != password:
@@ -380,10 +383,28 @@ def auth_routes(store, method, parts, body, caller, headers):
     return None
 
 
-def require_json_object(body):
+def require_json_object(body, known=None, what="", prefix=""):
+    """`body` when it is an object whose fields are all in `known` (None: not checked); else the
+    service's 400: invalid_json, or unknown_field naming the first unknown field."""
     if not isinstance(body, dict):
-        raise ApiError(400, "bad_request", "The request body must be a JSON object")
+        raise ApiError(400, "invalid_json", "The body must be a JSON object")
+    for name in (body if known is not None else ()):
+        if name not in known:
+            raise ApiError(400, "unknown_field", f"{prefix}{name} is not a field of {what}",
+                           prefix + name)
     return body
+
+
+GUEST_FIELDS = {"guest_id", "first_name", "last_name", "title", "emails", "phone_numbers",
+                "addresses"}
+
+
+def require_future_stay(store, check_in):
+    """The service's 400 for a stay that starts before today."""
+    if check_in < store.today:
+        raise ApiError(400, "invalid_field",
+                       f"check_in must be today ({store.today.isoformat()}) or later: a stay "
+                       "cannot start in the past", "check_in")
 
 
 def require_text(obj, field, prefix=""):
@@ -451,7 +472,8 @@ def date_range(body, limit):
     if end <= start:
         raise ApiError(400, "invalid_field", "end must be after start", "end")
     if (end - start).days > limit:
-        raise ApiError(400, "invalid_field", f"end at most {limit} days after start", "end")
+        raise ApiError(400, "invalid_field", f"end must be at most {limit} days after start",
+                       "end")
     return start, end
 
 
@@ -493,7 +515,8 @@ def console_routes(store, method, parts, q, body, caller):
                      "next_cursor": page[-1].encode().hex() if more else None}
     if method == "POST" and n == 1:
         caller.require_staff()
-        body = require_json_object(body)
+        body = require_json_object(body, {"hotel_id", "name", "phone", "address", "pois"},
+                                   "a hotel")
         hotel_id = require_text(body, "hotel_id")
         if hotel_id in store.hotels:
             raise ApiError(409, "conflict", f"Hotel '{hotel_id}' already exists")
@@ -510,7 +533,8 @@ def console_routes(store, method, parts, q, body, caller):
     if method == "POST" and parts[2] == "rooms":
         caller.require_staff()
         store.hotel(hotel_id)
-        body = require_json_object(body)
+        body = require_json_object(body, {"room_number", "room_type", "rate", "amenities"},
+                                   "a room")
         number = body.get("room_number")
         if not isinstance(number, int) or not 1 <= number <= 32767:
             raise ApiError(400, "invalid_field", "room_number must be between 1 and 32767",
@@ -524,7 +548,7 @@ def console_routes(store, method, parts, q, body, caller):
     if method == "POST" and parts[2] == "availability":
         caller.require_staff()
         store.hotel(hotel_id)
-        body = require_json_object(body)
+        body = require_json_object(body, {"start", "end", "rate"}, "an inventory opening")
         start, end = date_range(body, 731)
         rate = positive_money(body, "rate", False)
         opened = 0
@@ -539,7 +563,8 @@ def console_routes(store, method, parts, q, body, caller):
     if method == "PUT" and parts[2] == "rates":
         caller.require_staff()
         store.hotel(hotel_id)
-        body = require_json_object(body)
+        body = require_json_object(body, {"start", "end", "rate", "room_number"},
+                                   "a rate change")
         unknown = set(body) - {"start", "end", "rate", "room_number"}
         if unknown:
             name = sorted(unknown)[0]
@@ -586,7 +611,7 @@ def console_routes(store, method, parts, q, body, caller):
                     cell["rate"] = money(store.rate(hid, number, night))
                 if holder:
                     cell["confirmation_number"] = holder
-                    cell["guest_last_name"] = store.reservations[holder]["guest_last_name"]
+                    cell["guest"] = {"last_name": store.reservations[holder]["guest"]["last_name"]}
                 nights.append(cell)
             rooms.append({"room_number": number, "room_type": room["room_type"],
                           "nights": nights})
@@ -645,9 +670,13 @@ def routes(store, method, parts, query, body, caller, headers):
                               "nightly_rates": rates,
                               "total": money(sum(Decimal(r["rate"]) for r in rates)),
                               "currency": room["currency"]})
+            opened = {night for (hid, _, night) in store.open_nights if hid == hotel_id}
+            not_opened = [night.isoformat() for night in nights_of(check_in, check_out)
+                          if night not in opened]
             return 200, {"hotel_id": hotel_id, "check_in": check_in.isoformat(),
                          "check_out": check_out.isoformat(),
-                         "nights": (check_out - check_in).days, "rooms": rooms}
+                         "nights": (check_out - check_in).days, "rooms": rooms,
+                         "not_opened": not_opened}
         if method == "GET" and n == 4 and parts[2] == "rooms":
             number, room = store.room(hotel_id, parts[3])
             day = parse_date(q["date"], "date") if "date" in q else store.today
@@ -661,7 +690,7 @@ def routes(store, method, parts, query, body, caller, headers):
             day = parse_date(q.get("date"), "date").isoformat()
             found = [r for r in store.reservations.values()
                      if r["hotel_id"] == hotel_id and r["check_in"] == day
-                     and ("last_name" not in q or r["guest_last_name"] == q["last_name"])]
+                     and ("last_name" not in q or r["guest"]["last_name"] == q["last_name"])]
             return 200, {"reservations": sorted(found, key=lambda r: r["room_number"])}
     if parts and parts[0] == "reservations":
         if method == "GET" and n == 1:
@@ -669,8 +698,8 @@ def routes(store, method, parts, query, body, caller, headers):
             if not q.get("last_name"):
                 raise ApiError(400, "invalid_field", "last_name is required", "last_name")
             found = [r for r in store.reservations.values()
-                     if r["guest_last_name"] == q["last_name"]
-                     and ("first_name" not in q or r["guest_first_name"] == q["first_name"])]
+                     if r["guest"]["last_name"] == q["last_name"]
+                     and ("first_name" not in q or r["guest"]["first_name"] == q["first_name"])]
             return 200, {"reservations": sorted(found, key=lambda r: r["check_in"])}
         if method == "GET" and n == 2:
             return 200, store.reservation(parts[1], caller.guest_last_name(q))
@@ -699,14 +728,16 @@ def routes(store, method, parts, query, body, caller, headers):
                          stay_words(reservation))
             return 200, reservation
         if method == "PUT" and n == 2:
-            body = require_json_object(body)
+            body = require_json_object(body, {"check_in", "check_out", "room_number"},
+                                       "a change")
             old = store.reservation(parts[1], caller.guest_last_name(q))
             store.transition(old, "changed")
             old = dict(old)
             check_in, check_out = parse_stay(body.get("check_in"), body.get("check_out"))
+            require_future_stay(store, check_in)
             room_number = body.get("room_number", old["room_number"])
             store.room(old["hotel_id"], room_number)
-            guest = store.guests[old["guest_id"]]
+            guest = store.guests[old["guest"]["guest_id"]]
             # The new stay is checked (its own nights count as free) before the old is freed.
             store._check(old["hotel_id"], room_number, check_in, check_out,
                          ignore=old["confirmation_number"])
@@ -719,7 +750,8 @@ def routes(store, method, parts, query, body, caller, headers):
                          f"total {old['total']} -> {new['total']}")
             return 200, new
         if method == "POST" and n == 1:
-            body = require_json_object(body)
+            body = require_json_object(
+                body, {"hotel_id", "room_number", "check_in", "check_out", "guest"}, "a booking")
             hotel_id = require_text(body, "hotel_id")
             store.hotel(hotel_id)
             if not isinstance(body.get("room_number"), int):
@@ -727,9 +759,11 @@ def routes(store, method, parts, query, body, caller, headers):
                                "room_number")
             room_number, _ = store.room(hotel_id, body["room_number"])
             check_in, check_out = parse_stay(body.get("check_in"), body.get("check_out"))
+            require_future_stay(store, check_in)
             guest_fields = body.get("guest")
             if not isinstance(guest_fields, dict):
                 raise ApiError(400, "invalid_field", "guest is required", "guest")
+            require_json_object(guest_fields, GUEST_FIELDS, "a booking's guest", "guest.")
             if "guest_id" in guest_fields:
                 if caller.user is None:
                     raise ApiError(401, "unauthorized",
@@ -793,7 +827,7 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         try:
             if length > 1 << 20:
-                raise ApiError(413, "bad_request", "Request body too large")
+                raise ApiError(413, "payload_too_large", "The request body must be at most 1048576 bytes")
             raw = self.rfile.read(length) if length else b""
             if method in ("POST", "PUT") and raw:
                 try:

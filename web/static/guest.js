@@ -187,9 +187,14 @@ function roomsList(hotelId, data) {
                  : 'No rooms free for these dates');
   const sub = h('p', { class: 'muted' }, `${fmtDate(data.check_in)} → ${fmtDate(data.check_out)}`);
   if (!rooms.length) {
+    // Nights the hotel has not opened for booking yet say why nothing is offered.
+    const notOpened = data.not_opened || [];
+    const why = notOpened.length
+      ? `The hotel has not opened ${plural(notOpened.length, 'night')} of this stay for ` +
+        `booking yet (from ${fmtDate(notOpened[0])}). Try earlier dates.`
+      : 'No room is free for every night of this stay. Try other dates or a shorter stay.';
     return h('section', { class: 'section', 'aria-labelledby': 'rooms-title' }, title, sub,
-      h('p', { class: 'empty', text: 'No room is free for every night of this stay. ' +
-                                     'Try other dates or a shorter stay.' }));
+      h('p', { class: 'empty', 'data-testid': 'no-rooms', text: why }));
   }
   const query = stayQuery(data.check_in, data.check_out);
   return h('section', { class: 'section', 'aria-labelledby': 'rooms-title' }, title, sub,

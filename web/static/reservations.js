@@ -86,7 +86,7 @@ function reservationCard(r) {
         `${fmtDate(r.check_in, true)} → ${fmtDate(r.check_out, true)} · ` +
         `${plural(r.nights ?? nightsBetween(r.check_in, r.check_out), 'night')} · ` +
         `Room ${r.room_number}`),
-      h('p', { class: 'muted' }, `${r.guest_first_name} ${r.guest_last_name}`)),
+      h('p', { class: 'muted' }, `${r.guest.first_name} ${r.guest.last_name}`)),
     h('div', { class: 'reservation-card-side' },
       statusBadge(r.status), h('p', { class: 'price', text: fmtMoney(r.total, r.currency) })));
 }
@@ -189,7 +189,7 @@ function reservationDetail(ctx, r, booked, history, changed = false) {
         h('p', { class: 'muted mono', text: `Confirmation ${r.confirmation_number}` })),
       statusBadge(r.status)),
     h('dl', { class: 'summary-list detail-grid' },
-      h('div', {}, h('dt', { text: 'Guest' }), h('dd', { text: `${r.guest_first_name} ${r.guest_last_name}` })),
+      h('div', {}, h('dt', { text: 'Guest' }), h('dd', { text: `${r.guest.first_name} ${r.guest.last_name}` })),
       h('div', {}, h('dt', { text: 'Room' }), h('dd', { text: String(r.room_number) })),
       h('div', {}, h('dt', { text: 'Check-in' }), h('dd', { text: fmtDate(r.check_in) })),
       h('div', {}, h('dt', { text: 'Check-out' }), h('dd', { text: fmtDate(r.check_out) })),
@@ -498,7 +498,7 @@ function arrivalsTable(rows, caption) {
           h('tbody', {}, rows.map((r) => h('tr', { 'data-confirmation': r.confirmation_number },
             h('td', {}, h('a', { class: 'mono', href: `#/reservation/${enc(r.confirmation_number)}`,
                                  text: r.confirmation_number })),
-            h('td', { text: `${r.guest_last_name}, ${r.guest_first_name}` }),
+            h('td', { text: `${r.guest.last_name}, ${r.guest.first_name}` }),
             h('td', { class: 'num', text: String(r.room_number) }),
             h('td', { text: `${fmtDate(r.check_in, true)} → ${fmtDate(r.check_out, true)}` }),
             h('td', { class: 'num', text: String(r.nights ?? nightsBetween(r.check_in, r.check_out)) }),

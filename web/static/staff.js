@@ -131,9 +131,9 @@ function occupancyCell(night, onOpen) {
   if (night.confirmation_number) {
     const button = h('button', { type: 'button', class: 'occ-open',
                                  'data-confirmation': night.confirmation_number,
-                                 'aria-label': `${label}: ${night.guest_last_name || ''} ` +
+                                 'aria-label': `${label}: ${night.guest?.last_name || ''} ` +
                                                `${night.confirmation_number}, ${night.date}` },
-      h('span', { text: night.guest_last_name || label }),
+      h('span', { text: night.guest?.last_name || label }),
       h('span', { class: 'mono occ-number', text: night.confirmation_number }));
     button.addEventListener('click', () => onOpen(night.confirmation_number));
     return h('td', attrs, button);
@@ -214,7 +214,7 @@ async function stayAction(ctx, r, action, button) {
   try {
     const updated = await api(`/reservations/${enc(r.confirmation_number)}/${action}`,
                               { method: 'POST' });
-    flash = `${updated.guest_first_name} ${updated.guest_last_name} (${updated.confirmation_number}) ` +
+    flash = `${updated.guest.first_name} ${updated.guest.last_name} (${updated.confirmation_number}) ` +
             `${action === 'check-in' ? 'checked in' : 'checked out'}.`;
     ctx.rerender();
   } catch (err) {
@@ -245,7 +245,7 @@ function reservationCard(ctx, r) {
   return h('article', { class: 'card console-reservation', 'data-confirmation': r.confirmation_number },
     h('p', {}, h('a', { class: 'mono', href: `#/reservation/${enc(r.confirmation_number)}`,
                         text: r.confirmation_number }), ' ', statusBadge(r.status)),
-    h('p', { text: `${r.guest_first_name} ${r.guest_last_name} · ${r.hotel_name} · room ` +
+    h('p', { text: `${r.guest.first_name} ${r.guest.last_name} · ${r.hotel_name} · room ` +
                    `${r.room_number} · ${fmtDate(r.check_in, true)} → ${fmtDate(r.check_out, true)}` +
                    ` · ${fmtMoney(r.total, r.currency)}` }),
     h('p', {}, ...actionButtons(ctx, r)));
@@ -260,7 +260,7 @@ function stayTable(ctx, rows, testid, empty) {
       h('tbody', {}, rows.map((r) => h('tr', { 'data-confirmation': r.confirmation_number },
         h('td', {}, h('a', { class: 'mono', href: `#/reservation/${enc(r.confirmation_number)}`,
                              text: r.confirmation_number })),
-        h('td', { text: `${r.guest_last_name}, ${r.guest_first_name}` }),
+        h('td', { text: `${r.guest.last_name}, ${r.guest.first_name}` }),
         h('td', { class: 'num', text: String(r.room_number) }),
         h('td', { text: `${fmtDate(r.check_in, true)} → ${fmtDate(r.check_out, true)}` }),
         h('td', {}, statusBadge(r.status)),
