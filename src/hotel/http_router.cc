@@ -16,6 +16,7 @@
 #include "common/metrics.h"
 #include "cql/parser/lexer.h"
 #include "hotel/http_json.h"
+#include "hotel/request_credentials.h"
 #include "hotel/service_metrics.h"
 #include "hotel/web_assets.h"
 
@@ -580,38 +581,19 @@ std::variant<int, HttpResponse> CountParam(const Query& query, const std::string
   return std::stoi(*text);
 }
 
-// Cursors are the engine's paging state, in lower-case hex.
-std::string EncodeCursor(const common::Bytes& state) {
-  std::string out;
-  for (unsigned char byte : state) out += fmt::format("{:02x}", byte);
-  return out;
-}
-
-std::optional<common::Bytes> DecodeCursor(std::string_view text) {
-  if (text.empty() || text.size() % 2 != 0 || text.size() > 2048) return std::nullopt;
-  common::Bytes out;
-  for (size_t i = 0; i < text.size(); i += 2) {
-    int value = 0;
-    for (char c : text.substr(i, 2)) {
-      int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-      if (digit < 0) return std::nullopt;
-      value = value * 16 + digit;
-    }
-    out.push_back(static_cast<char>(value));
-  }
-  return out;
-}
-
 // GET /hotels?page_size=&cursor= (staff): the hotels one page at a time.
 HttpResponse ListHotels(const Context& context, Call& call) {
   auto page_size = CountParam(call.query, "page_size", 50, kMaxHotelPageSize);
   if (auto* error = std::get_if<HttpResponse>(&page_size)) return *error;
+  // A cursor is the engine's paging state in hex (common::ToHex).
   std::optional<common::Bytes> state;
   if (auto cursor = Param(call.query, "cursor"); cursor && !cursor->empty()) {
-    state = DecodeCursor(*cursor);
-    if (!state) {
+    auto bytes = cursor->size() <= 2048 ? common::FromHex(*cursor)
+                                        : common::Result<common::Bytes>(Status::Invalid("long"));
+    if (!bytes.ok()) {
       return Error(400, "invalid_field", "cursor must be a next_cursor of this list", "cursor");
     }
+    state = std::move(bytes).value();
   }
   HttpResponse response;
   auto page = context.service->ListHotels(std::get<int>(page_size), std::move(state));
@@ -622,7 +604,7 @@ HttpResponse ListHotels(const Context& context, Call& call) {
   json::array hotels;
   for (const Hotel& hotel : page->hotels) hotels.push_back(HotelJson(hotel, false));
   json::value next = nullptr;
-  if (page->paging_state) next = json::string(EncodeCursor(*page->paging_state));
+  if (page->paging_state) next = json::string(common::ToHex(*page->paging_state));
   return JsonResponse(200, json::object{{"hotels", std::move(hotels)}, {"next_cursor", next}});
 }
 
@@ -802,86 +784,13 @@ HttpResponse MethodNotAllowed(const std::string& method, const std::string& path
 // The operations served outside /api/v1 that the OpenAPI document describes.
 constexpr std::string_view kRootRoutes[] = {"/health/live", "/health/ready", "/metrics"};
 
-// --- Credentials ----------------------------------------------------------------------------
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-std::string_view Trim(std::string_view text) {
-  size_t begin = text.find_first_not_of(" \t");
-  if (begin == std::string_view::npos) return {};
-  return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
-}
-
-// The session token a request presents: `Authorization: Bearer <token>` first, else the
-// session cookie. `malformed`: an Authorization header of another form.
-struct Credentials {
-  std::string token;
-  bool from_cookie = false;
-  bool malformed = false;
-};
-
-Credentials PresentedCredentials(const HttpRequest& request) {
-  Credentials credentials;
-  if (!request.authorization.empty()) {
-    std::string_view value = Trim(request.authorization);
-    if (value.size() > 7 && Lower(value.substr(0, 7)) == "bearer ") {
-      credentials.token = std::string(Trim(value.substr(7)));
-    } else {
-      credentials.malformed = true;
-    }
-    return credentials;
-  }
-  std::string_view cookies = request.cookie;
-  while (!cookies.empty()) {
-    size_t end = cookies.find(';');
-    std::string_view pair = Trim(cookies.substr(0, end));
-    cookies = end == std::string_view::npos ? std::string_view() : cookies.substr(end + 1);
-    size_t equals = pair.find('=');
-    if (equals != std::string_view::npos && pair.substr(0, equals) == kSessionCookie) {
-      credentials.token = std::string(pair.substr(equals + 1));
-      credentials.from_cookie = true;
-    }
-  }
-  return credentials;
-}
-
-// "host:port" without the scheme's default port, lower-cased.
-std::string Authority(std::string_view authority, std::string_view scheme) {
-  std::string out = Lower(authority);
-  std::string_view default_port = scheme == "https" ? ":443" : ":80";
-  if (out.size() > default_port.size() && out.ends_with(default_port)) {
-    out.resize(out.size() - default_port.size());
-  }
-  return out;
-}
-
-// True when the request's Origin names another origin than its Host (a page of another site,
-// or another port of this host, sent it). No Origin header: not a browser's cross-origin
-// request (API clients send none).
-bool CrossOrigin(const HttpRequest& request) {
-  if (request.origin.empty()) return false;
-  size_t separator = request.origin.find("://");
-  if (separator == std::string::npos) return true;  // "null" (sandboxed, file:) or malformed
-  std::string_view scheme = std::string_view(request.origin).substr(0, separator);
-  std::string_view origin = std::string_view(request.origin).substr(separator + 3);
-  std::string_view expected_scheme = request.secure ? "https" : "http";
-  return Lower(scheme) != expected_scheme ||
-         Authority(origin, expected_scheme) != Authority(request.host, expected_scheme);
-}
-
 // Fills `call.token` and `call.staff`; returns the 401 (or 503) to answer when `endpoint`
 // needs a staff session the request does not have.
 std::optional<HttpResponse> Authenticate(StaffAuth* auth, const Endpoint& endpoint,
-                                         const Credentials& credentials, Call& call) {
-  call.token = credentials.token;
-  if (auth != nullptr && !credentials.token.empty()) {
-    auto session = auth->Authenticate(credentials.token);
+                                         const RequestCredentials& credentials, Call& call) {
+  call.token = credentials.token();
+  if (auth != nullptr && !credentials.token().empty()) {
+    auto session = auth->Authenticate(credentials.token());
     if (session.ok()) {
       call.staff = *session;
     } else if (endpoint.access == Access::kStaff) {
@@ -889,10 +798,10 @@ std::optional<HttpResponse> Authenticate(StaffAuth* auth, const Endpoint& endpoi
     }
   }
   if (endpoint.access != Access::kStaff || call.staff) return std::nullopt;
-  if (credentials.malformed) {
+  if (credentials.malformed()) {
     return ErrorResponse(NeedsLogin("The Authorization header must be 'Bearer <token>'"));
   }
-  if (!credentials.token.empty()) {
+  if (!credentials.token().empty()) {
     return ErrorResponse(NeedsLogin("The session has expired or was ended; log in again"));
   }
   return ErrorResponse(
@@ -1002,9 +911,9 @@ HttpResponse ApiRouter::ServeStatic(const std::string& path) const {
 
 HttpResponse ApiRouter::Metrics(const HttpRequest& request) const {
   if (!IsLoopback(request.client_address)) {
-    Credentials credentials = PresentedCredentials(request);
-    bool staff = auth_ != nullptr && !credentials.token.empty() &&
-                 auth_->Authenticate(credentials.token).ok();
+    RequestCredentials credentials = RequestCredentials::Of(request);
+    bool staff = auth_ != nullptr && !credentials.token().empty() &&
+                 auth_->Authenticate(credentials.token()).ok();
     if (!staff) {
       return ErrorResponse(NeedsLogin(
           "/metrics is served to clients on this host (a loopback address) or to a staff "
@@ -1061,8 +970,8 @@ HttpResponse ApiRouter::Route(const HttpRequest& request) const {
   }
   std::string route = RouteTemplate(*endpoint);
 
-  Credentials credentials = PresentedCredentials(request);
-  if (method != "GET" && (credentials.from_cookie || endpoint->handler == Login) &&
+  RequestCredentials credentials = RequestCredentials::Of(request);
+  if (method != "GET" && (credentials.from_cookie() || endpoint->handler == Login) &&
       CrossOrigin(request)) {
     return Named(ErrorResponse(Status::Unauthorized(
                      "Cross-origin request refused: the Origin header does not match this server")),
