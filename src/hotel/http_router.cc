@@ -956,12 +956,6 @@ HttpResponse ApiRouter::Route(const HttpRequest& request) const {
     return RouteOutsideApi(request, path);
   }
   call.path.erase(call.path.begin(), call.path.begin() + 2);
-  // Confirmation numbers are upper case; any case finds them (the staff console's search).
-  if (call.path.size() >= 2 && call.path[0] == "reservations") {
-    for (char& c : call.path[1]) {
-      if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    }
-  }
   const Endpoint* endpoint = FindEndpoint(method, call.path);
   if (endpoint == nullptr) {
     std::vector<std::string_view> allowed = AllowedMethods(call.path);
