@@ -14,11 +14,14 @@
 #      derived CQL loads in `lint` without a key-uniqueness error; `-o` writes every format;
 #      `diagram --workflow` draws the same arrows on the seeds' own schema.
 #   4. The hotel service's own schema (schema/hotel_service.cql, its ${prefix} and ${replication}
-#      filled in) loads in every subcommand, and lint flags the pois_by_hotel key it kept.
+#      filled in) loads in every subcommand; lint passes because its `cqlmodel: allow` comments
+#      accept the name keys it kept (reported apart, in text and JSON), and fails without them.
 #   5. With CQLD_BINARY and HOTEL_BINARY: `size --host` against a cqld on a free port after
 #      `hotel load` measures the partitions the load wrote (2 hotels x 10 rooms x 8 days) beside
-#      the estimate; a table the server lacks is reported as failed; an unreachable server
-#      exits 2. The server is stopped even when a check fails.
+#      the estimate, by a scan and, once `cqld admin flush` has written them to SST files, from
+#      system.size_estimates and system_views.partition_histograms; a table the server lacks is
+#      reported as failed; an unreachable server exits 2. The server is stopped even when a
+#      check fails.
 #   6. Usage errors and schemas that do not load exit 2 with a message.
 # Set CQLMODEL_UPDATE_GOLDEN=1 to rewrite the goldens from the binary's output (then review the
 # diff).
@@ -195,9 +198,30 @@ sed -e 's/\${prefix}//g' \
   "$data/../../schema/hotel_service.cql" >"$work/service.cql"
 check "service schema: size" bash -c '"$1" size "$2" | grep -q "^hotel.available_rooms_by_hotel_month"' \
   _ "$cqlmodel" "$work/service.cql"
-check "service schema: lint finds pois_by_hotel's key" \
-  bash -c '"$1" lint "$2" | grep -qF "error: hotel.pois_by_hotel [key-uniqueness]"' \
+check "service schema: lint passes, its name keys accepted by its cqlmodel: allow comments" \
+  bash -c '"$1" lint "$2" >"$3" && grep -qF "  error: hotel.pois_by_hotel [key-uniqueness] allowed at $2:" "$3" &&
+    grep -qF "  error: hotel.amenities_by_room [key-uniqueness] allowed at" "$3" &&
+    grep -qE "^0 error\(s\), [0-9]+ warning\(s\), 0 info, 4 suppressed$" "$3"' \
+  _ "$cqlmodel" "$work/service.cql" "$work/service_lint.txt"
+check "service schema: without its comments lint finds pois_by_hotel's key and exits 1" \
+  bash -c 'grep -v "cqlmodel: allow" "$2" >"$3"; "$1" lint "$3" >"$4"; [ $? -eq 1 ] &&
+    grep -qF "error: hotel.pois_by_hotel [key-uniqueness]" "$4"' \
+  _ "$cqlmodel" "$work/service.cql" "$work/service_bare.cql" "$work/service_bare.txt"
+check "service schema: --allow on the command line instead" \
+  bash -c '"$1" lint "$2" --allow key-uniqueness --allow table-naming:pois >/dev/null' \
+  _ "$cqlmodel" "$work/service_bare.cql"
+check "service schema: lint JSON lists the suppressed findings apart" \
+  bash -c '"$1" lint "$2" --json | /usr/bin/python3 -c "import json,sys; r=json.load(sys.stdin)
+assert not [f for f in r[\"findings\"] if f[\"severity\"]==\"error\"], r[\"findings\"]
+assert sorted(f[\"object\"] for f in r[\"suppressed\"])==[\"hotel.amenities_by_room\",\"hotel.pois\",\"hotel.pois\",\"hotel.pois_by_hotel\"], r
+assert all(f[\"reason\"] and f[\"allowed_at\"] for f in r[\"suppressed\"]) and r[\"unused_suppressions\"]==[]"' \
   _ "$cqlmodel" "$work/service.cql"
+printf -- '-- cqlmodel: allow key-uniqueness\nCREATE TABLE k.t (a int PRIMARY KEY);\n' >"$work/noreason.cql"
+check "lint: a suppression without a reason" fails 2 \
+  "$work/noreason.cql:1: \`cqlmodel: allow key-uniqueness\` needs a reason after the rule" \
+  lint "$work/noreason.cql"
+check "lint: --allow of an unknown rule" fails 2 "unknown lint rule nope" \
+  lint "$work/service.cql" --allow nope
 check "service schema: diagram of every table and type" \
   bash -c '[ "$("$1" diagram "$2" | grep -c "^<g id=")" -eq "$3" ]' _ "$cqlmodel" \
   "$work/service.cql" "$(grep -cE "^CREATE (TABLE|TYPE|MATERIALIZED VIEW)" "$work/service.cql")"
@@ -226,6 +250,38 @@ if [ -n "$cqld" ] && [ -n "$hotel" ]; then
       /usr/bin/python3 -c "import json,sys; r={t[\"table\"]: t for t in json.load(sys.stdin)};
 m=r[\"hotel.available_rooms_by_hotel_date\"][\"measured\"]; assert m[\"partitions\"]==2 and m[\"max_rows\"]==80, m"' \
     _ "$cqlmodel" "$work/service.cql" "$port"
+  # The storage's own figures count flushed data only: flush the load first (the admin
+  # listener is on the free port the start line names).
+  admin_port=$(grep -oE 'admin 127\.0\.0\.1:[0-9]+' "$work/cqld.out" | cut -d: -f2)
+  check "live: cqld admin flush" \
+    bash -c '"$1" admin --host 127.0.0.1 --admin-port "$2" flush hotel >/dev/null' \
+    _ "$cqld" "$admin_port"
+  "$cqlmodel" size "$work/service.cql" -k hotel --host 127.0.0.1 --port "$port" \
+    --source estimates >"$work/live_estimates.txt" 2>&1
+  check "live: --source estimates exits 0" [ $? -eq 0 ]
+  check "live: system.size_estimates counts the 2 availability partitions beside the estimate" \
+    bash -c 'sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" "$1" |
+      grep -qE "^  measured \(system.size_estimates\): 2 partitions, St mean [0-9,]+ bytes"' \
+    _ "$work/live_estimates.txt"
+  "$cqlmodel" size "$work/service.cql" -k hotel --host 127.0.0.1 --port "$port" \
+    --source histograms >"$work/live_histograms.txt" 2>&1
+  check "live: --source histograms exits 0" [ $? -eq 0 ]
+  check "live: cqld's histograms show the availability partitions and their rows" \
+    bash -c 'sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" "$1" |
+      grep -qE "^  measured \(system_views.partition_histograms\): 2 partitions" &&
+      sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" "$1" |
+      grep -qE "^    0 partition\(s\) over the seeds. limits"' _ "$work/live_histograms.txt"
+  check "live: histograms in JSON: 2 partitions of 80 rows (a bucket bound at or above 80)" \
+    bash -c '"$1" size "$2" -k hotel --json --host 127.0.0.1 --port "$3" --source histograms |
+      /usr/bin/python3 -c "import json,sys; r={t[\"table\"]: t for t in json.load(sys.stdin)};
+m=r[\"hotel.available_rooms_by_hotel_date\"][\"measured\"];
+assert m[\"source\"]==\"histograms\" and m[\"partitions\"]==2 and 80<=m[\"max_rows\"]<=100, m
+assert m[\"max_bytes\"]>0 and m[\"over_limits\"]==0, m"' \
+    _ "$cqlmodel" "$work/service.cql" "$port"
+  check "live: a bad --source" fails 2 "unknown source 'sample'" \
+    size "$work/service.cql" --host 127.0.0.1 --port "$port" --source sample
+  check "live: --source without --host" fails 2 "--source needs --host" \
+    size "$work/service.cql" --source estimates
   printf 'CREATE TABLE hotel.no_such_table (id int PRIMARY KEY);\n' >"$work/missing.cql"
   check "live: a table the server lacks is reported as failed" \
     bash -c '"$1" size "$2" --host 127.0.0.1 --port "$3" | grep -q "^  measured: failed: .*no_such_table"' \

@@ -2,14 +2,20 @@
 //
 //   cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]
 //                 [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]
-//                 [--host H [--port P] [--username U] [--max-rows N]]
+//                 [--host H [--port P] [--username U] [--source S] [--max-rows N]]
 //       The seeds' Nv and St per partition of every table (src/model/partition_size.h), the
 //       tables over 100,000 values or 100 MB, and bucketing proposals with their sizes. With
 //       --host, also the partitions measured on that server through the driver
-//       (src/model/partition_measure.h); the password comes from CQLMODEL_PASSWORD.
-//   cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] [--json]
+//       (src/model/partition_measure.h) from --source: scan (default: a paged read, exact),
+//       estimates (system.size_estimates) or histograms (cqld's partition_histograms), and
+//       bucketing proposals for measured partitions over the limits; the password comes from
+//       CQLMODEL_PASSWORD.
+//   cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...]
+//                 [--allow RULE[:TABLE] ...] [--json]
 //       Findings with rule id, severity, reasoning and fix (src/model/lint.h). Exits 1 when
-//       there is an error-level finding, so CI can gate on it.
+//       there is an error-level finding, so CI can gate on it. Findings the schema accepts
+//       (`-- cqlmodel: allow RULE REASON` comments, src/model/lint_suppression.h) or --allow
+//       names are reported apart and do not count.
 //   cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]
 //                    [--workflow WORKFLOW.yaml]
 //       The Chebotko physical diagram (src/model/diagram.h), or with --logical the logical one
@@ -41,6 +47,7 @@
 #include "model/derive.h"
 #include "model/diagram.h"
 #include "model/lint.h"
+#include "model/lint_suppression.h"
 #include "model/partition_size.h"
 #include "model/schema_model.h"
 
@@ -49,9 +56,10 @@ namespace {
 constexpr const char* kUsage =
     "usage: cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]\n"
     "                     [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]\n"
-    "                     [--host H [--port P] [--username U] [--max-rows N]]\n"
-    "       cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] "
-    "[--json]\n"
+    "                     [--host H [--port P] [--username U]\n"
+    "                      [--source scan|estimates|histograms] [--max-rows N]]\n"
+    "       cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...]\n"
+    "                     [--allow RULE[:TABLE] ...] [--json]\n"
     "       cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]\n"
     "                        [--workflow WORKFLOW.yaml]\n"
     "       cqlmodel derive WORKFLOW.yaml [-o DIR] [--format cql|json|svg|dot|size] "
@@ -185,6 +193,9 @@ int Measure(const model::SchemaModel& schema, const Arguments& args, const std::
   if (std::string text = args.Get("--max-rows"); !text.empty() && !ParsePositive(text, &max_rows)) {
     return Usage("invalid --max-rows " + text);
   }
+  auto parsed = model::ParseMeasureSource(args.Get("--source", "scan"));
+  if (!parsed.ok()) return Usage(parsed.status().message());
+  const model::MeasureSource source = *parsed;
   client::ClientOptions options;
   options.contact_points = {host + ":" + args.Get("--port", "9042")};
   options.username = args.Get("--username");
@@ -195,7 +206,7 @@ int Measure(const model::SchemaModel& schema, const Arguments& args, const std::
               << "\n";
     return kExitUsage;
   }
-  model::MeasureReports(**session, schema, max_rows, reports);
+  model::MeasureReports(**session, schema, source, max_rows, reports);
   return 0;
 }
 
@@ -208,10 +219,42 @@ int Size(const model::SchemaModel& schema, const Arguments& args) {
   if (std::string host = args.Get("--host"); !host.empty()) {
     int status = Measure(schema, args, host, &reports);
     if (status != 0) return status;
+    model::ProposeFromMeasurements(schema, assumptions, &reports);
+  } else if (args.Has("--source")) {
+    return Usage("--source needs --host");
   }
   std::cout << (args.Has("--json") ? model::SizeReportsJson(reports)
                                    : model::FormatSizeReports(reports));
   return 0;
+}
+
+// The suppressions of the schema file's `cqlmodel: allow` comments and of --allow, less those
+// of rules turned off and of keyspaces -k leaves out (they could only look unused).
+bool ReadLintSuppressions(const Arguments& args, const std::vector<std::string>& disabled,
+                          std::vector<model::Suppression>* out, std::string* problem) {
+  std::ifstream file(args.schema, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  auto read = model::ReadSuppressions(text.str(), args.schema);
+  if (!read.ok()) {
+    *problem = read.status().message();
+    return false;
+  }
+  const std::string keyspace = args.Get("-k");
+  for (model::Suppression& suppression : *read) {
+    if (std::find(disabled.begin(), disabled.end(), suppression.rule) != disabled.end()) continue;
+    if (!keyspace.empty() && !suppression.object.starts_with(keyspace + ".")) continue;
+    out->push_back(std::move(suppression));
+  }
+  for (const std::string& allow : args.All("--allow")) {
+    auto parsed = model::ParseAllowFlag(allow);
+    if (!parsed.ok()) {
+      *problem = parsed.status().message();
+      return false;
+    }
+    out->push_back(*std::move(parsed));
+  }
+  return true;
 }
 
 int Lint(const model::SchemaModel& schema, const Arguments& args) {
@@ -235,10 +278,17 @@ int Lint(const model::SchemaModel& schema, const Arguments& args) {
       disabled.push_back(rule);
     }
   }
-  std::vector<model::Finding> findings = model::Lint(schema, queries, args.Get("-k"), disabled);
-  std::cout << (args.Has("--json") ? model::FindingsJson(findings)
-                                   : model::FormatFindings(findings));
-  return model::HasErrors(findings) ? 1 : 0;
+  std::vector<model::Suppression> suppressions;
+  std::string problem;
+  if (!ReadLintSuppressions(args, disabled, &suppressions, &problem)) {
+    std::cerr << "cqlmodel: " << problem << "\n";
+    return kExitUsage;
+  }
+  model::LintReport report = model::ApplySuppressions(
+      model::Lint(schema, queries, args.Get("-k"), disabled), suppressions);
+  std::cout << (args.Has("--json") ? model::LintReportJson(report)
+                                   : model::FormatLintReport(report));
+  return model::HasErrors(report.findings) ? 1 : 0;
 }
 
 // Writes `text` to `path`; false (reported) when it cannot.
@@ -340,8 +390,8 @@ int Run(int argc, char** argv) {
   static const std::map<std::string, std::vector<std::string>> kFlags = {
       {"size",
        {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements", "--host",
-        "--port", "--username", "--max-rows", "--json"}},
-      {"lint", {"-k", "--queries", "--disable", "--json"}},
+        "--port", "--username", "--source", "--max-rows", "--json"}},
+      {"lint", {"-k", "--queries", "--disable", "--allow", "--json"}},
       {"diagram", {"-k", "-o", "--format", "--logical", "--workflow"}},
       {"derive", {"-o", "--format", "--logical"}},
   };

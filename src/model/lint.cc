@@ -606,28 +606,87 @@ bool HasErrors(const std::vector<Finding>& findings) {
                      [](const Finding& f) { return f.severity == Severity::kError; });
 }
 
+namespace {
+
+std::string FindingText(const Finding& finding) {
+  return fmt::format("{}: {} [{}]\n  {}\n  fix: {}\n\n", SeverityName(finding.severity),
+                     finding.object, finding.rule, finding.message, finding.fix);
+}
+
+std::string CountLine(const std::vector<Finding>& findings, size_t suppressed) {
+  int counts[3] = {0, 0, 0};
+  for (const Finding& finding : findings) ++counts[static_cast<int>(finding.severity)];
+  std::string line =
+      fmt::format("{} error(s), {} warning(s), {} info", counts[2], counts[1], counts[0]);
+  if (suppressed > 0) line += fmt::format(", {} suppressed", suppressed);
+  return line + "\n";
+}
+
+boost::json::object FindingJson(const Finding& finding) {
+  return boost::json::object{{"rule", finding.rule},
+                             {"severity", SeverityName(finding.severity)},
+                             {"object", finding.object},
+                             {"message", finding.message},
+                             {"fix", finding.fix}};
+}
+
+std::string SuppressionTarget(const Suppression& suppression) {
+  return suppression.object.empty() ? std::string("every object") : suppression.object;
+}
+
+}  // namespace
+
 std::string FormatFindings(const std::vector<Finding>& findings) {
   std::string out;
-  int counts[3] = {0, 0, 0};
-  for (const Finding& finding : findings) {
-    ++counts[static_cast<int>(finding.severity)];
-    out += fmt::format("{}: {} [{}]\n  {}\n  fix: {}\n\n", SeverityName(finding.severity),
-                       finding.object, finding.rule, finding.message, finding.fix);
-  }
-  out += fmt::format("{} error(s), {} warning(s), {} info\n", counts[2], counts[1], counts[0]);
-  return out;
+  for (const Finding& finding : findings) out += FindingText(finding);
+  return out + CountLine(findings, 0);
 }
 
 std::string FindingsJson(const std::vector<Finding>& findings) {
   boost::json::array array;
-  for (const Finding& finding : findings) {
-    array.push_back(boost::json::object{{"rule", finding.rule},
-                                        {"severity", SeverityName(finding.severity)},
-                                        {"object", finding.object},
-                                        {"message", finding.message},
-                                        {"fix", finding.fix}});
-  }
+  for (const Finding& finding : findings) array.push_back(FindingJson(finding));
   return boost::json::serialize(array) + "\n";
+}
+
+std::string FormatLintReport(const LintReport& report) {
+  std::string out;
+  for (const Finding& finding : report.findings) out += FindingText(finding);
+  if (!report.suppressed.empty()) {
+    out += fmt::format("suppressed ({}):\n", report.suppressed.size());
+    for (const SuppressedFinding& suppressed : report.suppressed) {
+      out += fmt::format("  {}: {} [{}] allowed at {}: {}\n",
+                         SeverityName(suppressed.finding.severity), suppressed.finding.object,
+                         suppressed.finding.rule, suppressed.by.origin, suppressed.by.reason);
+    }
+    out += "\n";
+  }
+  for (const Suppression& unused : report.unused) {
+    out += fmt::format("unused suppression at {}: allow {} matches no finding on {}\n",
+                       unused.origin, unused.rule, SuppressionTarget(unused));
+  }
+  if (!report.unused.empty()) out += "\n";
+  return out + CountLine(report.findings, report.suppressed.size());
+}
+
+std::string LintReportJson(const LintReport& report) {
+  boost::json::array findings, suppressed, unused;
+  for (const Finding& finding : report.findings) findings.push_back(FindingJson(finding));
+  for (const SuppressedFinding& one : report.suppressed) {
+    boost::json::object o = FindingJson(one.finding);
+    o["reason"] = one.by.reason;
+    o["allowed_at"] = one.by.origin;
+    suppressed.push_back(std::move(o));
+  }
+  for (const Suppression& one : report.unused) {
+    unused.push_back(boost::json::object{{"rule", one.rule},
+                                         {"object", one.object},
+                                         {"reason", one.reason},
+                                         {"allowed_at", one.origin}});
+  }
+  boost::json::object o{{"findings", std::move(findings)},
+                        {"suppressed", std::move(suppressed)},
+                        {"unused_suppressions", std::move(unused)}};
+  return boost::json::serialize(o) + "\n";
 }
 
 }  // namespace model
