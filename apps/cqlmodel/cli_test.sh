@@ -23,6 +23,9 @@
 #      reported as failed; an unreachable server exits 2. The server is stopped even when a
 #      check fails.
 #   6. Usage errors and schemas that do not load exit 2 with a message.
+#   7. A schema of 38 tables (tests/data/model/marketplace.yaml and the marketplace.cql it
+#      derives): goldens of derive (CQL, JSON, SVG, sizes), diagram (physical, logical; no two
+#      boxes overlap, with or without the workflow's arrows), size and lint.
 # Set CQLMODEL_UPDATE_GOLDEN=1 to rewrite the goldens from the binary's output (then review the
 # diff).
 #
@@ -132,13 +135,13 @@ done >"$work/wide.cql"
 # no_overlap SVG: every table's outer rectangle (the first rect of its <g>) is disjoint from the
 # others and inside the picture; prints the number of boxes.
 no_overlap() {
-  /usr/bin/python3 - "$1" <<'PY'
+  /usr/bin/python3 - "$1" "${2:-32}" <<'PY'
 import re, sys
 svg = open(sys.argv[1]).read()
 width, height = map(float, re.search(r'<svg [^>]*width="([0-9.]+)" height="([0-9.]+)"', svg).groups())
 boxes = [tuple(map(float, m)) for m in re.findall(
     r'<g id="[^"]+">\n<rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)" height="([0-9.]+)"', svg)]
-assert len(boxes) >= 32, len(boxes)
+assert len(boxes) >= int(sys.argv[2]), len(boxes)
 for i, (x, y, w, h) in enumerate(boxes):
     assert x >= 0 and y >= 0 and x + w <= width and y + h <= height, (x, y, w, h)
     for (x2, y2, w2, h2) in boxes[i + 1:]:
@@ -153,14 +156,20 @@ check "diagram: bad format" fails 2 "--format is svg or dot" diagram "$golden/se
 check "diagram: no --json" fails 2 "unknown option --json" diagram "$golden/seeds.cql" --json
 
 # --- 3b. derive ---------------------------------------------------------------------------------
+# derived WHAT CQL_GOLDEN STEM WORKFLOW: derive's four outputs of WORKFLOW against their goldens,
+# the CQL in CQL_GOLDEN, the others in derive_STEM.{json,svg,size.txt}.
+derived() {
+  local what=$1 cql=$2 stem=$3 workflow=$4
+  check "derive: $what as CQL" golden "$cql" 0 derive "$workflow"
+  check "derive: $what, the logical model as JSON" \
+    golden "derive_$stem.json" 0 derive "$workflow" --format json
+  check "derive: $what, the diagram with the workflow arrows" \
+    golden "derive_$stem.svg" 0 derive "$workflow" --format svg
+  check "derive: $what, the size report of the access patterns' rows" \
+    golden "derive_$stem.size.txt" 0 derive "$workflow" --format size
+}
 workflow=$data/../../examples/model/hotel.yaml
-check "derive: the seeds' workflow as CQL" golden derive_hotel.cql 0 derive "$workflow"
-check "derive: the logical model as JSON" \
-  golden derive_hotel.json 0 derive "$workflow" --format json
-check "derive: the diagram with the workflow arrows" \
-  golden derive_hotel.svg 0 derive "$workflow" --format svg
-check "derive: the size report (Q4: 100 rooms x 730 nights)" \
-  golden derive_hotel.size.txt 0 derive "$workflow" --format size
+derived "the seeds' workflow (Q4: 100 rooms x 730 nights)" derive_hotel.cql hotel "$workflow"
 # The derived reservations_by_guest completes the reservation's key; pois_by_hotel and
 # amenities_by_room keep the seeds' name keys (the conceptual model keys by name), which lint doubts.
 check "derive: lint accepts the derived reservations_by_guest" \
@@ -225,6 +234,21 @@ check "lint: --allow of an unknown rule" fails 2 "unknown lint rule nope" \
 check "service schema: diagram of every table and type" \
   bash -c '[ "$("$1" diagram "$2" | grep -c "^<g id=")" -eq "$3" ]' _ "$cqlmodel" \
   "$work/service.cql" "$(grep -cE "^CREATE (TABLE|TYPE|MATERIALIZED VIEW)" "$work/service.cql")"
+
+check "service schema: every table and view in the size report" \
+  bash -c '[ "$("$1" size "$2" | grep -cE "^(hotel|reservation)\.[a-z_]+  -- ")" -eq "$3" ]' \
+  _ "$cqlmodel" "$work/service.cql" "$(grep -cE "^CREATE (TABLE|MATERIALIZED VIEW)" "$work/service.cql")"
+check "service schema: size JSON parses, every estimate within the limits at 100 rows" \
+  bash -c '"$1" size "$2" --json | /usr/bin/python3 -c "import json,sys; r=json.load(sys.stdin)
+assert len(r) >= 18 and all(not t[\"estimate\"][\"over_values\"] for t in r), r"' \
+  _ "$cqlmodel" "$work/service.cql"
+"$cqlmodel" diagram "$work/service.cql" -o "$work/service.svg"
+check "service schema: the diagram's boxes do not overlap" no_overlap "$work/service.svg" 20
+"$cqlmodel" diagram "$work/service.cql" --workflow "$data/../../examples/model/hotel.yaml" \
+  -o "$work/service_workflow.svg"
+check "service schema: the seeds' workflow draws its arrows on the service's tables" \
+  bash -c '[ "$(grep -c "marker-end" "$1")" -ge 9 ]' _ "$work/service_workflow.svg"
+check "service schema: ... without overlapping boxes" no_overlap "$work/service_workflow.svg" 20
 
 # --- 5. a live server ---------------------------------------------------------------------------
 if [ -n "$cqld" ] && [ -n "$hotel" ]; then
@@ -293,6 +317,25 @@ assert m[\"max_bytes\"]>0 and m[\"over_limits\"]==0, m"' \
 else
   echo "cqlmodel cli: live checks skipped (no CQLD_BINARY and HOTEL_BINARY)"
 fi
+
+# --- 7. a schema of 38 tables: the marketplace -------------------------------------------------
+# tests/data/model/marketplace.yaml (38 access patterns over 4 keyspaces) derives
+# marketplace.cql, on which every subcommand has a golden.
+market=$golden/marketplace.cql
+derived "the marketplace's 38 access patterns" marketplace.cql marketplace \
+  "$golden/marketplace.yaml"
+check "marketplace: 38 tables" bash -c '[ "$(grep -c "^CREATE TABLE" "$1")" -eq 38 ]' _ "$market"
+check "marketplace: diagram" golden diagram_marketplace.svg 0 diagram "$market"
+check "marketplace: diagram, no boxes overlap" no_overlap "$golden/diagram_marketplace.svg" 38
+check "marketplace: diagram with the workflow, no boxes overlap" \
+  no_overlap "$golden/derive_marketplace.svg" 38
+check "marketplace: diagram --logical" golden diagram_marketplace_logical.svg 0 diagram "$market" \
+  --logical
+check "marketplace: size (bot sign-ins: 100 a day for five years, bucketed by month)" \
+  golden size_marketplace.txt 0 size "$market" --rows logins_by_user_login_at=100x1825 \
+  --span logins_by_user_login_at=1825 --rows products_by_category=250000 \
+  --rows messages_by_conversation=200 --value-size review_text=400 --value-size body=300
+check "marketplace: lint" golden lint_marketplace.txt 1 lint "$market"
 
 # --- 6. errors ----------------------------------------------------------------------------------
 check "no subcommand: usage" fails 2 "usage: cqlmodel" 
