@@ -19,9 +19,9 @@
 #   5. With CQLD_BINARY and HOTEL_BINARY: `size --host` against a cqld on a free port after
 #      `hotel load` measures the partitions the load wrote (2 hotels x 10 rooms x 8 days) beside
 #      the estimate, by a scan and, once `cqld admin flush` has written them to SST files, from
-#      system.size_estimates and system_views.partition_histograms; a table the server lacks is
-#      reported as failed; an unreachable server exits 2. The server is stopped even when a
-#      check fails.
+#      system.size_estimates and system_views.partition_histograms; diagram, lint and size read
+#      the server's own schema when no file is given; a table the server lacks is reported as
+#      failed; an unreachable server exits 2. The server is stopped even when a check fails.
 #   6. Usage errors and schemas that do not load exit 2 with a message.
 #   7. A schema of 38 tables (tests/data/model/marketplace.yaml and the marketplace.cql it
 #      derives): goldens of derive (CQL, JSON, SVG, sizes), diagram (physical, logical; no two
@@ -302,6 +302,23 @@ m=r[\"hotel.available_rooms_by_hotel_date\"][\"measured\"];
 assert m[\"source\"]==\"histograms\" and m[\"partitions\"]==2 and 80<=m[\"max_rows\"]<=100, m
 assert m[\"max_bytes\"]>0 and m[\"over_limits\"]==0, m"' \
     _ "$cqlmodel" "$work/service.cql" "$port"
+  # Without a schema file, the server's own schema (its DESCRIBE SCHEMA).
+  check "live: diagram of the server's schema, every table and type of keyspace hotel" \
+    bash -c '[ "$("$1" diagram --host 127.0.0.1 --port "$2" -k hotel | grep -c "^<g id=\"hotel\.")" \
+      -eq "$(grep -cE "^CREATE (TABLE|TYPE) (IF NOT EXISTS )?hotel\." "$3")" ]' \
+    _ "$cqlmodel" "$port" "$work/service.cql"
+  check "live: lint of the server's schema (no comments there: the name keys are errors)" \
+    bash -c '"$1" lint --host 127.0.0.1 --port "$2" >"$3"; [ $? -eq 1 ] &&
+      grep -qF "error: hotel.pois_by_hotel [key-uniqueness]" "$3" &&
+      "$1" lint --host 127.0.0.1 --port "$2" --allow key-uniqueness --allow table-naming:pois \
+        >/dev/null' _ "$cqlmodel" "$port" "$work/server_lint.txt"
+  check "live: size of the server's schema, measured from its histograms" \
+    bash -c '"$1" size --host 127.0.0.1 --port "$2" -k hotel --source histograms |
+      sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" |
+      grep -qE "^  measured \(system_views.partition_histograms\): 2 partitions"' \
+    _ "$cqlmodel" "$port"
+  check "live: an unknown keyspace" fails 2 "127.0.0.1:$port: " \
+    diagram --host 127.0.0.1 --port "$port" -k nope
   check "live: a bad --source" fails 2 "unknown source 'sample'" \
     size "$work/service.cql" --host 127.0.0.1 --port "$port" --source sample
   check "live: --source without --host" fails 2 "--source needs --host" \

@@ -21,6 +21,8 @@
 //       The Chebotko physical diagram (src/model/diagram.h), or with --logical the logical one
 //       (no types), SVG by default, to stdout or OUT; with --workflow, the arrows of the
 //       application's workflow between the tables of its queries (src/model/derive.h).
+//   size, lint and diagram without SCHEMA.cql read the schema of the --host server (its
+//   DESCRIBE SCHEMA, or DESCRIBE KEYSPACE KS with -k; src/model/schema_model.h).
 //   cqlmodel derive WORKFLOW.yaml [-o DIR] [--format cql|json|svg|dot|size] [--logical]
 //       The seeds' mapping from a conceptual model and its access patterns to tables
 //       (src/model/derive.h): the CQL schema by default, the logical model as JSON, the diagram
@@ -38,6 +40,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -63,7 +66,9 @@ constexpr const char* kUsage =
     "       cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]\n"
     "                        [--workflow WORKFLOW.yaml]\n"
     "       cqlmodel derive WORKFLOW.yaml [-o DIR] [--format cql|json|svg|dot|size] "
-    "[--logical]\n";
+    "[--logical]\n"
+    "size, lint and diagram read the schema of the server --host H [--port P] [--username U]\n"
+    "instead (its DESCRIBE SCHEMA) when SCHEMA.cql is left out.\n";
 
 constexpr int kExitUsage = 2;
 
@@ -118,8 +123,9 @@ bool ParseArguments(int argc, char** argv, const std::vector<std::string>& allow
     }
     out->schema = arg;
   }
-  if (out->schema.empty()) *problem = "no input file given";
-  return !out->schema.empty();
+  // Without a file, size, lint and diagram read the schema of the --host server.
+  if (out->schema.empty() && !out->Has("--host")) *problem = "no input file given";
+  return problem->empty();
 }
 
 bool SplitAssignment(const std::string& text, std::string* key, std::string* value) {
@@ -185,9 +191,47 @@ bool ReadSizeAssumptions(const Arguments& args, model::SizeAssumptions* assumpti
   return true;
 }
 
+// A driver session to the server of --host/--port (--username, CQLMODEL_PASSWORD); null after
+// reporting why it could not connect.
+std::unique_ptr<client::RemoteSession> Connect(const Arguments& args) {
+  client::ClientOptions options;
+  options.contact_points = {args.Get("--host") + ":" + args.Get("--port", "9042")};
+  options.username = args.Get("--username");
+  if (const char* password = std::getenv("CQLMODEL_PASSWORD")) options.password = password;
+  auto session = client::RemoteSession::Connect(options);
+  if (!session.ok()) {
+    std::cerr << "cqlmodel: " << options.contact_points[0] << ": " << session.status().message()
+              << "\n";
+    return nullptr;
+  }
+  return *std::move(session);
+}
+
+// The schema of SCHEMA.cql or, without one, of the --host server (its DESCRIBE SCHEMA, or
+// DESCRIBE KEYSPACE with -k); nullopt after reporting why it did not load.
+std::optional<model::SchemaModel> LoadSchemaOf(const Arguments& args) {
+  std::string source = args.schema;
+  common::Result<model::SchemaModel> schema = common::Status::Invalid("");
+  if (!args.schema.empty()) {
+    schema = model::LoadSchemaFile(args.schema);
+  } else {
+    std::unique_ptr<client::RemoteSession> session = Connect(args);
+    if (session == nullptr) return std::nullopt;
+    source = args.Get("--host") + ":" + args.Get("--port", "9042");
+    common::Result<std::string> text = model::DescribeServerSchema(*session, args.Get("-k"));
+    schema =
+        text.ok() ? model::LoadSchema(*text) : common::Result<model::SchemaModel>(text.status());
+  }
+  if (!schema.ok()) {
+    std::cerr << "cqlmodel: " << source << ": " << schema.status().message() << "\n";
+    return std::nullopt;
+  }
+  return *std::move(schema);
+}
+
 // Connects to the server of --host/--port through the driver and measures every report's table.
 // Returns 0, or the exit status of a failure it has reported.
-int Measure(const model::SchemaModel& schema, const Arguments& args, const std::string& host,
+int Measure(const model::SchemaModel& schema, const Arguments& args,
             std::vector<model::SizeReport>* reports) {
   int64_t max_rows = 1'000'000;
   if (std::string text = args.Get("--max-rows"); !text.empty() && !ParsePositive(text, &max_rows)) {
@@ -196,17 +240,9 @@ int Measure(const model::SchemaModel& schema, const Arguments& args, const std::
   auto parsed = model::ParseMeasureSource(args.Get("--source", "scan"));
   if (!parsed.ok()) return Usage(parsed.status().message());
   const model::MeasureSource source = *parsed;
-  client::ClientOptions options;
-  options.contact_points = {host + ":" + args.Get("--port", "9042")};
-  options.username = args.Get("--username");
-  if (const char* password = std::getenv("CQLMODEL_PASSWORD")) options.password = password;
-  auto session = client::RemoteSession::Connect(options);
-  if (!session.ok()) {
-    std::cerr << "cqlmodel: " << options.contact_points[0] << ": " << session.status().message()
-              << "\n";
-    return kExitUsage;
-  }
-  model::MeasureReports(**session, schema, source, max_rows, reports);
+  std::unique_ptr<client::RemoteSession> session = Connect(args);
+  if (session == nullptr) return kExitUsage;
+  model::MeasureReports(*session, schema, source, max_rows, reports);
   return 0;
 }
 
@@ -216,8 +252,8 @@ int Size(const model::SchemaModel& schema, const Arguments& args) {
   if (!ReadSizeAssumptions(args, &assumptions, &problem)) return Usage(problem);
   std::vector<model::SizeReport> reports =
       model::EstimateSchema(schema, args.Get("-k"), assumptions);
-  if (std::string host = args.Get("--host"); !host.empty()) {
-    int status = Measure(schema, args, host, &reports);
+  if (args.Has("--host")) {
+    int status = Measure(schema, args, &reports);
     if (status != 0) return status;
     model::ProposeFromMeasurements(schema, assumptions, &reports);
   } else if (args.Has("--source")) {
@@ -232,9 +268,11 @@ int Size(const model::SchemaModel& schema, const Arguments& args) {
 // of rules turned off and of keyspaces -k leaves out (they could only look unused).
 bool ReadLintSuppressions(const Arguments& args, const std::vector<std::string>& disabled,
                           std::vector<model::Suppression>* out, std::string* problem) {
-  std::ifstream file(args.schema, std::ios::binary);
   std::stringstream text;
-  text << file.rdbuf();
+  if (!args.schema.empty()) {  // a server's schema has no comments
+    std::ifstream file(args.schema, std::ios::binary);
+    text << file.rdbuf();
+  }
   auto read = model::ReadSuppressions(text.str(), args.schema);
   if (!read.ok()) {
     *problem = read.status().message();
@@ -391,8 +429,10 @@ int Run(int argc, char** argv) {
       {"size",
        {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements", "--host",
         "--port", "--username", "--source", "--max-rows", "--json"}},
-      {"lint", {"-k", "--queries", "--disable", "--allow", "--json"}},
-      {"diagram", {"-k", "-o", "--format", "--logical", "--workflow"}},
+      {"lint",
+       {"-k", "--queries", "--disable", "--allow", "--json", "--host", "--port", "--username"}},
+      {"diagram",
+       {"-k", "-o", "--format", "--logical", "--workflow", "--host", "--port", "--username"}},
       {"derive", {"-o", "--format", "--logical"}},
   };
   auto flags = kFlags.find(command);
@@ -401,11 +441,8 @@ int Run(int argc, char** argv) {
   std::string problem;
   if (!ParseArguments(argc, argv, flags->second, &args, &problem)) return Usage(problem);
   if (command == "derive") return Derive(args);
-  auto schema = model::LoadSchemaFile(args.schema);
-  if (!schema.ok()) {
-    std::cerr << "cqlmodel: " << args.schema << ": " << schema.status().message() << "\n";
-    return kExitUsage;
-  }
+  std::optional<model::SchemaModel> schema = LoadSchemaOf(args);
+  if (!schema.has_value()) return kExitUsage;
   if (command == "size") return Size(*schema, args);
   if (command == "lint") return Lint(*schema, args);
   return Diagram(*schema, args);
