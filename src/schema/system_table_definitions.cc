@@ -300,6 +300,18 @@ void AddViewsTables(std::vector<std::shared_ptr<const TableMetadata>>& tables) {
                               {"blocked_tasks_all_time", bigint}}));
 }
 
+// Cassandra's system.size_estimates (deprecated, still written by 4.1); the engine fills it
+// (engine/size_estimates.h).
+void AddSizeEstimatesTable(std::vector<std::shared_ptr<const TableMetadata>>& tables) {
+  const CqlType text = CqlType::Text();
+  tables.push_back(MakeTable(
+      kSystemKeyspace, "size_estimates",
+      "*DEPRECATED* per-table primary range size estimates, table is "
+      "deprecated in favor of table_estimates",
+      {{"keyspace_name", text}}, {{"table_name", text}, {"range_start", text}, {"range_end", text}},
+      {{"mean_partition_size", CqlType::Bigint()}, {"partitions_count", CqlType::Bigint()}}));
+}
+
 std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
   const CqlType text = CqlType::Text();
   const CqlType inet = CqlType::Inet();
@@ -356,12 +368,7 @@ std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
                               {"release_version", text},
                               {"schema_version", uuid},
                               {"tokens", tokens}}));
-  tables.push_back(MakeTable(
-      sys, "size_estimates",
-      "*DEPRECATED* per-table primary range size estimates, table is "
-      "deprecated in favor of table_estimates",
-      {{"keyspace_name", text}}, {{"table_name", text}, {"range_start", text}, {"range_end", text}},
-      {{"mean_partition_size", CqlType::Bigint()}, {"partitions_count", CqlType::Bigint()}}));
+  AddSizeEstimatesTable(tables);
 
   tables.push_back(MakeTable(schema, "aggregates", "user defined aggregate definitions",
                              {{"keyspace_name", text}},
