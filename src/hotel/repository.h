@@ -111,6 +111,10 @@ class Repository {
   // Q10: partition confirm_number of `reservation_history_by_confirmation`, oldest event
   // first (empty for an unknown number, or a reservation booked before history was kept).
   common::Result<std::vector<ReservationEvent>> ReservationHistory(const std::string& confirmation);
+  // Q12: partition email_key of `reservations_by_guest_email` (repository_guest_email.cc): the
+  // reservations, of any status, of every guest with that canonical address (CanonicalEmail),
+  // by arrival date.
+  common::Result<std::vector<Reservation>> ReservationsByGuestEmail(const std::string& email_key);
 
   // --- Background reads of the repair pass (full-table, paged; never on a request path) -----
 
@@ -166,20 +170,31 @@ class Repository {
   common::Result<int> ReleaseNights(const std::string& hotel_id, int16_t room_number,
                                     const std::vector<Day>& nights,
                                     const std::string& confirmation);
-  // One logged batch: the reservation's rows in the three reservation tables and its rows of
-  // Q11's `stays_by_hotel_date` (AddStayEntries) (with
+  // One logged batch: the reservation's rows in the three reservation tables, its rows of
+  // Q11's `stays_by_hotel_date` (AddStayEntries) and of Q12's `reservations_by_guest_email`
+  // under each of `email_keys` (the guest's canonical addresses; AddEmailEntries) (with
   // `reservation.status`), the history row `event`, the guest when `guest` is set, and the
   // deletion of `replaced`'s rows in the by-date and by-guest tables when set (a changed stay)
-  // and their keys differ from the new rows' keys. Every change of a reservation's state goes
-  // through here, so its rows and its history are written together or not at all.
-  // With `notification`, the batch also inserts it into the outbox (`notifications_by_hour`),
-  // so the email announcing the change exists exactly when the change does.
-  // REQUIRES: `event.event_id` is a fresh timeuuid; `notification`, when set, has that id.
+  // (and in Q12 under `email_keys`) and their keys differ from the new rows' keys. Every change of
+  // a reservation's state goes through here, so its rows and its history are written together or
+  // not at all. With `notification`, the batch also inserts it into the outbox
+  // (`notifications_by_hour`), so the email announcing the change exists exactly when the change
+  // does. REQUIRES: `event.event_id` is a fresh timeuuid; `notification`, when set, has that id.
   common::Status WriteReservation(const Reservation& reservation, const Guest* guest,
-                                  const Reservation* replaced, const ReservationEvent& event,
+                                  const Reservation* replaced,
+                                  const std::vector<std::string>& email_keys,
+                                  const ReservationEvent& event,
                                   const Notification* notification = nullptr);
   // Inserts or replaces a guest.
   common::Status UpsertGuest(const Guest& guest);
+  // One logged batch: the guest's row (as UpsertGuest) and, for each of `reservations`, the
+  // deletion of its Q12 rows under `removed_keys` and its Q12 rows under `added_keys`: a change
+  // of the guest's addresses moves their reservations in Q12 together with the guest
+  // (repository_guest_email.cc).
+  common::Status UpdateGuestAndEmailRows(const Guest& guest,
+                                         const std::vector<Reservation>& reservations,
+                                         const std::vector<std::string>& removed_keys,
+                                         const std::vector<std::string>& added_keys);
 
   // --- The outbox (notification.h; repository_notifications.cc; the notify worker's) ---------
 
@@ -265,6 +280,14 @@ class Repository {
   // The outbox insert of `notification`, for WriteReservation's batch.
   cql::BatchEntry NotificationEntry(const Notification& notification) const;
   std::vector<Statement> ConsoleStatements();
+  std::vector<Statement> GuestEmailStatements();
+  // The batch entry inserting or replacing `guest`'s row of `guests`.
+  cql::BatchEntry GuestEntry(const Guest& guest) const;
+  // The batch entries writing `reservation`'s Q12 rows under each of `email_keys` and deleting
+  // `replaced`'s rows whose key (the arrival date) changes.
+  void AddEmailEntries(const Reservation& reservation, const Reservation* replaced,
+                       const std::vector<std::string>& email_keys,
+                       std::vector<cql::BatchEntry>& entries) const;
   // The batch entries writing `reservation`'s rows of `stays_by_hotel_date` (one per day of
   // [check_in, check_out]) and deleting `replaced`'s rows the new ones do not overwrite.
   void AddStayEntries(const Reservation& reservation, const Reservation* replaced,
@@ -320,6 +343,7 @@ class Repository {
       set_rate_month_;
   Prepared find_staff_user_, insert_staff_user_, set_staff_password_, delete_staff_user_,
       list_staff_users_;
+  Prepared by_guest_email_, insert_by_guest_email_, delete_by_guest_email_;
   Prepared insert_notification_, notifications_in_hour_, claim_notification_,
       notification_delivered_, notification_retry_, notification_given_up_,
       notification_checkpoint_, set_notification_checkpoint_;
