@@ -98,8 +98,7 @@ const std::vector<Endpoint>& Endpoints() {
        kStaff},
       {"get",
        "/reservations",
-       "Q8. Reservations by guest name (last_name, first_name); Q12. by guest email (email, "
-       "any case; excludes the name)",
+       "Q8. Reservations by guest name, or Q12. by guest email (any case; not with a name)",
        {"last_name?", "first_name?", "email?"},
        nullptr,
        200,
