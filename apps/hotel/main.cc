@@ -38,6 +38,13 @@
 //       SIGINT/SIGTERM. `hotel serve --notify-maildir DIR` (or --smtp-host HOST) runs the same
 //       worker in-process (docs/operations.md, "Notifications").
 //
+//   hotel backfill [--data DIR | --cassandra ...] [--keyspace-prefix P] [--page-size N]
+//                  [--from CURSOR]
+//       Writes the departures/in-house rows (Q11) and the search-by-email rows (Q12) of
+//       reservations written before those tables existed (src/hotel/backfill.h): paged,
+//       idempotent, safe while the service runs; prints a cursor to resume from after every
+//       page (docs/operations.md, "Backfilling the derived tables").
+//
 //   hotel users add|passwd|remove NAME [--data DIR | --cassandra ...] [--keyspace-prefix P]
 //   hotel users list [--data DIR | --cassandra ...] [--keyspace-prefix P]
 //       Manages the staff accounts of the web UI and the API (docs/security.md). The password
@@ -72,6 +79,7 @@
 
 #include "client/remote_session.h"
 #include "engine/database.h"
+#include "hotel/backfill.h"
 #include "hotel/data_generator.h"
 #include "hotel/hotel_service.h"
 #include "hotel/http_router.h"
@@ -106,6 +114,7 @@ constexpr const char* kUsage =
     "                     [--smtp-ca FILE] [--smtp-user NAME [--smtp-password-file FILE]\n"
     "                     [--smtp-auth auto|plain|login] [--smtp-insecure-auth]]]\n"
     "                    [--mail-from ADDRESS] [--notify-interval S]\n"
+    "       hotel backfill [--data DIR] [--keyspace-prefix P] [--page-size N] [--from CURSOR]\n"
     "       hotel users add|passwd|remove NAME [--data DIR] [--keyspace-prefix P]\n"
     "       hotel users list [--data DIR] [--keyspace-prefix P]\n"
     "       (any command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP]\n"
@@ -242,7 +251,8 @@ std::map<std::string, std::string> DefaultFlags() {
                                               {"--concurrency", "8"}, {"--duration", "10"},
                                               {"--rate", "0"},        {"--bucketing", "none"},
                                               {"--staff-user", ""},   {"--username", ""},
-                                              {"--password", ""},     {"--tls-ca", ""}};
+                                              {"--password", ""},     {"--tls-ca", ""},
+                                              {"--page-size", "100"}, {"--from", ""}};
   // The notify worker's flags (`hotel notify`, and `hotel serve` with --notify-maildir or
   // --smtp-host); the switches --once, --smtp-starttls, --smtp-tls and --smtp-insecure-auth are
   // "" until given.
@@ -492,6 +502,29 @@ common::Result<std::string> BenchLogin(const std::string& url, const std::string
   return hotel::HttpStaffLogin(url, user, password);
 }
 
+// --- Backfill --------------------------------------------------------------------------------
+
+// `hotel backfill`: writes the Q11 and Q12 rows of reservations older than those tables
+// (src/hotel/backfill.h). Prints where to resume after every page.
+int RunBackfill(hotel::Repository& repository, std::map<std::string, std::string>& flags) {
+  hotel::BackfillOptions options;
+  int page_size = 100;
+  if (!IntFlag(flags["--page-size"], 1, 5000, &page_size)) return Fail("bad --page-size");
+  options.page_size = page_size;
+  options.from = flags["--from"];
+  options.progress = [](const hotel::BackfillProgress& progress) {
+    if (progress.next_cursor.empty()) return;
+    std::fprintf(stderr, "hotel backfill: %lld reservations; to resume: --from %s\n",
+                 static_cast<long long>(progress.reservations), progress.next_cursor.c_str());
+  };
+  auto done = hotel::Backfill(repository, options);
+  if (!done.ok()) return Fail(done.status().ToString());
+  std::printf("hotel backfill: %lld reservations rewritten, %lld pending skipped, %lld pages\n",
+              static_cast<long long>(done->reservations), static_cast<long long>(done->pending),
+              static_cast<long long>(done->pages));
+  return 0;
+}
+
 // --- Notifications -------------------------------------------------------------------------
 
 // The SMTP login of the flags into `options`: --smtp-user, the password from the file
@@ -708,7 +741,7 @@ int main(int argc, char** argv) {
   std::string users_name;
   int first_flag = 2;
   if ((command != "serve" && command != "load" && command != "bench" && command != "users" &&
-       command != "notify") ||
+       command != "notify" && command != "backfill") ||
       (command == "users" &&
        !UsersArguments(argc, argv, &users_action, &users_name, &first_flag))) {
     std::fputs(kUsage, stderr);
@@ -774,6 +807,7 @@ int main(int argc, char** argv) {
   if (!repository.ok()) return Fail(repository.status().ToString());
   if (command == "users") return Users(users_action, users_name, **repository);
   if (command == "notify") return Notify(**repository, flags, signals);
+  if (command == "backfill") return RunBackfill(**repository, flags);
   hotel::HotelServiceOptions service_options;
   auto bucketing = hotel::ParseBucketing(flags["--bucketing"]);
   if (!bucketing.ok()) return Fail(bucketing.status().message());

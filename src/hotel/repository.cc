@@ -37,7 +37,7 @@ Status Repository::PrepareAll() {
   for (auto group : {&Repository::ReadStatements, &Repository::WriteStatements,
                      &Repository::MonthAndRepairStatements, &Repository::StaffStatements,
                      &Repository::NotificationStatements, &Repository::ConsoleStatements,
-                     &Repository::GuestEmailStatements}) {
+                     &Repository::GuestEmailStatements, &Repository::BackfillStatements}) {
     for (Statement& statement : (this->*group)()) statements.push_back(std::move(statement));
   }
   for (Statement& statement : statements) {
@@ -286,9 +286,11 @@ Result<cql::ResultSet> Repository::Run(const Prepared& statement, std::vector<Bo
 }
 
 Result<cql::ResultSet> Repository::RunBatch(cql::BatchType type,
-                                            std::vector<cql::BatchEntry> entries) {
+                                            std::vector<cql::BatchEntry> entries,
+                                            std::optional<int64_t> timestamp) {
   cql::BatchRequest batch;
   batch.type = type;
+  batch.timestamp = timestamp;
   batch.entries = std::move(entries);
   batch.consistency = cql::Consistency::kLocalQuorum;
   batch.serial_consistency = cql::Consistency::kLocalSerial;

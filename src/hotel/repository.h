@@ -128,6 +128,31 @@ class Repository {
   // FILTERING).
   common::Result<std::vector<PendingConfirmation>> PendingConfirmations();
 
+  // --- Backfill of the derived tables (repository_backfill.cc; `hotel backfill`) -------------
+
+  // One page of `reservations_by_confirmation` (every partition, in token order, full-table:
+  // never on a request path): each reservation with the write time (microseconds) of its
+  // status, i.e. of the logged batch that last wrote it, and the engine's paging state when
+  // more follow. `paging_state` continues a previous page; one the database refuses is
+  // kInvalid.
+  struct TimedReservation {
+    Reservation reservation;
+    int64_t written_at_micros = 0;
+  };
+  struct ReservationPage {
+    std::vector<TimedReservation> reservations;
+    std::optional<common::Bytes> paging_state;
+  };
+  common::Result<ReservationPage> ListReservations(int32_t page_size,
+                                                   std::optional<common::Bytes> paging_state);
+  // One logged batch with the timestamp `written_at_micros`: `reservation`'s rows of Q11
+  // (`stays_by_hotel_date`) and of Q12 under `email_keys`, as WriteReservation writes them.
+  // Written at the reservation's own write time, so a later transition's writes and deletions
+  // (later timestamps) win over them: rewriting an old state can never undo a newer one.
+  common::Status RewriteDerivedRows(const Reservation& reservation,
+                                    const std::vector<std::string>& email_keys,
+                                    int64_t written_at_micros);
+
   // --- Inventory writes --------------------------------------------------------------------
 
   // Adds the POI to the directory and sets the static description of its Q1 partition.
@@ -281,6 +306,7 @@ class Repository {
   cql::BatchEntry NotificationEntry(const Notification& notification) const;
   std::vector<Statement> ConsoleStatements();
   std::vector<Statement> GuestEmailStatements();
+  std::vector<Statement> BackfillStatements();
   // The batch entry inserting or replacing `guest`'s row of `guests`.
   cql::BatchEntry GuestEntry(const Guest& guest) const;
   // The batch entries writing `reservation`'s Q12 rows under each of `email_keys` and deleting
@@ -294,8 +320,9 @@ class Repository {
                       std::vector<cql::BatchEntry>& entries) const;
   common::Result<cql::ResultSet> Run(const Prepared& statement,
                                      std::vector<cql::BoundValue> values);
-  common::Result<cql::ResultSet> RunBatch(cql::BatchType type,
-                                          std::vector<cql::BatchEntry> entries);
+  // `timestamp`: the batch's write time in microseconds (default: the database's clock).
+  common::Result<cql::ResultSet> RunBatch(cql::BatchType type, std::vector<cql::BatchEntry> entries,
+                                          std::optional<int64_t> timestamp = std::nullopt);
   std::vector<cql::BoundValue> ReservationValues(const Reservation& reservation) const;
   // The nights grouped by availability partition, in ascending order: one group when
   // unbucketed, one per month otherwise.
@@ -343,7 +370,7 @@ class Repository {
       set_rate_month_;
   Prepared find_staff_user_, insert_staff_user_, set_staff_password_, delete_staff_user_,
       list_staff_users_;
-  Prepared by_guest_email_, insert_by_guest_email_, delete_by_guest_email_;
+  Prepared by_guest_email_, insert_by_guest_email_, delete_by_guest_email_, list_reservations_;
   Prepared insert_notification_, notifications_in_hour_, claim_notification_,
       notification_delivered_, notification_retry_, notification_given_up_,
       notification_checkpoint_, set_notification_checkpoint_;
