@@ -21,6 +21,7 @@ using repository_rows::IntValue;
 using repository_rows::kReservationColumns;
 using repository_rows::MoneyValue;
 using repository_rows::ReadReservation;
+using repository_rows::ReadReservations;
 using repository_rows::RoomValue;
 using repository_rows::RowView;
 using repository_rows::TextValue;
@@ -89,13 +90,7 @@ Result<std::vector<Reservation>> Repository::StaysByHotelDate(const std::string&
                                                               Day date) {
   ASSIGN_OR_RETURN(cql::ResultSet rows,
                    Run(stays_by_hotel_date_, {TextValue(hotel_id), DayValue(date)}));
-  std::vector<Reservation> reservations;
-  for (size_t i = 0; i < rows.row_count(); ++i) {
-    RowView row(rows, i);
-    reservations.push_back(ReadReservation(row));
-    RETURN_IF_ERROR(row.status());
-  }
-  return reservations;
+  return ReadReservations(rows);
 }
 
 void Repository::AddStayEntries(const Reservation& reservation, const Reservation* replaced,

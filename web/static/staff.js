@@ -3,7 +3,7 @@
 // create one; then the hotel's week-by-room occupancy grid (GET /hotels/{id}/occupancy: free,
 // booked, checked in, not opened; a booked cell opens its reservation), the front desk for a
 // date (arrivals Q7, in house and departures Q11, with check-in and check-out), the reservation
-// search (by confirmation number, any case; by guest name, Q8) and the management forms (add a
+// search (by confirmation number, any case; by guest name, Q8; by guest email, Q12) and the management forms (add a
 // room, open inventory for a date range, change rates for a date range).
 //
 // State lives in the hash: #/console?hotel=ID&week=YYYY-MM-DD&date=YYYY-MM-DD&find=CN
@@ -309,6 +309,10 @@ async function searchSection(ctx) {
   const find = ctx.params.get('find') || '';
   const last = ctx.params.get('guest_last') || '';
   const first = ctx.params.get('guest_first') || '';
+  const email = ctx.params.get('email') || '';
+  // Each search clears the others' parameters: one search at a time.
+  const only = (changes) => consoleHash(ctx.params,
+    { find: '', guest_last: '', guest_first: '', email: '', ...changes });
   const byNumber = h('form', { class: 'card staff-form', novalidate: true,
                                'aria-label': 'Find by confirmation number' },
     field({ id: 'find', label: 'Confirmation number', required: true, value: find, hint: 'Any case.',
@@ -317,7 +321,7 @@ async function searchSection(ctx) {
   byNumber.addEventListener('submit', (e) => {
     e.preventDefault();
     const number = requiredValue(byNumber, 'find', 'Enter a confirmation number.');
-    if (number) navigate(consoleHash(ctx.params, { find: number, guest_last: '', guest_first: '' }));
+    if (number) navigate(only({ find: number }));
   });
   const byGuest = guestNameForm({ label: 'Find by guest name', lastId: 'guest_last',
                                   firstId: 'guest_first', last, first, button: 'Find' });
@@ -325,18 +329,30 @@ async function searchSection(ctx) {
     e.preventDefault();
     const name = requiredValue(byGuest, 'guest_last', 'Enter the guest’s last name.');
     if (name) {
-      navigate(consoleHash(ctx.params, { find: '', guest_last: name,
-                                         guest_first: byGuest.elements.guest_first.value.trim() }));
+      navigate(only({ guest_last: name, guest_first: byGuest.elements.guest_first.value.trim() }));
     }
+  });
+  // By the guest's email (Q12): any case; every reservation of every guest with that address.
+  const byEmail = h('form', { class: 'card staff-form', novalidate: true,
+                              'aria-label': 'Find by guest email' },
+    field({ id: 'find_email', label: 'Guest email', type: 'email', required: true, value: email,
+            hint: 'Any case.', attrs: { autocomplete: 'off', spellcheck: 'false' } }),
+    h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, 'Find')));
+  byEmail.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const address = requiredValue(byEmail, 'find_email', 'Enter the guest’s email address.');
+    if (address) navigate(only({ email: address }));
   });
   const results = h('div', { 'data-testid': 'search-results' });
   const body = section('Find a reservation', 'search-title',
-    h('div', { class: 'lookup-grid' }, byNumber, byGuest), results);
-  if (!find && !last) return body;
+    h('div', { class: 'lookup-grid' }, byNumber, byGuest, byEmail), results);
+  if (!find && !last && !email) return body;
   try {
     let found;
     if (find) {
       found = [await api(`/reservations/${enc(find.trim())}`, { signal: ctx.signal })];
+    } else if (email) {
+      found = (await api(`/reservations?email=${enc(email)}`, { signal: ctx.signal })).reservations;
     } else {
       const query = `last_name=${enc(last)}${first ? `&first_name=${enc(first)}` : ''}`;
       found = (await api(`/reservations?${query}`, { signal: ctx.signal })).reservations;
