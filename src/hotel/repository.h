@@ -111,7 +111,7 @@ class Repository {
   // Q10: partition confirm_number of `reservation_history_by_confirmation`, oldest event
   // first (empty for an unknown number, or a reservation booked before history was kept).
   common::Result<std::vector<ReservationEvent>> ReservationHistory(const std::string& confirmation);
-  // Q12: partition email_key of `reservations_by_guest_email` (repository_guest_email.cc): the
+  // Q12: partition guest_email of `reservations_by_guest_email` (repository_guest_email.cc): the
   // reservations, of any status, of every guest with that canonical address (CanonicalEmail),
   // by arrival date.
   common::Result<std::vector<Reservation>> ReservationsByGuestEmail(const std::string& email_key);

@@ -19,14 +19,14 @@ std::vector<Repository::Statement> Repository::GuestEmailStatements() {
   const std::string reservation_columns(rows::kReservationColumns);
   return {
       {&by_guest_email_,
-       fmt::format("SELECT {}, status FROM {}.reservations_by_guest_email WHERE email_key = ?",
+       fmt::format("SELECT {}, status FROM {}.reservations_by_guest_email WHERE guest_email = ?",
                    reservation_columns, r)},
       {&insert_by_guest_email_,
-       fmt::format("INSERT INTO {}.reservations_by_guest_email ({}, status, email_key) "
+       fmt::format("INSERT INTO {}.reservations_by_guest_email ({}, status, guest_email) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    r, reservation_columns)},
       {&delete_by_guest_email_,
-       fmt::format("DELETE FROM {}.reservations_by_guest_email WHERE email_key = ? "
+       fmt::format("DELETE FROM {}.reservations_by_guest_email WHERE guest_email = ? "
                    "AND start_date = ? AND confirm_number = ?",
                    r)},
   };
