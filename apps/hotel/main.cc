@@ -16,7 +16,8 @@
 //              [--hotels N] [--rooms N] [--days N] [--pois N] [--guests N] [--reservations N]
 //              [--writers N] [--first-day YYYY-MM-DD]
 //       Creates the schema and loads a deterministic sample (src/hotel/data_generator.h) with a
-//       progress bar; explicit counts override the scale's.
+//       progress bar; explicit counts override the scale's. Into the embedded engine it writes
+//       in bulk-load durability and flushes at the end (docs/reliability.md §5).
 //   hotel bench [--url http://HOST:PORT | --data DIR] [--mix workflow|lookup|availability]
 //               [--concurrency N] [--duration SECONDS] [--rate R|half] [--seed N]
 //               [--scale S] [--days N] [--first-day YYYY-MM-DD]
