@@ -12,7 +12,10 @@
 #               booted with systemd in a systemd-nspawn container and checks that both services
 #               start and answer, then purges it (root; packaging/systemd_install_test.sh)
 #   make bench  build (optimized) and run the benchmarks
-#   make bench-load  start an optimized cqld and drive it with the cqld_load generator
+#   make bench-load  start an optimized cqld and drive it with the cqld_load generator;
+#               BENCH_LOAD=hotel instead times `hotel load` at the seeds' scale
+#               (scripts/bench-hotel-load: HOTELS=500 by default, a tenth; HOTELS=5000 the
+#               whole 365M rows; BENCH_LOAD_BASELINE=path/to/other/hotel for a same-session ratio)
 #   make bench-peer  the relational peer: private PostgreSQL 15 and cqld, the hotel workflow and
 #               the point operations side by side (scripts/bench-peer; BENCH_PEER_ARGS=--quick
 #               for a smoke run)
@@ -79,8 +82,14 @@ bench: build-release
 	$(RELEASE_DIR)/bench/cqld_bench --benchmark_min_time=0.2
 
 LOAD_ARGS ?= --connections 4 --in-flight 32 --duration 10 --half-peak
+BENCH_LOAD ?= cqld
+BENCH_LOAD_BASELINE ?=
 bench-load: build-release
+ifeq ($(BENCH_LOAD),hotel)
+	scripts/bench-hotel-load $(RELEASE_DIR) $(BENCH_LOAD_BASELINE)
+else
 	$(RELEASE_DIR)/bench/cqld_load --start-cqld $(RELEASE_DIR)/apps/cqld $(LOAD_ARGS)
+endif
 
 BENCH_PEER_ARGS ?=
 bench-peer: build-release

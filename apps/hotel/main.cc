@@ -16,7 +16,8 @@
 //              [--hotels N] [--rooms N] [--days N] [--pois N] [--guests N] [--reservations N]
 //              [--writers N] [--first-day YYYY-MM-DD]
 //       Creates the schema and loads a deterministic sample (src/hotel/data_generator.h) with a
-//       progress bar; explicit counts override the scale's.
+//       progress bar; explicit counts override the scale's. Into the embedded engine it writes
+//       in bulk-load durability and flushes at the end (docs/reliability.md §5).
 //   hotel bench [--url http://HOST:PORT | --data DIR] [--mix workflow|lookup|availability]
 //               [--concurrency N] [--duration SECONDS] [--rate R|half] [--seed N]
 //               [--scale S] [--days N] [--first-day YYYY-MM-DD]
@@ -79,6 +80,7 @@
 
 #include "client/remote_session.h"
 #include "engine/database.h"
+#include "engine/node_operations.h"
 #include "hotel/backfill.h"
 #include "hotel/data_generator.h"
 #include "hotel/hotel_service.h"
@@ -316,16 +318,19 @@ common::Result<ClusterLogin> ClusterLoginFromFlags(std::map<std::string, std::st
   return login;
 }
 
-// Opens the embedded database in `data` (kept in `*database`) or connects to the `cassandra`
-// contact points (comma-separated) when given, logging in as `login` when it has a username;
-// returns the session the service runs on.
+// Opens the embedded database in `data` (kept in `*database`; in bulk-load durability when
+// `bulk_load`, docs/reliability.md §5) or connects to the `cassandra` contact points
+// (comma-separated) when given, logging in as `login` when it has a username; returns the
+// session the service runs on.
 common::Result<std::unique_ptr<cql::Session>> OpenSession(
     const std::string& data, const std::string& cassandra, const ClusterLogin& login,
-    std::unique_ptr<engine::Database>* database) {
+    bool bulk_load, std::unique_ptr<engine::Database>* database) {
   if (cassandra.empty()) {
     std::error_code ignored;
     std::filesystem::create_directories(data, ignored);
-    auto opened = engine::Database::Open(data, engine::DatabaseOptions());
+    engine::DatabaseOptions database_options;
+    if (bulk_load) database_options.durability = engine::DatabaseOptions::Durability::kBulkLoad;
+    auto opened = engine::Database::Open(data, database_options);
     if (!opened.ok()) {
       return common::Status::IOError("cannot open " + data + ": " + opened.status().ToString());
     }
@@ -399,6 +404,18 @@ int LoadSample(hotel::Repository& repository, hotel::HotelService& service,
       report->availability_seconds > 0 ? report->availability_rows / report->availability_seconds
                                        : 0,
       report->reservations, where.c_str());
+  return 0;
+}
+
+// The end of `hotel load` into the embedded database: the rows were written without the
+// write-ahead log (bulk-load durability), so they are flushed to synced SST files before the
+// load reports success. Returns the exit status.
+int FinishBulkLoad(engine::Database* database) {
+  auto start = std::chrono::steady_clock::now();
+  common::Status flushed = engine::NodeOperations(database).Flush("", {});
+  if (!flushed.ok()) return Fail("load failed: flushing the loaded rows: " + flushed.ToString());
+  std::printf("hotel load: flushed to disk in %.1f s\n",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return 0;
 }
 
@@ -791,7 +808,7 @@ int main(int argc, char** argv) {
   auto login = ClusterLoginFromFlags(flags);
   if (!login.ok()) return Fail(login.status().message());
   std::unique_ptr<engine::Database> database;
-  auto session = OpenSession(data, cassandra, *login, &database);
+  auto session = OpenSession(data, cassandra, *login, command == "load", &database);
   if (!session.ok()) return Fail(session.status().message());
   const std::string& prefix = flags["--keyspace-prefix"];
   auto keyspaces = hotel::KeyspacesForPrefix(prefix);
@@ -819,7 +836,10 @@ int main(int argc, char** argv) {
     return LoadSample(**repository, service, flags, seed, where, verbose);
   };
 
-  if (command == "load") return load(true);
+  if (command == "load") {
+    if (int status = load(true); status != 0) return status;
+    return database ? FinishBulkLoad(database.get()) : 0;
+  }
   if (command == "bench") {
     hotel::Repository* repository_pointer = repository->get();
     return Bench(

@@ -212,16 +212,25 @@ std::string PrettyMemory(int64_t bytes) {
 class BatchSize {
  public:
   explicit BatchSize(const BatchThresholds& thresholds) : thresholds_(thresholds) {}
+  // Called for every row of the batch: names are formatted only by Check, and only for a
+  // batch over several partitions; consecutive rows of one partition are counted once.
   void Add(const schema::TableMetadata& table, const Mutation& m) {
-    partitions_.emplace(table.keyspace, m.partition_prefix);
-    tables_.insert(fmt::format("{}.{}", cql::QuoteIdentifierIfNeeded(table.keyspace),
-                               cql::QuoteIdentifierIfNeeded(table.name)));
+    if (last_partition_ == nullptr || last_partition_->second != m.partition_prefix ||
+        last_partition_->first != table.keyspace) {
+      last_partition_ = &*partitions_.emplace(table.keyspace, m.partition_prefix).first;
+    }
+    tables_.insert(&table);
     size_ += MutationDataSize(m);
   }
   // The batch's verdict: an error, or Ok with the warnings (also logged) added to `warnings`.
   Status Check(cql::BatchType type, std::vector<std::string>* warnings) const {
     if (partitions_.size() <= 1) return Status::Ok();
-    const std::string tables = fmt::format("[{}]", fmt::join(tables_, ", "));
+    std::set<std::string> names;
+    for (const schema::TableMetadata* table : tables_) {
+      names.insert(fmt::format("{}.{}", cql::QuoteIdentifierIfNeeded(table->keyspace),
+                               cql::QuoteIdentifierIfNeeded(table->name)));
+    }
+    const std::string tables = fmt::format("[{}]", fmt::join(names, ", "));
     const int64_t fail = thresholds_.fail_bytes;
     const int64_t warn = thresholds_.warn_bytes;
     if (size_ > fail) {
@@ -245,7 +254,7 @@ class BatchSize {
       Warn(fmt::format("Unlogged batch covering {} partitions detected against table{} {}. You "
                        "should use a logged batch for atomicity, or asynchronous writes for "
                        "performance.",
-                       partitions_.size(), tables_.size() == 1 ? "" : "s", tables),
+                       partitions_.size(), names.size() == 1 ? "" : "s", tables),
            warnings);
     }
     return Status::Ok();
@@ -259,7 +268,8 @@ class BatchSize {
 
   const BatchThresholds& thresholds_;
   std::set<std::pair<std::string, Bytes>> partitions_;
-  std::set<std::string> tables_;
+  const std::pair<std::string, Bytes>* last_partition_ = nullptr;  // in partitions_
+  std::set<const schema::TableMetadata*> tables_;
   int64_t size_ = 0;
 };
 

@@ -40,6 +40,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   storage::StoreOptions store_options;
   store_options.clock = db->clock_;
   store_options.sync_writes = options.durability == DatabaseOptions::Durability::kBatch;
+  store_options.bulk_load = options.durability == DatabaseOptions::Durability::kBulkLoad;
   store_options.block_cache_bytes = options.block_cache_bytes;
   store_options.min_free_space_bytes = options.min_free_space_bytes;
   ASSIGN_OR_RETURN(db->store_, storage::Store::Open(directory, store_options));

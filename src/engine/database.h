@@ -62,8 +62,11 @@ struct DatabaseOptions {
   const common::Clock* clock = nullptr;
   // Durability (docs/reliability.md §5): `batch` syncs the write-ahead log before a write is
   // acknowledged (concurrent writers share one sync); `periodic` leaves syncing to the OS,
-  // so a killed process loses nothing acknowledged but a power cut may lose the last writes.
-  enum class Durability : uint8_t { kPeriodic, kBatch };
+  // so a killed process loses nothing acknowledged but a power cut may lose the last writes;
+  // `bulk_load` (`hotel load`) writes rows without the log and makes them durable when the
+  // memtables are flushed (NodeOperations::Flush, or on close): a crash before that loses the
+  // rows written so far (storage::StoreOptions::bulk_load).
+  enum class Durability : uint8_t { kPeriodic, kBatch, kBulkLoad };
   Durability durability = Durability::kPeriodic;
   // What system.local reports.
   schema::LocalNodeInfo local_node;

@@ -51,6 +51,13 @@ class RowFragmentCompactionFilter final : public rocksdb::CompactionFilter {
     std::string_view key(rocks_key.data(), rocks_key.size());
     std::string_view value(existing_value.data(), existing_value.size());
     EntryKind kind = Locate(key);
+    // An operand changes only in the pass that purges partition and range tombstones
+    // (FilterOperand); outside it, one that records no deletion (invariant 8) is kept
+    // undecoded: every row of a bulk load is such an operand until a merge folds it.
+    if (value_type == ValueType::kMergeOperand && !purge_partition_tombstones_ &&
+        kind != EntryKind::kPartitionDeletion && kind != EntryKind::kRangeTombstone) {
+      return Decision::kKeep;
+    }
     common::Result<RowFragment> fragment = DecodeRowFragment(value);
     if (!fragment.ok()) return Decision::kKeep;  // invariant 7
 

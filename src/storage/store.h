@@ -91,6 +91,16 @@ struct StoreOptions {
   // killed process loses nothing acknowledged (the WAL is in the OS page cache), a power cut
   // may lose the last writes.
   bool sync_writes = false;
+  // Bulk load (`hotel load`; docs/reliability.md §5): a write that changes only table rows
+  // skips the write-ahead log (RocksDB's `disableWAL`), which saves writing every row twice;
+  // a write with catalogue changes (the meta family) still goes through the log. Rows are
+  // durable once the memtables are flushed to SST files, which RocksDB syncs: `FlushAll`, or
+  // the destructor, which flushes before closing. A crash before that loses the unflushed
+  // rows (the load is re-run). Ignored with `sync_writes`. Table families also get no
+  // automatic compactions and 128 MiB memtables for the store's lifetime: each row is written
+  // once, and the files the load leaves are compacted (universal compaction, in the
+  // background) when the database is next opened without this option.
+  bool bulk_load = false;
   bool create_if_missing = true;
   // Capacity of the one LRU block cache (uncompressed SST blocks) shared by every table's
   // column family. 0: no shared cache; each family then gets RocksDB's default cache of its
@@ -124,10 +134,13 @@ class WriteBatch {
   enum class Kind { kMerge, kPutMeta, kDeleteMeta };
   struct Operation {
     Kind kind;
-    std::string table_id;
+    uint32_t table;  // kMerge: index in table_ids_
     common::Bytes key;
     common::Bytes value;
   };
+  // The index of `table_id` in table_ids_, added when new.
+  uint32_t TableIndex(std::string_view table_id);
+  std::vector<std::string> table_ids_;
   std::vector<Operation> operations_;
 };
 
