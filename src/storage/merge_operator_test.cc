@@ -27,10 +27,11 @@ std::string FullMerge(const rocksdb::MergeOperator& op, const std::string* base,
   rocksdb::MergeOperator::MergeOperationInput in("key", base ? &base_slice : nullptr, slices,
                                                  nullptr);
   std::string out;
-  rocksdb::Slice existing;
+  rocksdb::Slice existing(nullptr, 0);  // as RocksDB passes it: null until an operand is chosen
   rocksdb::MergeOperator::MergeOperationOutput merge_out(out, existing);
   *ok = op.FullMergeV2(in, &merge_out);
-  return out;
+  // As RocksDB does: a result that is one of the operands comes back through `existing`.
+  return existing.data() != nullptr ? existing.ToString() : out;
 }
 
 TEST(MergeOperatorTest, FullMergeEqualsMergeAll) {
@@ -72,12 +73,49 @@ TEST(MergeOperatorTest, PartialThenFullEqualsFull) {
   }
 }
 
+// Invariant 6: one canonical operand without a base comes back as itself, the very bytes the
+// full merge would write; a non-canonical one is still merged.
+TEST(MergeOperatorTest, LoneOperandIsItsOwnMerge) {
+  RowFragmentMergeOperator op;
+  RandomFragments gen(13);
+  int lone = 0;
+  for (int round = 0; round < 500; ++round) {
+    RowFragment fragment = gen.Fragment();
+    std::string operand = EncodeRowFragment(Canonical(fragment));
+    std::vector<rocksdb::Slice> slices = {rocksdb::Slice(operand)};
+    rocksdb::MergeOperator::MergeOperationInput in("key", nullptr, slices, nullptr);
+    std::string out;
+    rocksdb::Slice existing(nullptr, 0);  // as RocksDB passes it: null until an operand is chosen
+    rocksdb::MergeOperator::MergeOperationOutput merge_out(out, existing);
+    ASSERT_TRUE(op.FullMergeV2(in, &merge_out));
+    ASSERT_EQ(existing.data(), operand.data()) << round;
+    ASSERT_EQ(existing.size(), operand.size()) << round;
+    EXPECT_TRUE(out.empty());
+    // The same fragment with its cells sorted and unique but its shadowed data kept: valid,
+    // not canonical, and the merge drops what it shadows.
+    RowFragment cells_only;
+    cells_only.cells = fragment.cells;
+    RowFragment shadowing = fragment;
+    shadowing.cells = Canonical(cells_only).cells;
+    if (IsCanonical(shadowing)) continue;
+    std::string raw = EncodeRowFragment(shadowing);
+    bool ok = false;
+    std::string merged = FullMerge(op, nullptr, {raw}, &ok);
+    ASSERT_TRUE(ok);
+    EXPECT_EQ(merged, operand) << round;
+    ++lone;
+  }
+  EXPECT_GT(lone, 50);
+}
+
 TEST(MergeOperatorTest, CorruptOperandFailsTheMerge) {
   RowFragmentMergeOperator op;
   RowFragment f;
   f.cells = {LiveCell(1, 1, "a")};
   bool ok = true;
   FullMerge(op, nullptr, {EncodeRowFragment(f), "\x01\x80"}, &ok);
+  EXPECT_FALSE(ok);
+  FullMerge(op, nullptr, {"\x01\x80"}, &ok);  // alone, too
   EXPECT_FALSE(ok);
   std::string base = "junk";
   FullMerge(op, &base, {EncodeRowFragment(f)}, &ok);
