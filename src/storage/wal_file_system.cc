@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,33 +29,27 @@ bool IsWriteAheadLog(const std::string& path) {
   return true;
 }
 
-rocksdb::IOStatus ErrnoStatus(const std::string& context, int error) {
-  std::string message = context + ": " + std::strerror(error);
-  return error == ENOSPC ? rocksdb::IOStatus::NoSpace(message)
-                         : rocksdb::IOStatus::IOError(message);
-}
-
 // A write-ahead log file: RocksDB's file, with zeros kept ahead of it (invariants 2, 4, 5).
 class ZeroFilledWalFile final : public rocksdb::FSWritableFileOwnerWrapper {
  public:
-  ZeroFilledWalFile(std::unique_ptr<rocksdb::FSWritableFile> file, std::string path, int fd)
-      : FSWritableFileOwnerWrapper(std::move(file)), path_(std::move(path)), fd_(fd) {}
+  ZeroFilledWalFile(std::unique_ptr<rocksdb::FSWritableFile> file, int fd)
+      : FSWritableFileOwnerWrapper(std::move(file)), fd_(fd) {}
   ~ZeroFilledWalFile() override {
     if (fd_ >= 0) ::close(fd_);
   }
 
   rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
                            rocksdb::IODebugContext* dbg) override {
-    rocksdb::IOStatus status = FillAhead(data.size());
-    if (status.ok()) status = target()->Append(data, options, dbg);
+    FillAhead(data.size());
+    rocksdb::IOStatus status = target()->Append(data, options, dbg);
     if (status.ok()) appended_ += data.size();
     return status;
   }
   rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
                            const rocksdb::DataVerificationInfo& verification,
                            rocksdb::IODebugContext* dbg) override {
-    rocksdb::IOStatus status = FillAhead(data.size());
-    if (status.ok()) status = target()->Append(data, options, verification, dbg);
+    FillAhead(data.size());
+    rocksdb::IOStatus status = target()->Append(data, options, verification, dbg);
     if (status.ok()) appended_ += data.size();
     return status;
   }
@@ -79,27 +72,28 @@ class ZeroFilledWalFile final : public rocksdb::FSWritableFileOwnerWrapper {
 
  private:
   // Invariant 2: zeros past `filled_` until the next `size` appended bytes lie inside them.
-  rocksdb::IOStatus FillAhead(uint64_t size) {
+  // Invariant 5: the first failure ends zero-filling for this file.
+  void FillAhead(uint64_t size) {
     static constexpr std::array<char, 64 * 1024> kZeros{};
-    while (appended_ + size > filled_) {
+    while (!fill_failed_ && appended_ + size > filled_) {
       uint64_t end = filled_ + kZeroFillChunk;
       while (filled_ < end) {
         size_t length = static_cast<size_t>(std::min<uint64_t>(kZeros.size(), end - filled_));
         ssize_t written = ::pwrite(fd_, kZeros.data(), length, static_cast<off_t>(filled_));
-        if (written < 0) {
-          if (errno == EINTR) continue;
-          return ErrnoStatus("zero-filling " + path_, errno);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) {
+          fill_failed_ = true;
+          return;
         }
         filled_ += static_cast<uint64_t>(written);
       }
     }
-    return rocksdb::IOStatus::OK();
   }
 
-  const std::string path_;
   int fd_;
   uint64_t appended_ = 0;  // bytes RocksDB appended
   uint64_t filled_ = 0;    // the file's bytes so far: appended_ and the zeros after them
+  bool fill_failed_ = false;
 };
 
 class ZeroFilledWalFileSystem final : public rocksdb::FileSystemWrapper {
@@ -115,12 +109,8 @@ class ZeroFilledWalFileSystem final : public rocksdb::FileSystemWrapper {
     rocksdb::IOStatus status = target()->NewWritableFile(path, options, result, dbg);
     if (!status.ok() || !IsWriteAheadLog(path) || options.use_direct_writes) return status;
     int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) {
-      int error = errno;
-      result->reset();
-      return ErrnoStatus("opening " + path + " to zero-fill it", error);
-    }
-    *result = std::make_unique<ZeroFilledWalFile>(std::move(*result), path, fd);
+    if (fd < 0) return status;  // invariant 5: RocksDB's file, not zero-filled
+    *result = std::make_unique<ZeroFilledWalFile>(std::move(*result), fd);
     return status;
   }
 };

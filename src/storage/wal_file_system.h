@@ -28,8 +28,10 @@
 //  4. Close truncates the file to what RocksDB appended, so a log closed cleanly (switched
 //     after a flush, or at shutdown) has no zeros, and sizes reported for it are exact. Only
 //     the live log of a killed process carries zeros, at most one chunk.
-//  5. A failure to write the zeros (a full disk) fails the append that needed them, with the
-//     error of the write, as a failed append of the log itself would.
+//  5. A failure to write the zeros (a full disk) is not an error of the log: zero-filling stops
+//     for that file, and RocksDB's appends go on as they would without it (growing the file,
+//     and failing or not on their own), so a full disk meets RocksDB's own error handling
+//     exactly as before (store.h header invariants 3 and 4).
 //
 // Thread-safety: as RocksDB's files: a log file is appended by one writer at a time.
 
