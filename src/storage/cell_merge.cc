@@ -60,6 +60,16 @@ std::vector<Cell> MergeCellLists(const std::vector<Cell>& a, const std::vector<C
   return out;
 }
 
+// Whether `cell` is shadowed by a deletion of `f` (invariant 4).
+bool IsShadowed(const RowFragment& f, const Cell& cell) {
+  if (f.deletion && f.deletion->Deletes(cell.timestamp)) return true;
+  if (cell.path) {
+    auto it = f.collection_deletions.find(cell.column_id);
+    if (it != f.collection_deletions.end() && it->second.Deletes(cell.timestamp)) return true;
+  }
+  return false;
+}
+
 // Applies invariant 4 in place.
 void DropShadowed(RowFragment* f) {
   if (f->deletion) {
@@ -68,14 +78,7 @@ void DropShadowed(RowFragment* f) {
     std::erase_if(f->collection_deletions,
                   [&](const auto& entry) { return !entry.second.Supersedes(d); });
   }
-  std::erase_if(f->cells, [&](const Cell& cell) {
-    if (f->deletion && f->deletion->Deletes(cell.timestamp)) return true;
-    if (cell.path) {
-      auto it = f->collection_deletions.find(cell.column_id);
-      if (it != f->collection_deletions.end() && it->second.Deletes(cell.timestamp)) return true;
-    }
-    return false;
-  });
+  std::erase_if(f->cells, [&](const Cell& cell) { return IsShadowed(*f, cell); });
 }
 
 }  // namespace
@@ -108,6 +111,18 @@ bool LivenessSupersedes(const LivenessInfo& a, const LivenessInfo& b) {
     return a.local_expiration_time > b.local_expiration_time;
   }
   return a.ttl > b.ttl;
+}
+
+bool IsCanonical(const RowFragment& fragment) {
+  if (!IsStrictlySorted(fragment.cells)) return false;
+  if (const std::optional<DeletionTime>& d = fragment.deletion) {
+    if (fragment.liveness && d->Deletes(fragment.liveness->timestamp)) return false;
+    for (const auto& entry : fragment.collection_deletions) {
+      if (!entry.second.Supersedes(*d)) return false;
+    }
+  }
+  return std::none_of(fragment.cells.begin(), fragment.cells.end(),
+                      [&](const Cell& cell) { return IsShadowed(fragment, cell); });
 }
 
 RowFragment Canonical(RowFragment fragment) {

@@ -61,6 +61,10 @@ bool LivenessSupersedes(const LivenessInfo& a, const LivenessInfo& b);
 // cells that share a position. The result is the canonical form MergeFragments returns.
 RowFragment Canonical(RowFragment fragment);
 
+// True when `fragment` is already in canonical form (Canonical(fragment) == fragment): its
+// cells sorted and unique and nothing in it shadowed by its own deletions (invariant 4).
+bool IsCanonical(const RowFragment& fragment);
+
 // Merges two fragments of the same key (invariants 1–5). Inputs need not be canonical; the
 // result is canonical.
 RowFragment MergeFragments(const RowFragment& a, const RowFragment& b);

@@ -146,6 +146,44 @@ TEST(CellMergeTest, CanonicalSortsAndDeduplicates) {
   EXPECT_TRUE(ValidateRowFragment(c).ok());
 }
 
+TEST(CellMergePropertyTest, IsCanonicalExactlyWhenCanonicalChangesNothing) {
+  RandomFragments gen(7);
+  int canonical = 0;
+  int not_canonical = 0;
+  for (int i = 0; i < 2000; ++i) {
+    RowFragment f = gen.Fragment();
+    bool expected = Canonical(f) == f;
+    ASSERT_EQ(IsCanonical(f), expected) << i;
+    ++(expected ? canonical : not_canonical);
+    ASSERT_TRUE(IsCanonical(Canonical(f))) << i;
+  }
+  // The generator covers both answers.
+  EXPECT_GT(canonical, 100);
+  EXPECT_GT(not_canonical, 100);
+}
+
+TEST(CellMergeTest, IsCanonicalSeesEachShadowingRule) {
+  RowFragment f;
+  f.cells = {LiveCell(1, 5, "a")};
+  EXPECT_TRUE(IsCanonical(f));
+  f.deletion = DeletionTime{5, 100};  // shadows the cell (timestamp <= 5)
+  EXPECT_FALSE(IsCanonical(f));
+  f.cells.clear();
+  f.liveness = LivenessInfo{4, 0, 0};  // shadowed marker
+  EXPECT_FALSE(IsCanonical(f));
+  f.liveness.reset();
+  f.collection_deletions[2] = DeletionTime{3, 100};  // superseded by the row deletion
+  EXPECT_FALSE(IsCanonical(f));
+  f = RowFragment{};
+  f.collection_deletions[2] = DeletionTime{3, 100};
+  f.cells = {WithPath(LiveCell(2, 3, "a"), "k")};  // shadowed element
+  EXPECT_FALSE(IsCanonical(f));
+  f.cells = {WithPath(LiveCell(2, 4, "a"), "k")};
+  EXPECT_TRUE(IsCanonical(f));
+  f.cells = {LiveCell(3, 4, "a"), LiveCell(1, 4, "a")};  // unsorted
+  EXPECT_FALSE(IsCanonical(f));
+}
+
 TEST(CellMergeTest, EmptyIsIdentity) {
   RandomFragments gen(3);
   for (int i = 0; i < 200; ++i) {

@@ -22,14 +22,13 @@ bool MergeInto(const rocksdb::Slice& bytes, RowFragment* acc) {
 bool RowFragmentMergeOperator::FullMergeV2(const MergeOperationInput& merge_in,
                                            MergeOperationOutput* merge_out) const {
   if (merge_in.existing_value == nullptr && merge_in.operand_list.size() == 1) {
-    // A key written once (every row of a bulk load, at the bottom of the tree): the merge is
-    // the operand itself unless its own deletions shadow some of it (cell_merge.h), and a
-    // fragment that decodes re-encodes to the same bytes, so it is handed back as it is.
+    // Invariant 6: a lone canonical operand is its own merge; RocksDB copies it out (or keeps
+    // it pinned) instead of our re-encoding it. Decoding still checks it (invariant 4).
     const rocksdb::Slice& operand = merge_in.operand_list.front();
     common::Result<RowFragment> fragment =
         DecodeRowFragment(std::string_view(operand.data(), operand.size()));
     if (!fragment.ok()) return false;
-    if (!fragment->deletion && fragment->collection_deletions.empty()) {
+    if (IsCanonical(*fragment)) {
       merge_out->existing_operand = operand;
       return true;
     }

@@ -15,6 +15,11 @@
 //     Corruption status on the read or compaction; nothing is silently dropped.
 //  5. The operator's name ("cqld.RowFragmentMerge.v1") is stored in the OPTIONS file; a change
 //     of the fragment encoding that old code cannot read needs a new name.
+//  6. A single operand without a base that is already canonical (cell_merge.h IsCanonical) is
+//     returned as itself through `existing_operand`: the fragment encoding is one-to-one
+//     (DecodeRowFragment accepts only what EncodeRowFragment writes), so these are the bytes
+//     invariant 2 would produce, without re-encoding. This is the common case of a point read
+//     of a row written once since its last compaction.
 //
 // Thread-safety: stateless; RocksDB calls it from many threads at once.
 

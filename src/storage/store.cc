@@ -22,6 +22,7 @@
 #include "storage/key_layout.h"
 #include "storage/merge_operator.h"
 #include "storage/partition_statistics.h"
+#include "storage/wal_file_system.h"
 
 namespace storage {
 
@@ -304,6 +305,8 @@ rocksdb::DBOptions Store::MakeDbOptions() const {
   db_options.listeners.push_back(std::make_shared<StoreListener>(health_, path_));
   db_options.statistics = statistics_;
   db_options.listeners.push_back(NewLargePartitionListener(display_names_));
+  // Header invariant 7: zero-filled write-ahead logs with `sync_writes`.
+  if (wal_env_) db_options.env = wal_env_.get();
   return db_options;
 }
 
@@ -400,6 +403,7 @@ common::Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   if (options.block_cache_bytes > 0) {
     store->block_cache_ = rocksdb::NewLRUCache(options.block_cache_bytes);
   }
+  if (options.sync_writes) store->wal_env_ = NewZeroFilledWalEnv();
   store->info_log_ = std::make_shared<InfoLogFile>(path);
   store->health_ = std::make_shared<StoreHealth>();
   store->statistics_ = NewStoreStatistics();

@@ -35,6 +35,9 @@
 //     read-write instance opens beside it; tables and iterators bound to the read-only
 //     instance keep it alive until they are gone.
 //  6. An SstFileManager keeps automatic compactions from starting without the floor to spare.
+//  7. With `sync_writes`, write-ahead log files are zero-filled ahead of the log
+//     (wal_file_system.h), so that the sync a write waits for is one data write, not a data
+//     write and a journal commit.
 //
 // Thread-safety: `Store` is thread-safe. Reads and writes take a shared lock on the table
 // map; CreateTable/DropTable/TruncateTable and the switch from read-only to read-write take
@@ -73,6 +76,7 @@ namespace rocksdb {
 class Cache;
 class DB;
 class ColumnFamilyHandle;
+class Env;
 class Iterator;
 class Logger;
 class Slice;
@@ -384,6 +388,9 @@ class Store {
   // Shared by every table family (StoreOptions::block_cache_bytes); null when that is 0.
   // Declared before db_ so that it outlives the database.
   std::shared_ptr<rocksdb::Cache> block_cache_;
+  // Header invariant 7: set with `sync_writes`, else null (RocksDB's default Env). Declared
+  // before db_ so that it outlives the database.
+  std::unique_ptr<rocksdb::Env> wal_env_;
   std::shared_ptr<rocksdb::Logger> info_log_;
   std::shared_ptr<rocksdb::SstFileManager> sst_files_;
   std::shared_ptr<StoreHealth> health_;
