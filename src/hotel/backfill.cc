@@ -40,7 +40,9 @@ common::Result<BackfillProgress> Backfill(Repository& repository, const Backfill
   }
   BackfillProgress progress;
   for (;;) {
-    std::string cursor = paging_state ? common::ToHex(*paging_state) : options.from;
+    // Where this page starts, for the message of a failure (the cursor printed after the last
+    // page done; GCC 12 warns falsely when it is derived from `paging_state`).
+    std::string cursor = progress.pages > 0 ? progress.next_cursor : options.from;
     auto page = repository.ListReservations(options.page_size, paging_state);
     common::Status done = page.ok() ? RewritePage(repository, *page, progress) : page.status();
     if (!done.ok()) {
@@ -48,11 +50,11 @@ common::Result<BackfillProgress> Backfill(Repository& repository, const Backfill
                                             : "backfill (resume with --from " + cursor + "): ");
     }
     ++progress.pages;
-    paging_state = page->paging_state;
-    if (paging_state && paging_state->empty()) paging_state.reset();
-    progress.next_cursor = paging_state ? common::ToHex(*paging_state) : "";
+    bool last = !page->paging_state || page->paging_state->empty();
+    progress.next_cursor = last ? "" : common::ToHex(*page->paging_state);
     if (options.progress) options.progress(progress);
-    if (!paging_state) return progress;
+    if (last) return progress;
+    paging_state = std::move(page->paging_state);
   }
 }
 
