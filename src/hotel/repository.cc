@@ -19,6 +19,7 @@ using repository_rows::DecodePage;
 using repository_rows::IntValue;
 using repository_rows::kReservationColumns;
 using repository_rows::MoneyValue;
+using repository_rows::ReadHotel;
 using repository_rows::ReadReservation;
 using repository_rows::RoomValue;
 using repository_rows::RowView;
@@ -370,12 +371,7 @@ Result<std::optional<Hotel>> Repository::FindHotel(const std::string& hotel_id) 
   ASSIGN_OR_RETURN(cql::ResultSet rows, Run(find_hotel_, {TextValue(hotel_id)}));
   if (rows.row_count() == 0) return std::optional<Hotel>();
   RowView row(rows, 0);
-  Hotel hotel;
-  hotel.hotel_id = row.Text(0);
-  hotel.name = row.Text(1);
-  hotel.phone = row.Text(2);
-  hotel.address = row.AddressColumn(3);
-  hotel.pois = row.TextCollection(4, /*set=*/true);
+  Hotel hotel = ReadHotel(row);
   RETURN_IF_ERROR(row.status());
   return std::optional<Hotel>(std::move(hotel));
 }

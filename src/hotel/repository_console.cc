@@ -21,6 +21,7 @@ using repository_rows::DecodePage;
 using repository_rows::IntValue;
 using repository_rows::kReservationColumns;
 using repository_rows::MoneyValue;
+using repository_rows::ReadHotel;
 using repository_rows::ReadReservation;
 using repository_rows::RoomValue;
 using repository_rows::RowView;
@@ -58,15 +59,7 @@ Result<Repository::HotelPage> Repository::ListHotels(int32_t page_size,
                                                      std::optional<Bytes> paging_state) {
   ASSIGN_OR_RETURN(cql::ResultSet rows,
                    RunPage(list_hotels_, {}, PageRequest{page_size, std::move(paging_state)}));
-  ASSIGN_OR_RETURN(Page<Hotel> hotels, DecodePage<Hotel>(rows, [](RowView& row) -> Result<Hotel> {
-                     Hotel hotel;
-                     hotel.hotel_id = row.Text(0);
-                     hotel.name = row.Text(1);
-                     hotel.phone = row.Text(2);
-                     hotel.address = row.AddressColumn(3);
-                     hotel.pois = row.TextCollection(4, /*set=*/true);
-                     return hotel;
-                   }));
+  ASSIGN_OR_RETURN(Page<Hotel> hotels, DecodePage<Hotel>(rows, ReadHotel));
   return HotelPage{std::move(hotels.items), std::move(hotels.paging_state)};
 }
 

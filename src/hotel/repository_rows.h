@@ -229,6 +229,17 @@ inline Reservation ReadReservation(RowView& row) {
   return reservation;
 }
 
+// A row of `hotels`: id, name, phone, address, pois.
+inline Hotel ReadHotel(RowView& row) {
+  Hotel hotel;
+  hotel.hotel_id = row.Text(0);
+  hotel.name = row.Text(1);
+  hotel.phone = row.Text(2);
+  hotel.address = row.AddressColumn(3);
+  hotel.pois = row.TextCollection(4, /*set=*/true);
+  return hotel;
+}
+
 // The rows of one page read by Repository::RunPage, each decoded by `decode(row)` (a
 // Result<T>), with the page's paging state. The first error, of `decode` or of a cell, wins.
 template <typename T, typename Decode>
