@@ -107,6 +107,40 @@ TEST(PagingTest, KeysetPagesResumeAfterTheLastKey) {
       IsCursorRefused(KeysetPage(rooms, PageRequest{2, common::Bytes("abc")}, 2, key).status()));
 }
 
+// Every GET whose answer carries next_cursor takes page_size and cursor, and those are exactly
+// the lists walked below.
+TEST(PagingTest, OpenApiGivesEveryListItsPagingParameters) {
+  json::value document = json::parse(OpenApiDocument());
+  const json::object& schemas = document.at("components").at("schemas").as_object();
+  std::set<std::string> paged;
+  for (const auto& [path, operations] : document.at("paths").as_object()) {
+    const json::value* get = operations.as_object().if_contains("get");
+    boost::system::error_code ec;
+    const json::value* ref =
+        get == nullptr
+            ? nullptr
+            : get->find_pointer("/responses/200/content/application~1json/schema/$ref", ec);
+    if (ref == nullptr) continue;
+    std::string name(ref->as_string());
+    name = name.substr(name.rfind('/') + 1);
+    bool list = schemas.at(name).at("properties").as_object().contains("next_cursor");
+    std::set<std::string> parameters;
+    if (const json::value* all = get->as_object().if_contains("parameters")) {
+      for (const json::value& parameter : all->as_array()) {
+        parameters.insert(std::string(parameter.at("name").as_string()));
+      }
+    }
+    EXPECT_EQ(list, parameters.contains("page_size") && parameters.contains("cursor")) << path;
+    if (list) paged.insert(std::string(path));
+  }
+  EXPECT_EQ(paged, (std::set<std::string>{
+                       "/pois", "/pois/{poi_name}/hotels", "/hotels", "/hotels/{hotel_id}/pois",
+                       "/hotels/{hotel_id}/rooms/{room_number}", "/hotels/{hotel_id}/availability",
+                       "/hotels/{hotel_id}/reservations", "/hotels/{hotel_id}/departures",
+                       "/hotels/{hotel_id}/in-house", "/hotels/{hotel_id}/occupancy",
+                       "/reservations", "/reservations/{confirmation_number}/history"}));
+}
+
 // --- Every list route, through the router ---------------------------------------------------
 
 class PagingApiTest : public RouterTest {
