@@ -61,7 +61,7 @@ test('guest journey: place → hotel → dates → rooms → amenities → booki
   // Q1: the hotels near the place.
   await heading1(`Hotels near ${poi.name}`);
   await page.waitForFunction(() => document.activeElement?.tagName === 'H1');  // focus moved
-  const q1 = await apiOk(`/pois/${encodeURIComponent(poi.name)}/hotels`);
+  const q1 = await apiOk(`/pois/${encodeURIComponent(poi.name)}/hotels?page_size=500`);
   await page.locator('[data-testid="hotel-list"]').waitFor();
   assert.equal(await page.locator('[data-testid="hotel-list"] > li').count(), q1.hotels.length);
   await page.getByRole('link', { name: hotel.name, exact: true }).click();
