@@ -3,7 +3,8 @@
 // hotel, adds its rooms, opens its inventory for a new month (the grid turns from "not opened"
 // to "free"), changes a rate (and sees the 422 for a range not opened), finds a booking on the
 // grid, checks the guest in from the arrivals and out from the departures, and finds the
-// reservation by its confirmation number in lower case and by the guest's name. Every step is
+// reservation by its confirmation number in lower case and by the guest's name, then pages a
+// long search by name with "More reservations". Every step is
 // checked against the API's own answers, so the test runs unchanged against the mock
 // (tests/web/mock_api.py, started here when HOTEL_URL is unset) and against `hotel serve`
 // (tests/web/run_service.sh: HOTEL_URL, HOTEL_STAFF_USER, HOTEL_STAFF_PASSWORD). Run by
