@@ -14,12 +14,18 @@
 #      derived CQL loads in `lint` without a key-uniqueness error; `-o` writes every format;
 #      `diagram --workflow` draws the same arrows on the seeds' own schema.
 #   4. The hotel service's own schema (schema/hotel_service.cql, its ${prefix} and ${replication}
-#      filled in) loads in every subcommand, and lint flags the pois_by_hotel key it kept.
+#      filled in) loads in every subcommand; lint passes because its `cqlmodel: allow` comments
+#      accept the name keys it kept (reported apart, in text and JSON), and fails without them.
 #   5. With CQLD_BINARY and HOTEL_BINARY: `size --host` against a cqld on a free port after
 #      `hotel load` measures the partitions the load wrote (2 hotels x 10 rooms x 8 days) beside
-#      the estimate; a table the server lacks is reported as failed; an unreachable server
-#      exits 2. The server is stopped even when a check fails.
+#      the estimate, by a scan and, once `cqld admin flush` has written them to SST files, from
+#      system.size_estimates and system_views.partition_histograms; diagram, lint and size read
+#      the server's own schema when no file is given; a table the server lacks is reported as
+#      failed; an unreachable server exits 2. The server is stopped even when a check fails.
 #   6. Usage errors and schemas that do not load exit 2 with a message.
+#   7. A schema of 38 tables (tests/data/model/marketplace.yaml and the marketplace.cql it
+#      derives): goldens of derive (CQL, JSON, SVG, sizes), diagram (physical, logical; no two
+#      boxes overlap, with or without the workflow's arrows), size and lint.
 # Set CQLMODEL_UPDATE_GOLDEN=1 to rewrite the goldens from the binary's output (then review the
 # diff).
 #
@@ -129,13 +135,13 @@ done >"$work/wide.cql"
 # no_overlap SVG: every table's outer rectangle (the first rect of its <g>) is disjoint from the
 # others and inside the picture; prints the number of boxes.
 no_overlap() {
-  /usr/bin/python3 - "$1" <<'PY'
+  /usr/bin/python3 - "$1" "${2:-32}" <<'PY'
 import re, sys
 svg = open(sys.argv[1]).read()
 width, height = map(float, re.search(r'<svg [^>]*width="([0-9.]+)" height="([0-9.]+)"', svg).groups())
 boxes = [tuple(map(float, m)) for m in re.findall(
     r'<g id="[^"]+">\n<rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)" height="([0-9.]+)"', svg)]
-assert len(boxes) >= 32, len(boxes)
+assert len(boxes) >= int(sys.argv[2]), len(boxes)
 for i, (x, y, w, h) in enumerate(boxes):
     assert x >= 0 and y >= 0 and x + w <= width and y + h <= height, (x, y, w, h)
     for (x2, y2, w2, h2) in boxes[i + 1:]:
@@ -150,14 +156,20 @@ check "diagram: bad format" fails 2 "--format is svg or dot" diagram "$golden/se
 check "diagram: no --json" fails 2 "unknown option --json" diagram "$golden/seeds.cql" --json
 
 # --- 3b. derive ---------------------------------------------------------------------------------
+# derived WHAT CQL_GOLDEN STEM WORKFLOW: derive's four outputs of WORKFLOW against their goldens,
+# the CQL in CQL_GOLDEN, the others in derive_STEM.{json,svg,size.txt}.
+derived() {
+  local what=$1 cql=$2 stem=$3 workflow=$4
+  check "derive: $what as CQL" golden "$cql" 0 derive "$workflow"
+  check "derive: $what, the logical model as JSON" \
+    golden "derive_$stem.json" 0 derive "$workflow" --format json
+  check "derive: $what, the diagram with the workflow arrows" \
+    golden "derive_$stem.svg" 0 derive "$workflow" --format svg
+  check "derive: $what, the size report of the access patterns' rows" \
+    golden "derive_$stem.size.txt" 0 derive "$workflow" --format size
+}
 workflow=$data/../../examples/model/hotel.yaml
-check "derive: the seeds' workflow as CQL" golden derive_hotel.cql 0 derive "$workflow"
-check "derive: the logical model as JSON" \
-  golden derive_hotel.json 0 derive "$workflow" --format json
-check "derive: the diagram with the workflow arrows" \
-  golden derive_hotel.svg 0 derive "$workflow" --format svg
-check "derive: the size report (Q4: 100 rooms x 730 nights)" \
-  golden derive_hotel.size.txt 0 derive "$workflow" --format size
+derived "the seeds' workflow (Q4: 100 rooms x 730 nights)" derive_hotel.cql hotel "$workflow"
 # The derived reservations_by_guest completes the reservation's key; pois_by_hotel and
 # amenities_by_room keep the seeds' name keys (the conceptual model keys by name), which lint doubts.
 check "derive: lint accepts the derived reservations_by_guest" \
@@ -195,12 +207,48 @@ sed -e 's/\${prefix}//g' \
   "$data/../../schema/hotel_service.cql" >"$work/service.cql"
 check "service schema: size" bash -c '"$1" size "$2" | grep -q "^hotel.available_rooms_by_hotel_month"' \
   _ "$cqlmodel" "$work/service.cql"
-check "service schema: lint finds pois_by_hotel's key" \
-  bash -c '"$1" lint "$2" | grep -qF "error: hotel.pois_by_hotel [key-uniqueness]"' \
+check "service schema: lint passes, its name keys accepted by its cqlmodel: allow comments" \
+  bash -c '"$1" lint "$2" >"$3" && grep -qF "  error: hotel.pois_by_hotel [key-uniqueness] allowed at $2:" "$3" &&
+    grep -qF "  error: hotel.amenities_by_room [key-uniqueness] allowed at" "$3" &&
+    grep -qE "^0 error\(s\), [0-9]+ warning\(s\), 0 info, 4 suppressed$" "$3"' \
+  _ "$cqlmodel" "$work/service.cql" "$work/service_lint.txt"
+check "service schema: without its comments lint finds pois_by_hotel's key and exits 1" \
+  bash -c 'grep -v "cqlmodel: allow" "$2" >"$3"; "$1" lint "$3" >"$4"; [ $? -eq 1 ] &&
+    grep -qF "error: hotel.pois_by_hotel [key-uniqueness]" "$4"' \
+  _ "$cqlmodel" "$work/service.cql" "$work/service_bare.cql" "$work/service_bare.txt"
+check "service schema: --allow on the command line instead" \
+  bash -c '"$1" lint "$2" --allow key-uniqueness --allow table-naming:pois >/dev/null' \
+  _ "$cqlmodel" "$work/service_bare.cql"
+check "service schema: lint JSON lists the suppressed findings apart" \
+  bash -c '"$1" lint "$2" --json | /usr/bin/python3 -c "import json,sys; r=json.load(sys.stdin)
+assert not [f for f in r[\"findings\"] if f[\"severity\"]==\"error\"], r[\"findings\"]
+assert sorted(f[\"object\"] for f in r[\"suppressed\"])==[\"hotel.amenities_by_room\",\"hotel.pois\",\"hotel.pois\",\"hotel.pois_by_hotel\"], r
+assert all(f[\"reason\"] and f[\"allowed_at\"] for f in r[\"suppressed\"]) and r[\"unused_suppressions\"]==[]"' \
   _ "$cqlmodel" "$work/service.cql"
+printf -- '-- cqlmodel: allow key-uniqueness\nCREATE TABLE k.t (a int PRIMARY KEY);\n' >"$work/noreason.cql"
+check "lint: a suppression without a reason" fails 2 \
+  "$work/noreason.cql:1: \`cqlmodel: allow key-uniqueness\` needs a reason after the rule" \
+  lint "$work/noreason.cql"
+check "lint: --allow of an unknown rule" fails 2 "unknown lint rule nope" \
+  lint "$work/service.cql" --allow nope
 check "service schema: diagram of every table and type" \
   bash -c '[ "$("$1" diagram "$2" | grep -c "^<g id=")" -eq "$3" ]' _ "$cqlmodel" \
   "$work/service.cql" "$(grep -cE "^CREATE (TABLE|TYPE|MATERIALIZED VIEW)" "$work/service.cql")"
+
+check "service schema: every table and view in the size report" \
+  bash -c '[ "$("$1" size "$2" | grep -cE "^(hotel|reservation)\.[a-z_]+  -- ")" -eq "$3" ]' \
+  _ "$cqlmodel" "$work/service.cql" "$(grep -cE "^CREATE (TABLE|MATERIALIZED VIEW)" "$work/service.cql")"
+check "service schema: size JSON parses, every estimate within the limits at 100 rows" \
+  bash -c '"$1" size "$2" --json | /usr/bin/python3 -c "import json,sys; r=json.load(sys.stdin)
+assert len(r) >= 18 and all(not t[\"estimate\"][\"over_values\"] for t in r), r"' \
+  _ "$cqlmodel" "$work/service.cql"
+"$cqlmodel" diagram "$work/service.cql" -o "$work/service.svg"
+check "service schema: the diagram's boxes do not overlap" no_overlap "$work/service.svg" 20
+"$cqlmodel" diagram "$work/service.cql" --workflow "$data/../../examples/model/hotel.yaml" \
+  -o "$work/service_workflow.svg"
+check "service schema: the seeds' workflow draws its arrows on the service's tables" \
+  bash -c '[ "$(grep -c "marker-end" "$1")" -ge 9 ]' _ "$work/service_workflow.svg"
+check "service schema: ... without overlapping boxes" no_overlap "$work/service_workflow.svg" 20
 
 # --- 5. a live server ---------------------------------------------------------------------------
 if [ -n "$cqld" ] && [ -n "$hotel" ]; then
@@ -226,6 +274,55 @@ if [ -n "$cqld" ] && [ -n "$hotel" ]; then
       /usr/bin/python3 -c "import json,sys; r={t[\"table\"]: t for t in json.load(sys.stdin)};
 m=r[\"hotel.available_rooms_by_hotel_date\"][\"measured\"]; assert m[\"partitions\"]==2 and m[\"max_rows\"]==80, m"' \
     _ "$cqlmodel" "$work/service.cql" "$port"
+  # The storage's own figures count flushed data only: flush the load first (the admin
+  # listener is on the free port the start line names).
+  admin_port=$(grep -oE 'admin 127\.0\.0\.1:[0-9]+' "$work/cqld.out" | cut -d: -f2)
+  check "live: cqld admin flush" \
+    bash -c '"$1" admin --host 127.0.0.1 --admin-port "$2" flush hotel >/dev/null' \
+    _ "$cqld" "$admin_port"
+  "$cqlmodel" size "$work/service.cql" -k hotel --host 127.0.0.1 --port "$port" \
+    --source estimates >"$work/live_estimates.txt" 2>&1
+  check "live: --source estimates exits 0" [ $? -eq 0 ]
+  check "live: system.size_estimates counts the 2 availability partitions beside the estimate" \
+    bash -c 'sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" "$1" |
+      grep -qE "^  measured \(system.size_estimates\): 2 partitions, St mean [0-9,]+ bytes"' \
+    _ "$work/live_estimates.txt"
+  "$cqlmodel" size "$work/service.cql" -k hotel --host 127.0.0.1 --port "$port" \
+    --source histograms >"$work/live_histograms.txt" 2>&1
+  check "live: --source histograms exits 0" [ $? -eq 0 ]
+  check "live: cqld's histograms show the availability partitions and their rows" \
+    bash -c 'sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" "$1" |
+      grep -qE "^  measured \(system_views.partition_histograms\): 2 partitions" &&
+      sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" "$1" |
+      grep -qE "^    0 partition\(s\) over the seeds. limits"' _ "$work/live_histograms.txt"
+  check "live: histograms in JSON: 2 partitions of 80 rows (a bucket bound at or above 80)" \
+    bash -c '"$1" size "$2" -k hotel --json --host 127.0.0.1 --port "$3" --source histograms |
+      /usr/bin/python3 -c "import json,sys; r={t[\"table\"]: t for t in json.load(sys.stdin)};
+m=r[\"hotel.available_rooms_by_hotel_date\"][\"measured\"];
+assert m[\"source\"]==\"histograms\" and m[\"partitions\"]==2 and 80<=m[\"max_rows\"]<=100, m
+assert m[\"max_bytes\"]>0 and m[\"over_limits\"]==0, m"' \
+    _ "$cqlmodel" "$work/service.cql" "$port"
+  # Without a schema file, the server's own schema (its DESCRIBE SCHEMA).
+  check "live: diagram of the server's schema, every table and type of keyspace hotel" \
+    bash -c '[ "$("$1" diagram --host 127.0.0.1 --port "$2" -k hotel | grep -c "^<g id=\"hotel\.")" \
+      -eq "$(grep -cE "^CREATE (TABLE|TYPE) (IF NOT EXISTS )?hotel\." "$3")" ]' \
+    _ "$cqlmodel" "$port" "$work/service.cql"
+  check "live: lint of the server's schema (no comments there: the name keys are errors)" \
+    bash -c '"$1" lint --host 127.0.0.1 --port "$2" >"$3"; [ $? -eq 1 ] &&
+      grep -qF "error: hotel.pois_by_hotel [key-uniqueness]" "$3" &&
+      "$1" lint --host 127.0.0.1 --port "$2" --allow key-uniqueness --allow table-naming:pois \
+        >/dev/null' _ "$cqlmodel" "$port" "$work/server_lint.txt"
+  check "live: size of the server's schema, measured from its histograms" \
+    bash -c '"$1" size --host 127.0.0.1 --port "$2" -k hotel --source histograms |
+      sed -n "/^hotel.available_rooms_by_hotel_date /,/^\$/p" |
+      grep -qE "^  measured \(system_views.partition_histograms\): 2 partitions"' \
+    _ "$cqlmodel" "$port"
+  check "live: an unknown keyspace" fails 2 "127.0.0.1:$port: " \
+    diagram --host 127.0.0.1 --port "$port" -k nope
+  check "live: a bad --source" fails 2 "unknown source 'sample'" \
+    size "$work/service.cql" --host 127.0.0.1 --port "$port" --source sample
+  check "live: --source without --host" fails 2 "--source needs --host" \
+    size "$work/service.cql" --source estimates
   printf 'CREATE TABLE hotel.no_such_table (id int PRIMARY KEY);\n' >"$work/missing.cql"
   check "live: a table the server lacks is reported as failed" \
     bash -c '"$1" size "$2" --host 127.0.0.1 --port "$3" | grep -q "^  measured: failed: .*no_such_table"' \
@@ -237,6 +334,25 @@ m=r[\"hotel.available_rooms_by_hotel_date\"][\"measured\"]; assert m[\"partition
 else
   echo "cqlmodel cli: live checks skipped (no CQLD_BINARY and HOTEL_BINARY)"
 fi
+
+# --- 7. a schema of 38 tables: the marketplace -------------------------------------------------
+# tests/data/model/marketplace.yaml (38 access patterns over 4 keyspaces) derives
+# marketplace.cql, on which every subcommand has a golden.
+market=$golden/marketplace.cql
+derived "the marketplace's 38 access patterns" marketplace.cql marketplace \
+  "$golden/marketplace.yaml"
+check "marketplace: 38 tables" bash -c '[ "$(grep -c "^CREATE TABLE" "$1")" -eq 38 ]' _ "$market"
+check "marketplace: diagram" golden diagram_marketplace.svg 0 diagram "$market"
+check "marketplace: diagram, no boxes overlap" no_overlap "$golden/diagram_marketplace.svg" 38
+check "marketplace: diagram with the workflow, no boxes overlap" \
+  no_overlap "$golden/derive_marketplace.svg" 38
+check "marketplace: diagram --logical" golden diagram_marketplace_logical.svg 0 diagram "$market" \
+  --logical
+check "marketplace: size (bot sign-ins: 100 a day for five years, bucketed by month)" \
+  golden size_marketplace.txt 0 size "$market" --rows logins_by_user_login_at=100x1825 \
+  --span logins_by_user_login_at=1825 --rows products_by_category=250000 \
+  --rows messages_by_conversation=200 --value-size review_text=400 --value-size body=300
+check "marketplace: lint" golden lint_marketplace.txt 1 lint "$market"
 
 # --- 6. errors ----------------------------------------------------------------------------------
 check "no subcommand: usage" fails 2 "usage: cqlmodel" 

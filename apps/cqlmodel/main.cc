@@ -2,19 +2,27 @@
 //
 //   cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]
 //                 [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]
-//                 [--host H [--port P] [--username U] [--max-rows N]]
+//                 [--host H [--port P] [--username U] [--source S] [--max-rows N]]
 //       The seeds' Nv and St per partition of every table (src/model/partition_size.h), the
 //       tables over 100,000 values or 100 MB, and bucketing proposals with their sizes. With
 //       --host, also the partitions measured on that server through the driver
-//       (src/model/partition_measure.h); the password comes from CQLMODEL_PASSWORD.
-//   cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] [--json]
+//       (src/model/partition_measure.h) from --source: scan (default: a paged read, exact),
+//       estimates (system.size_estimates) or histograms (cqld's partition_histograms), and
+//       bucketing proposals for measured partitions over the limits; the password comes from
+//       CQLMODEL_PASSWORD.
+//   cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...]
+//                 [--allow RULE[:TABLE] ...] [--json]
 //       Findings with rule id, severity, reasoning and fix (src/model/lint.h). Exits 1 when
-//       there is an error-level finding, so CI can gate on it.
+//       there is an error-level finding, so CI can gate on it. Findings the schema accepts
+//       (`-- cqlmodel: allow RULE REASON` comments, src/model/lint_suppression.h) or --allow
+//       names are reported apart and do not count.
 //   cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]
 //                    [--workflow WORKFLOW.yaml]
 //       The Chebotko physical diagram (src/model/diagram.h), or with --logical the logical one
 //       (no types), SVG by default, to stdout or OUT; with --workflow, the arrows of the
 //       application's workflow between the tables of its queries (src/model/derive.h).
+//   size, lint and diagram without SCHEMA.cql read the schema of the --host server (its
+//   DESCRIBE SCHEMA, or DESCRIBE KEYSPACE KS with -k; src/model/schema_model.h).
 //   cqlmodel derive WORKFLOW.yaml [-o DIR] [--format cql|json|svg|dot|size] [--logical]
 //       The seeds' mapping from a conceptual model and its access patterns to tables
 //       (src/model/derive.h): the CQL schema by default, the logical model as JSON, the diagram
@@ -32,6 +40,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -41,6 +50,7 @@
 #include "model/derive.h"
 #include "model/diagram.h"
 #include "model/lint.h"
+#include "model/lint_suppression.h"
 #include "model/partition_size.h"
 #include "model/schema_model.h"
 
@@ -49,13 +59,16 @@ namespace {
 constexpr const char* kUsage =
     "usage: cqlmodel size SCHEMA.cql [-k KS] [--rows TABLE=N ...] [--value-size KEY=BYTES ...]\n"
     "                     [--span TABLE=DAYS ...] [--default-rows N] [--elements N] [--json]\n"
-    "                     [--host H [--port P] [--username U] [--max-rows N]]\n"
-    "       cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...] "
-    "[--json]\n"
+    "                     [--host H [--port P] [--username U]\n"
+    "                      [--source scan|estimates|histograms] [--max-rows N]]\n"
+    "       cqlmodel lint SCHEMA.cql [-k KS] [--queries QUERIES.cql] [--disable RULE,...]\n"
+    "                     [--allow RULE[:TABLE] ...] [--json]\n"
     "       cqlmodel diagram SCHEMA.cql [-k KS] [-o OUT] [--format svg|dot] [--logical]\n"
     "                        [--workflow WORKFLOW.yaml]\n"
     "       cqlmodel derive WORKFLOW.yaml [-o DIR] [--format cql|json|svg|dot|size] "
-    "[--logical]\n";
+    "[--logical]\n"
+    "size, lint and diagram read the schema of the server --host H [--port P] [--username U]\n"
+    "instead (its DESCRIBE SCHEMA) when SCHEMA.cql is left out.\n";
 
 constexpr int kExitUsage = 2;
 
@@ -110,8 +123,9 @@ bool ParseArguments(int argc, char** argv, const std::vector<std::string>& allow
     }
     out->schema = arg;
   }
-  if (out->schema.empty()) *problem = "no input file given";
-  return !out->schema.empty();
+  // Without a file, size, lint and diagram read the schema of the --host server.
+  if (out->schema.empty() && !out->Has("--host")) *problem = "no input file given";
+  return problem->empty();
 }
 
 bool SplitAssignment(const std::string& text, std::string* key, std::string* value) {
@@ -177,25 +191,58 @@ bool ReadSizeAssumptions(const Arguments& args, model::SizeAssumptions* assumpti
   return true;
 }
 
-// Connects to the server of --host/--port through the driver and measures every report's table.
-// Returns 0, or the exit status of a failure it has reported.
-int Measure(const model::SchemaModel& schema, const Arguments& args, const std::string& host,
-            std::vector<model::SizeReport>* reports) {
-  int64_t max_rows = 1'000'000;
-  if (std::string text = args.Get("--max-rows"); !text.empty() && !ParsePositive(text, &max_rows)) {
-    return Usage("invalid --max-rows " + text);
-  }
+// A driver session to the server of --host/--port (--username, CQLMODEL_PASSWORD); null after
+// reporting why it could not connect.
+std::unique_ptr<client::RemoteSession> Connect(const Arguments& args) {
   client::ClientOptions options;
-  options.contact_points = {host + ":" + args.Get("--port", "9042")};
+  options.contact_points = {args.Get("--host") + ":" + args.Get("--port", "9042")};
   options.username = args.Get("--username");
   if (const char* password = std::getenv("CQLMODEL_PASSWORD")) options.password = password;
   auto session = client::RemoteSession::Connect(options);
   if (!session.ok()) {
     std::cerr << "cqlmodel: " << options.contact_points[0] << ": " << session.status().message()
               << "\n";
-    return kExitUsage;
+    return nullptr;
   }
-  model::MeasureReports(**session, schema, max_rows, reports);
+  return *std::move(session);
+}
+
+// The schema of SCHEMA.cql or, without one, of the --host server (its DESCRIBE SCHEMA, or
+// DESCRIBE KEYSPACE with -k); nullopt after reporting why it did not load.
+std::optional<model::SchemaModel> LoadSchemaOf(const Arguments& args) {
+  std::string source = args.schema;
+  common::Result<model::SchemaModel> schema = common::Status::Invalid("");
+  if (!args.schema.empty()) {
+    schema = model::LoadSchemaFile(args.schema);
+  } else {
+    std::unique_ptr<client::RemoteSession> session = Connect(args);
+    if (session == nullptr) return std::nullopt;
+    source = args.Get("--host") + ":" + args.Get("--port", "9042");
+    common::Result<std::string> text = model::DescribeServerSchema(*session, args.Get("-k"));
+    schema =
+        text.ok() ? model::LoadSchema(*text) : common::Result<model::SchemaModel>(text.status());
+  }
+  if (!schema.ok()) {
+    std::cerr << "cqlmodel: " << source << ": " << schema.status().message() << "\n";
+    return std::nullopt;
+  }
+  return *std::move(schema);
+}
+
+// Connects to the server of --host/--port through the driver and measures every report's table.
+// Returns 0, or the exit status of a failure it has reported.
+int Measure(const model::SchemaModel& schema, const Arguments& args,
+            std::vector<model::SizeReport>* reports) {
+  int64_t max_rows = 1'000'000;
+  if (std::string text = args.Get("--max-rows"); !text.empty() && !ParsePositive(text, &max_rows)) {
+    return Usage("invalid --max-rows " + text);
+  }
+  auto parsed = model::ParseMeasureSource(args.Get("--source", "scan"));
+  if (!parsed.ok()) return Usage(parsed.status().message());
+  const model::MeasureSource source = *parsed;
+  std::unique_ptr<client::RemoteSession> session = Connect(args);
+  if (session == nullptr) return kExitUsage;
+  model::MeasureReports(*session, schema, source, max_rows, reports);
   return 0;
 }
 
@@ -205,13 +252,47 @@ int Size(const model::SchemaModel& schema, const Arguments& args) {
   if (!ReadSizeAssumptions(args, &assumptions, &problem)) return Usage(problem);
   std::vector<model::SizeReport> reports =
       model::EstimateSchema(schema, args.Get("-k"), assumptions);
-  if (std::string host = args.Get("--host"); !host.empty()) {
-    int status = Measure(schema, args, host, &reports);
+  if (args.Has("--host")) {
+    int status = Measure(schema, args, &reports);
     if (status != 0) return status;
+    model::ProposeFromMeasurements(schema, assumptions, &reports);
+  } else if (args.Has("--source")) {
+    return Usage("--source needs --host");
   }
   std::cout << (args.Has("--json") ? model::SizeReportsJson(reports)
                                    : model::FormatSizeReports(reports));
   return 0;
+}
+
+// The suppressions of the schema file's `cqlmodel: allow` comments and of --allow, less those
+// of rules turned off and of keyspaces -k leaves out (they could only look unused).
+bool ReadLintSuppressions(const Arguments& args, const std::vector<std::string>& disabled,
+                          std::vector<model::Suppression>* out, std::string* problem) {
+  std::stringstream text;
+  if (!args.schema.empty()) {  // a server's schema has no comments
+    std::ifstream file(args.schema, std::ios::binary);
+    text << file.rdbuf();
+  }
+  auto read = model::ReadSuppressions(text.str(), args.schema);
+  if (!read.ok()) {
+    *problem = read.status().message();
+    return false;
+  }
+  const std::string keyspace = args.Get("-k");
+  for (model::Suppression& suppression : *read) {
+    if (std::find(disabled.begin(), disabled.end(), suppression.rule) != disabled.end()) continue;
+    if (!keyspace.empty() && !suppression.object.starts_with(keyspace + ".")) continue;
+    out->push_back(std::move(suppression));
+  }
+  for (const std::string& allow : args.All("--allow")) {
+    auto parsed = model::ParseAllowFlag(allow);
+    if (!parsed.ok()) {
+      *problem = parsed.status().message();
+      return false;
+    }
+    out->push_back(*std::move(parsed));
+  }
+  return true;
 }
 
 int Lint(const model::SchemaModel& schema, const Arguments& args) {
@@ -235,10 +316,17 @@ int Lint(const model::SchemaModel& schema, const Arguments& args) {
       disabled.push_back(rule);
     }
   }
-  std::vector<model::Finding> findings = model::Lint(schema, queries, args.Get("-k"), disabled);
-  std::cout << (args.Has("--json") ? model::FindingsJson(findings)
-                                   : model::FormatFindings(findings));
-  return model::HasErrors(findings) ? 1 : 0;
+  std::vector<model::Suppression> suppressions;
+  std::string problem;
+  if (!ReadLintSuppressions(args, disabled, &suppressions, &problem)) {
+    std::cerr << "cqlmodel: " << problem << "\n";
+    return kExitUsage;
+  }
+  model::LintReport report = model::ApplySuppressions(
+      model::Lint(schema, queries, args.Get("-k"), disabled), suppressions);
+  std::cout << (args.Has("--json") ? model::LintReportJson(report)
+                                   : model::FormatLintReport(report));
+  return model::HasErrors(report.findings) ? 1 : 0;
 }
 
 // Writes `text` to `path`; false (reported) when it cannot.
@@ -340,9 +428,11 @@ int Run(int argc, char** argv) {
   static const std::map<std::string, std::vector<std::string>> kFlags = {
       {"size",
        {"-k", "--rows", "--value-size", "--span", "--default-rows", "--elements", "--host",
-        "--port", "--username", "--max-rows", "--json"}},
-      {"lint", {"-k", "--queries", "--disable", "--json"}},
-      {"diagram", {"-k", "-o", "--format", "--logical", "--workflow"}},
+        "--port", "--username", "--source", "--max-rows", "--json"}},
+      {"lint",
+       {"-k", "--queries", "--disable", "--allow", "--json", "--host", "--port", "--username"}},
+      {"diagram",
+       {"-k", "-o", "--format", "--logical", "--workflow", "--host", "--port", "--username"}},
       {"derive", {"-o", "--format", "--logical"}},
   };
   auto flags = kFlags.find(command);
@@ -351,11 +441,8 @@ int Run(int argc, char** argv) {
   std::string problem;
   if (!ParseArguments(argc, argv, flags->second, &args, &problem)) return Usage(problem);
   if (command == "derive") return Derive(args);
-  auto schema = model::LoadSchemaFile(args.schema);
-  if (!schema.ok()) {
-    std::cerr << "cqlmodel: " << args.schema << ": " << schema.status().message() << "\n";
-    return kExitUsage;
-  }
+  std::optional<model::SchemaModel> schema = LoadSchemaOf(args);
+  if (!schema.has_value()) return kExitUsage;
   if (command == "size") return Size(*schema, args);
   if (command == "lint") return Lint(*schema, args);
   return Diagram(*schema, args);

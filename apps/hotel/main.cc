@@ -26,14 +26,24 @@
 //       closed loop, then open loop at half the throughput it reached.
 //
 //   hotel notify [--data DIR | --cassandra ...] [--keyspace-prefix P] [--once]
-//                [--maildir DIR | --smtp-host HOST [--smtp-port N] [--smtp-starttls]
-//                [--smtp-ca FILE]] [--mail-from ADDRESS] [--notify-interval S]
+//                [--maildir DIR | --smtp-host HOST [--smtp-port N] [--smtp-starttls |
+//                --smtp-tls] [--smtp-ca FILE] [--smtp-user NAME [--smtp-password-file FILE]
+//                [--smtp-auth auto|plain|login] [--smtp-insecure-auth]]]
+//                [--mail-from ADDRESS] [--notify-interval S]
 //       The notification worker (src/hotel/notification_worker.h): delivers the confirmation,
 //       change and cancellation emails the service wrote to its outbox, into a maildir
-//       (default ./mail) or to an SMTP server; --once delivers what is due and exits (cron,
-//       tests), else it polls every --notify-interval seconds (default 2) until SIGINT/SIGTERM.
-//       `hotel serve --notify-maildir DIR` (or --smtp-host HOST) runs the same worker
-//       in-process (docs/operations.md, "Notifications").
+//       (default ./mail) or to an SMTP server (logging in with --smtp-user after TLS, the
+//       password from --smtp-password-file or HOTEL_SMTP_PASSWORD); --once delivers what is due and
+//       exits (cron, tests), else it polls every --notify-interval seconds (default 2) until
+//       SIGINT/SIGTERM. `hotel serve --notify-maildir DIR` (or --smtp-host HOST) runs the same
+//       worker in-process (docs/operations.md, "Notifications").
+//
+//   hotel backfill [--data DIR | --cassandra ...] [--keyspace-prefix P] [--page-size N]
+//                  [--from CURSOR]
+//       Writes the departures/in-house rows (Q11) and the search-by-email rows (Q12) of
+//       reservations written before those tables existed (src/hotel/backfill.h): paged,
+//       idempotent, safe while the service runs; prints a cursor to resume from after every
+//       page (docs/operations.md, "Backfilling the derived tables").
 //
 //   hotel users add|passwd|remove NAME [--data DIR | --cassandra ...] [--keyspace-prefix P]
 //   hotel users list [--data DIR | --cassandra ...] [--keyspace-prefix P]
@@ -62,12 +72,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
 
 #include "client/remote_session.h"
 #include "engine/database.h"
+#include "hotel/backfill.h"
 #include "hotel/data_generator.h"
 #include "hotel/hotel_service.h"
 #include "hotel/http_router.h"
@@ -98,8 +110,11 @@ constexpr const char* kUsage =
     "                   [--scale S] [--days N] [--first-day YYYY-MM-DD]\n"
     "                   [--staff-user NAME] (with --url: the staff login the workflow needs)\n"
     "       hotel notify [--data DIR] [--keyspace-prefix P] [--once] [--maildir DIR]\n"
-    "                    [--smtp-host HOST [--smtp-port N] [--smtp-starttls] [--smtp-ca FILE]]\n"
+    "                    [--smtp-host HOST [--smtp-port N] [--smtp-starttls | --smtp-tls]\n"
+    "                     [--smtp-ca FILE] [--smtp-user NAME [--smtp-password-file FILE]\n"
+    "                     [--smtp-auth auto|plain|login] [--smtp-insecure-auth]]]\n"
     "                    [--mail-from ADDRESS] [--notify-interval S]\n"
+    "       hotel backfill [--data DIR] [--keyspace-prefix P] [--page-size N] [--from CURSOR]\n"
     "       hotel users add|passwd|remove NAME [--data DIR] [--keyspace-prefix P]\n"
     "       hotel users list [--data DIR] [--keyspace-prefix P]\n"
     "       (any command: --cassandra HOST:PORT[,HOST:PORT...] [--replication MAP]\n"
@@ -126,7 +141,13 @@ constexpr const char* kUsage =
     "  notify: --maildir DIR        deliver into the maildir DIR (default ./mail)\n"
     "          --smtp-host HOST     deliver to the SMTP server HOST instead (--smtp-port, default\n"
     "                               25; --smtp-starttls requires STARTTLS, verifying the server\n"
-    "                               against the system's CAs or --smtp-ca FILE)\n"
+    "                               against the system's CAs or --smtp-ca FILE; --smtp-tls:\n"
+    "                               TLS from the first byte, SMTPS, usually port 465)\n"
+    "          --smtp-user NAME     log in (AUTH PLAIN or LOGIN: --smtp-auth) after TLS; the\n"
+    "                               password from --smtp-password-file FILE (first line) or\n"
+    "                               HOTEL_SMTP_PASSWORD, never the command line\n"
+    "          --smtp-insecure-auth allow the login without TLS: the password travels in\n"
+    "                               clear (a server on the loopback only)\n"
     "          --mail-from ADDRESS  the From address (default reservations@localhost)\n"
     "          --once               deliver what is due, print what was done, exit\n"
     "          --notify-interval S  seconds between passes (default 2)\n"
@@ -230,9 +251,11 @@ std::map<std::string, std::string> DefaultFlags() {
                                               {"--concurrency", "8"}, {"--duration", "10"},
                                               {"--rate", "0"},        {"--bucketing", "none"},
                                               {"--staff-user", ""},   {"--username", ""},
-                                              {"--password", ""},     {"--tls-ca", ""}};
+                                              {"--password", ""},     {"--tls-ca", ""},
+                                              {"--page-size", "100"}, {"--from", ""}};
   // The notify worker's flags (`hotel notify`, and `hotel serve` with --notify-maildir or
-  // --smtp-host); the switches --once and --smtp-starttls are "" until given.
+  // --smtp-host); the switches --once, --smtp-starttls, --smtp-tls and --smtp-insecure-auth are
+  // "" until given.
   for (const auto& [flag, value] :
        std::map<std::string, std::string>{{"--maildir", "mail"},
                                           {"--notify-maildir", ""},
@@ -240,6 +263,11 @@ std::map<std::string, std::string> DefaultFlags() {
                                           {"--smtp-port", "25"},
                                           {"--smtp-starttls", ""},
                                           {"--smtp-ca", ""},
+                                          {"--smtp-tls", ""},
+                                          {"--smtp-user", ""},
+                                          {"--smtp-password-file", ""},
+                                          {"--smtp-auth", "auto"},
+                                          {"--smtp-insecure-auth", ""},
                                           {"--mail-from", "reservations@localhost"},
                                           {"--once", ""},
                                           {"--notify-interval", "2"}}) {
@@ -474,7 +502,71 @@ common::Result<std::string> BenchLogin(const std::string& url, const std::string
   return hotel::HttpStaffLogin(url, user, password);
 }
 
+// --- Backfill --------------------------------------------------------------------------------
+
+// `hotel backfill`: writes the Q11 and Q12 rows of reservations older than those tables
+// (src/hotel/backfill.h). Prints where to resume after every page.
+int RunBackfill(hotel::Repository& repository, std::map<std::string, std::string>& flags) {
+  hotel::BackfillOptions options;
+  int page_size = 100;
+  if (!IntFlag(flags["--page-size"], 1, 5000, &page_size)) return Fail("bad --page-size");
+  options.page_size = page_size;
+  options.from = flags["--from"];
+  options.progress = [](const hotel::BackfillProgress& progress) {
+    if (progress.next_cursor.empty()) return;
+    std::fprintf(stderr, "hotel backfill: %lld reservations; to resume: --from %s\n",
+                 static_cast<long long>(progress.reservations), progress.next_cursor.c_str());
+  };
+  auto done = hotel::Backfill(repository, options);
+  if (!done.ok()) return Fail(done.status().ToString());
+  std::printf("hotel backfill: %lld reservations rewritten, %lld pending skipped, %lld pages\n",
+              static_cast<long long>(done->reservations), static_cast<long long>(done->pending),
+              static_cast<long long>(done->pages));
+  return 0;
+}
+
 // --- Notifications -------------------------------------------------------------------------
+
+// The SMTP login of the flags into `options`: --smtp-user, the password from the file
+// --smtp-password-file (its first line) or else HOTEL_SMTP_PASSWORD — never a flag, so `ps`
+// never shows it, and never in a message — and --smtp-auth. Refuses a login without TLS unless
+// --smtp-insecure-auth, which warns on every start.
+common::Status SmtpLoginFromFlags(std::map<std::string, std::string>& flags,
+                                  hotel::SmtpOptions& options) {
+  options.username = flags["--smtp-user"];
+  ASSIGN_OR_RETURN(options.auth, hotel::ParseSmtpAuth(flags["--smtp-auth"]));
+  const std::string& file = flags["--smtp-password-file"];
+  if (!file.empty()) {
+    std::ifstream in(file);
+    if (!in || !std::getline(in, options.password)) {
+      return common::Status::Invalid("cannot read the SMTP password from " + file);
+    }
+    if (!options.password.empty() && options.password.back() == '\r') options.password.pop_back();
+  } else if (const char* value = std::getenv("HOTEL_SMTP_PASSWORD"); value != nullptr) {
+    options.password = value;
+  }
+  if (options.username.empty()) {
+    if (!file.empty()) return common::Status::Invalid("--smtp-password-file needs --smtp-user");
+    return common::Status::Ok();
+  }
+  if (options.password.empty()) {
+    return common::Status::Invalid(
+        "--smtp-user needs a password: --smtp-password-file FILE or HOTEL_SMTP_PASSWORD");
+  }
+  options.allow_auth_without_tls = !flags["--smtp-insecure-auth"].empty();
+  if (!options.starttls && !options.implicit_tls) {
+    if (!options.allow_auth_without_tls) {
+      return common::Status::Invalid(
+          "--smtp-user sends a password: it needs --smtp-starttls or --smtp-tls (or, for a "
+          "server on the loopback only, --smtp-insecure-auth)");
+    }
+    std::fprintf(stderr,
+                 "hotel: WARNING: --smtp-insecure-auth: the SMTP password of '%s' goes to %s "
+                 "without TLS; anyone on the path can read it\n",
+                 options.username.c_str(), options.host.c_str());
+  }
+  return common::Status::Ok();
+}
 
 // The sender the flags ask for: SMTP with --smtp-host, else the maildir `maildir`.
 common::Result<std::unique_ptr<hotel::MailSender>> SenderFromFlags(
@@ -492,10 +584,15 @@ common::Result<std::unique_ptr<hotel::MailSender>> SenderFromFlags(
   }
   options.port = static_cast<uint16_t>(port);
   options.starttls = !flags["--smtp-starttls"].empty();
-  options.ca_file = flags["--smtp-ca"];
-  if (!options.ca_file.empty() && !options.starttls) {
-    return common::Status::Invalid("--smtp-ca goes with --smtp-starttls");
+  options.implicit_tls = !flags["--smtp-tls"].empty();
+  if (options.starttls && options.implicit_tls) {
+    return common::Status::Invalid("--smtp-starttls and --smtp-tls exclude each other");
   }
+  options.ca_file = flags["--smtp-ca"];
+  if (!options.ca_file.empty() && !options.starttls && !options.implicit_tls) {
+    return common::Status::Invalid("--smtp-ca goes with --smtp-starttls or --smtp-tls");
+  }
+  RETURN_IF_ERROR(SmtpLoginFromFlags(flags, options));
   return std::unique_ptr<hotel::MailSender>(std::make_unique<hotel::SmtpSender>(options));
 }
 
@@ -597,12 +694,14 @@ int Serve(hotel::HotelService& service, hotel::Repository& repository,
 }
 
 // Reads argv into `flags` from `first`; false on an unknown flag. Every flag takes a value but
-// the switches (`--no-access-log`, `--once`, `--smtp-starttls`), which are set to "true". The value
+// the switches (`--no-access-log`, `--once`, `--smtp-starttls`, `--smtp-tls`,
+// `--smtp-insecure-auth`), which are set to "true". The value
 // of --password is blanked in argv once read, so `ps` shows it no longer.
 bool ParseFlags(int argc, char** argv, int first, std::map<std::string, std::string>& flags) {
   for (int i = first; i < argc; ++i) {
     std::string flag = argv[i];
-    if (flag == "--no-access-log" || flag == "--once" || flag == "--smtp-starttls") {
+    if (flag == "--no-access-log" || flag == "--once" || flag == "--smtp-starttls" ||
+        flag == "--smtp-tls" || flag == "--smtp-insecure-auth") {
       flags[flag] = "true";
       continue;
     }
@@ -642,7 +741,7 @@ int main(int argc, char** argv) {
   std::string users_name;
   int first_flag = 2;
   if ((command != "serve" && command != "load" && command != "bench" && command != "users" &&
-       command != "notify") ||
+       command != "notify" && command != "backfill") ||
       (command == "users" &&
        !UsersArguments(argc, argv, &users_action, &users_name, &first_flag))) {
     std::fputs(kUsage, stderr);
@@ -708,6 +807,7 @@ int main(int argc, char** argv) {
   if (!repository.ok()) return Fail(repository.status().ToString());
   if (command == "users") return Users(users_action, users_name, **repository);
   if (command == "notify") return Notify(**repository, flags, signals);
+  if (command == "backfill") return RunBackfill(**repository, flags);
   hotel::HotelServiceOptions service_options;
   auto bucketing = hotel::ParseBucketing(flags["--bucketing"]);
   if (!bucketing.ok()) return Fail(bucketing.status().message());

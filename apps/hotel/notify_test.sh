@@ -8,6 +8,9 @@
 #      deliver (the in-process worker recorded its deliveries: nothing is sent twice).
 #   3. A booking made while no worker runs waits in the outbox; `hotel notify --once` delivers
 #      it into the default maildir ./mail and says so; a second --once delivers nothing.
+#   4. The SMTP login's flags: a login without TLS, a password on the command line and an
+#      unknown mechanism are refused at start, never echoing the password; --smtp-insecure-auth
+#      warns and runs.
 # Everything lives in a temporary directory; the service listens on 127.0.0.1 on a free port and
 # is stopped (by its pid) even when a check fails.
 #
@@ -113,6 +116,30 @@ check "notify --once delivers it into ./mail" \
 check "... one message" bash -c "grep -l '$number' '$work'/cron/mail/new/* | wc -l | grep -qx 1"
 (cd "$work/cron" && "$hotel" notify --data "$data" --once) >"$work/twice.out" 2>&1
 check "a second --once delivers nothing" grep -q "^hotel notify: 0 delivered" "$work/twice.out"
+
+# --- 4. the SMTP login's flags: refused before anything is sent, the password never shown ----
+secret=never-print-this-2718
+refused() {  # $1 what, $2 expected message, the rest: flags of `hotel notify --once`
+  local what=$1 expected=$2
+  shift 2
+  HOTEL_SMTP_PASSWORD=$secret "$hotel" notify --data "$data" --once --smtp-host 127.0.0.1 "$@" \
+    >"$work/smtp.out" 2>&1
+  local status=$?
+  check "$what: refused" test "$status" -ne 0
+  check "$what: says why" grep -qF -- "$expected" "$work/smtp.out"
+  check "$what: without the password" bash -c "! grep -qF '$secret' '$work/smtp.out'"
+}
+refused "a login without TLS" "it needs --smtp-starttls or --smtp-tls" --smtp-user mailer
+refused "a password on the command line" "usage:" --smtp-user mailer --smtp-password "$secret"
+refused "an unknown mechanism" "none of auto, plain, login" --smtp-user mailer --smtp-tls \
+  --smtp-auth cram-md5
+echo "$secret" >"$work/password"
+HOTEL_SMTP_PASSWORD= "$hotel" notify --data "$data" --once --smtp-host 127.0.0.1 --smtp-port 1 \
+  --smtp-user mailer --smtp-password-file "$work/password" --smtp-insecure-auth \
+  >"$work/smtp.out" 2>&1
+check "--smtp-insecure-auth warns loudly" grep -q "WARNING: --smtp-insecure-auth" "$work/smtp.out"
+check "... and runs" grep -q "^hotel notify: 0 delivered" "$work/smtp.out"
+check "... without the password" bash -c "! grep -qF '$secret' '$work/smtp.out'"
 
 if [ "$failures" -gt 0 ]; then
   echo "hotel notify: $failures check(s) failed; the service's stderr:" >&2

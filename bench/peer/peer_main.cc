@@ -6,7 +6,7 @@
 //                    --pg CONNINFO --pg-pid PID --pg-data DIR
 //                    [--scale small|seed] [--hotels N] [--rooms N] [--days N] [--seed N]
 //                    [--mixes lookup,availability,workflow] [--concurrency N] [--duration S]
-//                    [--synchronous-commit off|on]
+//                    [--synchronous-commit off|on] [--embedded-data DIR]
 //
 // Both sides get the same sample from the same generator (hotel/data_generator.h): cqld the way
 // `hotel load --cassandra` writes it (the service's repository over the driver), PostgreSQL
@@ -18,6 +18,12 @@
 // reservation). It prints each side's report, then one table: ops/s, p50/p99 per operation,
 // server CPU per operation (from /proc, before and after each phase), client CPU per
 // operation, the load, and bytes on disk. Exit status 1 when an integrity check fails.
+//
+// With `--embedded-data DIR` a third side runs the same sample and mixes on the hotel service's
+// default deployment: the service in this process on the embedded engine (engine::Database in
+// DIR, no network, what `make run` and `hotel serve` run). Its engine shares the process with
+// the benchmark's clients, so its "server CPU" is the whole process's CPU (service, engine and
+// load generator together) and it has no client CPU of its own.
 
 #include <unistd.h>
 
@@ -36,6 +42,7 @@
 #include "bench/peer/pg_bench_client.h"
 #include "bench/peer/process_cpu.h"
 #include "client/remote_session.h"
+#include "engine/database.h"
 #include "hotel/data_generator.h"
 #include "hotel/hotel_service.h"
 #include "hotel/load_bench.h"
@@ -53,7 +60,8 @@ constexpr const char* kUsage =
     "                        [--flush-command CMD] --pg CONNINFO --pg-pid PID --pg-data DIR\n"
     "                        [--scale small|seed] [--hotels N] [--rooms N] [--days N]\n"
     "                        [--seed N] [--mixes lookup,availability,workflow]\n"
-    "                        [--concurrency N] [--duration S] [--synchronous-commit off|on]\n";
+    "                        [--concurrency N] [--duration S] [--synchronous-commit off|on]\n"
+    "                        [--embedded-data DIR]\n";
 
 struct Flags {
   std::map<std::string, std::string> values = {{"--cqld", ""},
@@ -71,7 +79,8 @@ struct Flags {
                                                {"--mixes", "lookup,availability,workflow"},
                                                {"--concurrency", "8"},
                                                {"--duration", "10"},
-                                               {"--synchronous-commit", "off"}};
+                                               {"--synchronous-commit", "off"},
+                                               {"--embedded-data", ""}};
   std::string& operator[](const std::string& name) { return values[name]; }
 };
 
@@ -116,8 +125,12 @@ bool OptionsFromFlags(Flags& flags, hotel::GeneratorOptions* generator,
 // One side of the comparison: a server, how to reach it, and what it measured.
 struct Side {
   std::string name;
+  std::string label;  // in the table's header
   pid_t pid = 0;
   hotel::BenchClientFactory factory;
+  // The side runs in this process (the embedded engine): its CPU is this process's, and there
+  // is no separate client CPU.
+  bool in_process = false;
   // Filled in by the load.
   double load_seconds = 0;
   double load_server_cpu = 0;
@@ -138,17 +151,22 @@ struct Measured {
 
 void Settle() { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }
 
+// The CPU seconds the side's server has used so far.
+double ServerCpuSeconds(const Side& side) {
+  return side.in_process ? peer::SelfCpuSeconds() : peer::ProcessTreeCpuSeconds(side.pid);
+}
+
 Result<Measured> RunPhase(Side& side, const hotel::BenchOptions& options) {
   hotel::LoadBench bench(side.factory, options);
   RETURN_IF_ERROR(bench.Prepare());
   Settle();
   Measured measured;
-  double server_before = peer::ProcessTreeCpuSeconds(side.pid);
+  double server_before = ServerCpuSeconds(side);
   double client_before = peer::SelfCpuSeconds();
   ASSIGN_OR_RETURN(measured.report, bench.Run(side.name, 0));
-  measured.client_cpu = peer::SelfCpuSeconds() - client_before;
+  if (!side.in_process) measured.client_cpu = peer::SelfCpuSeconds() - client_before;
   Settle();  // the postmaster reaps the benchmark's backends
-  measured.server_cpu = peer::ProcessTreeCpuSeconds(side.pid) - server_before;
+  measured.server_cpu = ServerCpuSeconds(side) - server_before;
   ASSIGN_OR_RETURN(measured.integrity, bench.CheckIntegrity());
   std::printf("%s", hotel::FormatBenchReport(measured.report).c_str());
   std::printf(
@@ -164,12 +182,12 @@ Result<Measured> RunPhase(Side& side, const hotel::BenchOptions& options) {
 
 // Loads the sample through `load` and records time, rows and server CPU on `side`.
 Status Load(Side& side, const std::function<Result<hotel::GeneratorReport>()>& load) {
-  double cpu_before = peer::ProcessTreeCpuSeconds(side.pid);
+  double cpu_before = ServerCpuSeconds(side);
   Clock::time_point start = Clock::now();
   ASSIGN_OR_RETURN(hotel::GeneratorReport report, load());
   side.load_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   Settle();
-  side.load_server_cpu = peer::ProcessTreeCpuSeconds(side.pid) - cpu_before;
+  side.load_server_cpu = ServerCpuSeconds(side) - cpu_before;
   side.load_rows = report.rows;
   std::printf("%s: loaded %lld rows (%lld nights, %d reservations) in %.1f s\n", side.name.c_str(),
               static_cast<long long>(report.rows), static_cast<long long>(report.availability_rows),
@@ -186,65 +204,101 @@ std::string Mebibytes(int64_t bytes) {
   return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
 }
 
-constexpr const char* kRow = "{:<13} {:<20} {:>10} {:>8} {:>8} {:>10} {:>8} {:>8} {:>7}\n";
-
-// One operation's row: ops/s, p50, p99 on both sides and the throughput ratio.
-std::string OperationRow(const std::string& mix, const std::string& name, double seconds_a,
-                         hotel::OperationStats& a, double seconds_b, hotel::OperationStats& b) {
-  auto rate = [](const hotel::OperationStats& stats, double seconds) {
-    return seconds > 0 ? static_cast<double>(stats.ok + stats.conflicts) / seconds : 0;
-  };
-  double rate_a = rate(a, seconds_a);
-  double rate_b = rate(b, seconds_b);
-  return fmt::format(
-      kRow, mix, name, fmt::format("{:.0f}", rate_a), fmt::format("{:.0f}", a.PercentileMicros(50)),
-      fmt::format("{:.0f}", a.PercentileMicros(99)), fmt::format("{:.0f}", rate_b),
-      fmt::format("{:.0f}", b.PercentileMicros(50)), fmt::format("{:.0f}", b.PercentileMicros(99)),
-      rate_b > 0 ? fmt::format("{:.2f}x", rate_a / rate_b) : "-");
+// One line of the table: the mix, the operation, then `cells` (per side ops/s, p50 and p99,
+// then each side's throughput as a multiple of the last side's, the baseline).
+std::string Line(const std::string& mix, const std::string& name,
+                 const std::vector<std::string>& cells) {
+  std::string line = fmt::format("{:<13} {:<20}", mix, name);
+  for (const std::string& cell : cells) line += fmt::format(" {:>10}", cell);
+  return line + "\n";
 }
 
-// The side-by-side rows of one mix.
-std::string MixRows(const std::string& mix, Measured& a, Measured& b) {
+// One measured operation of one side, for a row of the table.
+struct Sample {
+  double seconds = 0;
+  hotel::OperationStats* stats = nullptr;  // PercentileMicros sorts it
+  double rate() const {
+    return seconds > 0 ? static_cast<double>(stats->ok + stats->conflicts) / seconds : 0;
+  }
+};
+
+// One operation's row: ops/s, p50 and p99 of each side, and the ratios to the baseline.
+std::string OperationRow(const std::string& mix, const std::string& name,
+                         const std::vector<Sample>& samples) {
+  std::vector<std::string> cells;
+  for (const Sample& sample : samples) {
+    cells.push_back(fmt::format("{:.0f}", sample.rate()));
+    cells.push_back(fmt::format("{:.0f}", sample.stats->PercentileMicros(50)));
+    cells.push_back(fmt::format("{:.0f}", sample.stats->PercentileMicros(99)));
+  }
+  double baseline = samples.back().rate();
+  for (size_t i = 0; i + 1 < samples.size(); ++i) {
+    cells.push_back(baseline > 0 ? fmt::format("{:.2f}x", samples[i].rate() / baseline) : "-");
+  }
+  return Line(mix, name, cells);
+}
+
+// A row with one figure per side (in its ops/s column) and no ratio.
+std::string FigureRow(const std::string& mix, const std::string& name,
+                      const std::vector<std::string>& figures) {
+  std::vector<std::string> cells;
+  for (const std::string& figure : figures) cells.insert(cells.end(), {figure, "", ""});
+  cells.resize(cells.size() + figures.size() - 1);
+  return Line(mix, name, cells);
+}
+
+// The side-by-side rows of one mix; `measured[i]` is a phase of `sides[i]`.
+std::string MixRows(const std::string& mix, const std::vector<const Side*>& sides,
+                    std::vector<Measured>& measured) {
   std::string out;
-  hotel::OperationStats all_a;
-  hotel::OperationStats all_b;
+  std::vector<hotel::OperationStats> totals(measured.size());
   for (size_t op = 0; op < hotel::kBenchOperationCount; ++op) {
-    hotel::OperationStats& stats_a = a.report.operations[op];
-    hotel::OperationStats& stats_b = b.report.operations[op];
-    if (stats_a.ok + stats_a.conflicts + stats_b.ok + stats_b.conflicts == 0) continue;
+    std::vector<Sample> samples;
+    int64_t count = 0;
+    for (Measured& m : measured) {
+      hotel::OperationStats& stats = m.report.operations[op];
+      count += stats.ok + stats.conflicts;
+      samples.push_back({m.report.seconds, &stats});
+    }
+    if (count == 0) continue;
     out += OperationRow(
         mix, std::string(hotel::BenchOperationName(static_cast<hotel::BenchOperation>(op))),
-        a.report.seconds, stats_a, b.report.seconds, stats_b);
-    all_a.Merge(hotel::OperationStats(stats_a));
-    all_b.Merge(hotel::OperationStats(stats_b));
+        samples);
+    for (size_t i = 0; i < measured.size(); ++i) {
+      totals[i].Merge(hotel::OperationStats(measured[i].report.operations[op]));
+    }
   }
-  out += OperationRow(mix, "total", a.report.seconds, all_a, b.report.seconds, all_b);
-  int64_t ops_a = a.report.total();
-  int64_t ops_b = b.report.total();
-  out += fmt::format(kRow, mix, "server CPU/op", Micros(a.server_cpu, ops_a), "", "",
-                     Micros(b.server_cpu, ops_b), "", "", "");
-  out += fmt::format(kRow, mix, "client CPU/op", Micros(a.client_cpu, ops_a), "", "",
-                     Micros(b.client_cpu, ops_b), "", "", "");
-  out += fmt::format(kRow, mix, "errors", a.report.errors(), "", "", b.report.errors(), "", "", "");
-  out += fmt::format(kRow, mix, "double bookings", a.integrity.double_bookings, "", "",
-                     b.integrity.double_bookings, "", "", "");
+  std::vector<Sample> samples;
+  for (size_t i = 0; i < measured.size(); ++i)
+    samples.push_back({measured[i].report.seconds, &totals[i]});
+  out += OperationRow(mix, "total", samples);
+  std::vector<std::string> server, client, errors, doubles;
+  for (size_t i = 0; i < measured.size(); ++i) {
+    const Measured& m = measured[i];
+    server.push_back(Micros(m.server_cpu, m.report.total()));
+    client.push_back(sides[i]->in_process ? "in server" : Micros(m.client_cpu, m.report.total()));
+    errors.push_back(fmt::format("{}", m.report.errors()));
+    doubles.push_back(fmt::format("{}", m.integrity.double_bookings));
+  }
+  out += FigureRow(mix, "server CPU/op", server);
+  out += FigureRow(mix, "client CPU/op", client);
+  out += FigureRow(mix, "errors", errors);
+  out += FigureRow(mix, "double bookings", doubles);
   return out;
 }
 
-std::string SummaryRows(const Side& a, const Side& b) {
-  std::string out;
-  auto rows_per_second = [](const Side& side) {
-    return side.load_seconds > 0 ? fmt::format("{:.0f}", side.load_rows / side.load_seconds) : "-";
-  };
-  out += fmt::format(kRow, "load", "rows/s", rows_per_second(a), "", "", rows_per_second(b), "", "",
-                     "");
-  out += fmt::format(kRow, "load", "server CPU/row", Micros(a.load_server_cpu, a.load_rows), "", "",
-                     Micros(b.load_server_cpu, b.load_rows), "", "", "");
-  out += fmt::format(kRow, "on disk", "hotel tables", Mebibytes(a.bytes_database), "", "",
-                     Mebibytes(b.bytes_database), "", "", "");
-  out += fmt::format(kRow, "on disk", "data directory", Mebibytes(a.bytes_data_dir), "", "",
-                     Mebibytes(b.bytes_data_dir), "", "", "");
-  return out;
+std::string SummaryRows(const std::vector<const Side*>& sides) {
+  std::vector<std::string> rate, cpu, tables, directory;
+  for (const Side* side : sides) {
+    rate.push_back(
+        side->load_seconds > 0 ? fmt::format("{:.0f}", side->load_rows / side->load_seconds) : "-");
+    cpu.push_back(Micros(side->load_server_cpu, side->load_rows));
+    tables.push_back(Mebibytes(side->bytes_database));
+    directory.push_back(Mebibytes(side->bytes_data_dir));
+  }
+  return FigureRow("load", "rows/s", rate) + FigureRow("load", "server CPU/row", cpu) +
+         FigureRow("on disk", "hotel tables", tables) +
+         FigureRow("on disk", "data directory", directory);
 }
 
 std::vector<std::string> Split(const std::string& text) {
@@ -256,25 +310,50 @@ std::vector<std::string> Split(const std::string& text) {
   return items;
 }
 
-// cqld's side: the service over the driver, as `hotel load/bench --cassandra`.
-struct CqldSide {
-  std::unique_ptr<client::RemoteSession> session;
+// A side that runs the hotel service: over the driver to cqld (`hotel load/bench --cassandra`),
+// or in process on the embedded engine (`hotel serve`'s default).
+struct ServiceSide {
+  std::unique_ptr<engine::Database> database;  // the embedded side only
+  std::unique_ptr<cql::Session> session;
   std::unique_ptr<hotel::Repository> repository;
   std::unique_ptr<hotel::HotelService> service;
 };
 
-Result<CqldSide> ConnectCqld(const std::string& address, uint64_t seed) {
-  client::ClientOptions options;
-  options.contact_points = {address};
-  CqldSide side;
-  ASSIGN_OR_RETURN(side.session, client::RemoteSession::Connect(options));
+Status StartService(ServiceSide& side, uint64_t seed) {
   RETURN_IF_ERROR(hotel::CreateServiceSchema(*side.session, ""));
   ASSIGN_OR_RETURN(hotel::Keyspaces keyspaces, hotel::KeyspacesForPrefix(""));
   ASSIGN_OR_RETURN(side.repository, hotel::Repository::Create(side.session.get(), keyspaces));
   hotel::HotelServiceOptions service_options;
   service_options.seed = seed;
   side.service = std::make_unique<hotel::HotelService>(side.repository.get(), service_options);
+  return Status::Ok();
+}
+
+Result<ServiceSide> ConnectCqld(const std::string& address, uint64_t seed) {
+  client::ClientOptions options;
+  options.contact_points = {address};
+  ServiceSide side;
+  ASSIGN_OR_RETURN(side.session, client::RemoteSession::Connect(options));
+  RETURN_IF_ERROR(StartService(side, seed));
   return side;
+}
+
+Result<ServiceSide> OpenEmbedded(const std::string& directory, uint64_t seed) {
+  ServiceSide side;
+  ASSIGN_OR_RETURN(side.database, engine::Database::Open(directory, engine::DatabaseOptions()));
+  side.session = side.database->NewSession();
+  RETURN_IF_ERROR(StartService(side, seed));
+  return side;
+}
+
+// Loads the sample into `side` through its service and gives `bench` its clients.
+Status LoadService(Side& bench, ServiceSide& side, const hotel::GeneratorOptions& generator) {
+  hotel::Repository* repository = side.repository.get();
+  hotel::HotelService* service = side.service.get();
+  bench.factory = [service, repository]() -> Result<std::unique_ptr<hotel::BenchClient>> {
+    return hotel::NewServiceBenchClient(service, repository);
+  };
+  return Load(bench, [&] { return hotel::Generate(*repository, *service, generator); });
 }
 
 // PostgreSQL's side: schema, load, VACUUM ANALYZE, sizes.
@@ -301,8 +380,9 @@ int Fail(const std::string& message) {
   return 1;
 }
 
-// Runs every mix on both sides and prints the table; the exit status.
-int Compare(Flags& flags, Side& cqld, Side& pg, const hotel::BenchOptions& base) {
+// Runs every mix on every side (PostgreSQL, the baseline, last) and prints the table; the exit
+// status.
+int Compare(Flags& flags, const std::vector<Side*>& sides, const hotel::BenchOptions& base) {
   std::string table;
   bool intact = true;
   for (const std::string& mix_name : Split(flags["--mixes"])) {
@@ -312,22 +392,26 @@ int Compare(Flags& flags, Side& cqld, Side& pg, const hotel::BenchOptions& base)
     options.mix = *mix;
     std::printf("== mix %s, %d clients, %.0f s per side ==\n", mix_name.c_str(),
                 options.concurrency, options.duration_seconds);
-    Result<Measured> a = RunPhase(cqld, options);
-    if (!a.ok()) return Fail("cqld: " + a.status().ToString());
-    Result<Measured> b = RunPhase(pg, options);
-    if (!b.ok()) return Fail("PostgreSQL: " + b.status().ToString());
-    intact = intact && a->integrity.ok() && b->integrity.ok();
-    table += MixRows(mix_name, *a, *b);
+    std::vector<Measured> measured;
+    for (Side* side : sides) {
+      Result<Measured> phase = RunPhase(*side, options);
+      if (!phase.ok()) return Fail(side->name + ": " + phase.status().ToString());
+      intact = intact && phase->integrity.ok();
+      measured.push_back(std::move(*phase));
+    }
+    table += MixRows(mix_name, {sides.begin(), sides.end()}, measured);
   }
   std::printf(
-      "== side by side: cqld (native protocol, the service's denormalized tables) vs "
+      "== side by side: cqld (native protocol, the service's denormalized tables)%s vs "
       "PostgreSQL 15 (libpq, prepared, normalized schema), synchronous_commit=%s ==\n",
+      sides.size() > 2 ? ", embedded (the service in process on the embedded engine)" : "",
       flags["--synchronous-commit"].c_str());
-  std::fputs(fmt::format(kRow, "mix", "operation", "cqld ops/s", "p50 µs", "p99 µs", "PG ops/s",
-                         "p50 µs", "p99 µs", "cqld/PG")
-                 .c_str(),
-             stdout);
-  std::printf("%s%s", table.c_str(), SummaryRows(cqld, pg).c_str());
+  std::vector<std::string> header;
+  for (const Side* side : sides)
+    header.insert(header.end(), {side->label + " ops/s", "p50 µs", "p99 µs"});
+  for (size_t i = 0; i + 1 < sides.size(); ++i) header.push_back(sides[i]->label + "/PG");
+  std::fputs(Line("mix", "operation", header).c_str(), stdout);
+  std::printf("%s%s", table.c_str(), SummaryRows({sides.begin(), sides.end()}).c_str());
   return intact ? 0 : 1;
 }
 
@@ -354,23 +438,35 @@ int main(int argc, char** argv) {
       "%d clients, %.0f s per phase\n",
       generator.hotels, generator.rooms_per_hotel, generator.days, generator.guests,
       generator.reservations, bench.concurrency, bench.duration_seconds);
-  Side cqld{"cqld", static_cast<pid_t>(std::atoi(flags["--cqld-pid"].c_str())), {}};
-  Side pg{"PostgreSQL", static_cast<pid_t>(std::atoi(flags["--pg-pid"].c_str())), {}};
+  Side cqld{"cqld", "cqld", static_cast<pid_t>(std::atoi(flags["--cqld-pid"].c_str())), {}};
+  Side embedded{"embedded", "embed", getpid(), {}};
+  embedded.in_process = true;
+  Side pg{"PostgreSQL", "PG", static_cast<pid_t>(std::atoi(flags["--pg-pid"].c_str())), {}};
 
-  Result<CqldSide> connected = ConnectCqld(flags["--cqld"], generator.seed);
+  Result<ServiceSide> connected = ConnectCqld(flags["--cqld"], generator.seed);
   if (!connected.ok()) return Fail("cqld: " + connected.status().ToString());
-  hotel::Repository* repository = connected->repository.get();
-  hotel::HotelService* service = connected->service.get();
-  cqld.factory = [service, repository]() -> Result<std::unique_ptr<hotel::BenchClient>> {
-    return hotel::NewServiceBenchClient(service, repository);
-  };
-  Status loaded = Load(cqld, [&] { return hotel::Generate(*repository, *service, generator); });
+  Status loaded = LoadService(cqld, *connected, generator);
   if (!loaded.ok()) return Fail("cqld load: " + loaded.ToString());
   if (!flags["--flush-command"].empty() && std::system(flags["--flush-command"].c_str()) != 0) {
     return Fail("the flush command failed: " + flags["--flush-command"]);
   }
   cqld.bytes_data_dir = peer::DirectoryBytes(flags["--cqld-data"]);
   cqld.bytes_database = cqld.bytes_data_dir;
+  std::vector<Side*> sides = {&cqld};
+
+  Result<ServiceSide> in_process = Status::Invalid("no --embedded-data");
+  const std::string& embedded_dir = flags["--embedded-data"];
+  if (!embedded_dir.empty()) {
+    in_process = OpenEmbedded(embedded_dir, generator.seed);
+    if (!in_process.ok()) return Fail("embedded: " + in_process.status().ToString());
+    loaded = LoadService(embedded, *in_process, generator);
+    if (!loaded.ok()) return Fail("embedded load: " + loaded.ToString());
+    loaded = in_process->database->store()->FlushAll();
+    if (!loaded.ok()) return Fail("embedded flush: " + loaded.ToString());
+    embedded.bytes_data_dir = peer::DirectoryBytes(embedded_dir);
+    embedded.bytes_database = embedded.bytes_data_dir;
+    sides.push_back(&embedded);
+  }
 
   std::string conninfo = flags["--pg"];
   std::string synchronous_commit = flags["--synchronous-commit"];
@@ -385,7 +481,8 @@ int main(int argc, char** argv) {
         std::make_unique<peer::PgBenchClient>(std::move(store)));
   };
 
-  int status = Compare(flags, cqld, pg, bench);
+  sides.push_back(&pg);
+  int status = Compare(flags, sides, bench);
   auto checker = peer::PgHotel::Connect(conninfo, synchronous_commit, 1);
   if (!checker.ok()) return Fail(checker.status().ToString());
   auto sql = (*checker)->CheckIntegrity();

@@ -82,16 +82,19 @@ RowCache::Shard& RowCache::ShardOf(const std::string& partition) {
   return shards_[std::hash<std::string>()(partition) % kShards];
 }
 
-void RowCache::Remove(Shard& shard, const std::string& partition, size_t position) {
+std::shared_ptr<const CachedSlice> RowCache::Remove(Shard& shard, const std::string& partition,
+                                                    size_t position) {
   auto found = shard.partitions.find(partition);
   std::vector<EntryList::iterator>& entries = found->second;
   EntryList::iterator entry = entries[position];
-  shard.bytes -= entry->slice->bytes;
-  used_bytes_.fetch_sub(entry->slice->bytes);
+  std::shared_ptr<const CachedSlice> slice = std::move(entry->slice);
+  shard.bytes -= slice->bytes;
+  used_bytes_.fetch_sub(slice->bytes);
   slices_.fetch_sub(1);
   entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(position));
   shard.lru.erase(entry);
   if (entries.empty()) shard.partitions.erase(found);
+  return slice;
 }
 
 std::shared_ptr<const CachedSlice> RowCache::Find(std::string_view table_id,
@@ -100,6 +103,8 @@ std::shared_ptr<const CachedSlice> RowCache::Find(std::string_view table_id,
                                                   const storage::PartitionVersions& versions) {
   std::string partition = PartitionKey(table_id, prefix);
   Shard& shard = ShardOf(partition);
+  // Declared before the lock, so the slices dropped here are destroyed after it is released.
+  std::vector<std::shared_ptr<const CachedSlice>> dropped;
   std::lock_guard lock(shard.mutex);
   auto found = shard.partitions.find(partition);
   if (found != shard.partitions.end()) {
@@ -108,7 +113,7 @@ std::shared_ptr<const CachedSlice> RowCache::Find(std::string_view table_id,
       EntryList::iterator entry = found->second[i];
       if (!versions.Current(entry->slice->version)) {
         bool last = found->second.size() == 1;
-        Remove(shard, partition, i);
+        dropped.push_back(Remove(shard, partition, i));
         if (last) break;  // the partition's list is gone
         continue;
       }
@@ -129,6 +134,9 @@ bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
   if (!slice->version.Quiet() || slice->bytes > max_slice_bytes()) return false;
   std::string partition = PartitionKey(table_id, prefix);
   Shard& shard = ShardOf(partition);
+  // Declared before the lock: replaced and evicted slices are destroyed after it is released
+  // (a slice of 700 rows takes longer to free than everything else done under the lock).
+  std::vector<std::shared_ptr<const CachedSlice>> dropped;
   std::lock_guard lock(shard.mutex);
   // Checked under the lock: a Find of the same shard cannot meet a slice that was stale when
   // it went in.
@@ -140,14 +148,14 @@ bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
       const CachedSlice& old = *found->second[i]->slice;
       if (!versions.Current(old.version) || slice->Covers(old.intervals)) {
         bool last = found->second.size() == 1;
-        Remove(shard, partition, i);
+        dropped.push_back(Remove(shard, partition, i));
         if (last) break;
       }
     }
   }
   std::vector<EntryList::iterator>& entries = shard.partitions[partition];
   if (entries.size() >= kSlicesPerPartition) {
-    Remove(shard, partition, 0);
+    dropped.push_back(Remove(shard, partition, 0));
     evictions_.fetch_add(1, std::memory_order_relaxed);
   }
   const size_t bytes = slice->bytes;
@@ -162,7 +170,7 @@ bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
     size_t position = 0;
     while (&*victims[position] != &victim) ++position;
     std::string victim_partition = victim.partition;
-    Remove(shard, victim_partition, position);
+    dropped.push_back(Remove(shard, victim_partition, position));
     evictions_.fetch_add(1, std::memory_order_relaxed);
   }
   return true;

@@ -123,8 +123,10 @@ class RowCache {
   static std::string PartitionKey(std::string_view table_id, std::string_view prefix);
   Shard& ShardOf(const std::string& partition);
   // Removes the entry `position` of `slices` (the partition's list in `shard`), and the list
-  // when it becomes empty. REQUIRES: shard.mutex held.
-  void Remove(Shard& shard, const std::string& partition, size_t position);
+  // when it becomes empty; returns its slice, for the caller to release after unlocking.
+  // REQUIRES: shard.mutex held.
+  std::shared_ptr<const CachedSlice> Remove(Shard& shard, const std::string& partition,
+                                            size_t position);
 
   const size_t capacity_bytes_;
   const size_t shard_capacity_;

@@ -13,6 +13,7 @@
 #include "engine/index_scan.h"
 #include "engine/paging_state.h"
 #include "engine/schema_lookup.h"
+#include "engine/size_estimates.h"
 #include "engine/tracing.h"
 #include "schema/system_tables.h"
 #include "schema/system_views.h"
@@ -551,7 +552,10 @@ class SelectRun {
       traces = exec_.trace_tables(TraceSessionIds(wanted));
     }
     std::vector<schema::SystemRow> rows;
-    if (table_.table->keyspace == schema::kSystemViewsKeyspace) {
+    if (IsStorageEstimateTable(*table_.table)) {
+      rows = StorageEstimateRows(*table_.table,
+                                 CollectPartitionFigures(*exec_.catalog(), *exec_.store));
+    } else if (table_.table->keyspace == schema::kSystemViewsKeyspace) {
       const schema::SystemViewsData views =
           exec_.system_views ? exec_.system_views(table_.table->name) : schema::SystemViewsData{};
       ASSIGN_OR_RETURN(rows, schema::SystemViewsRows(*table_.table, views));

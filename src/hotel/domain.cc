@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -136,6 +137,24 @@ bool IsConfirmationNumber(std::string_view text) {
 }
 
 std::string CanonicalConfirmation(std::string_view text) { return common::AsciiUpper(text); }
+
+std::string CanonicalEmail(std::string_view text) {
+  size_t begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return "";
+  size_t end = text.find_last_not_of(" \t\r\n");
+  return common::AsciiLower(text.substr(begin, end - begin + 1));
+}
+
+std::vector<std::string> CanonicalEmails(const std::vector<std::string>& emails) {
+  std::vector<std::string> keys;
+  for (const std::string& email : emails) {
+    std::string key = CanonicalEmail(email);
+    if (!key.empty()) keys.push_back(std::move(key));
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
 
 bool HoldsNights(std::string_view status) {
   return status == kStatusConfirmed || status == kStatusChanged || status == kStatusCheckedIn ||

@@ -75,6 +75,12 @@ bool IsConfirmationNumber(std::string_view text);
 // ("k7w3rq" -> "K7W3RQ"), so every API call takes a number in any case (numbers are issued in
 // capitals). Other bytes are kept as they are.
 std::string CanonicalConfirmation(std::string_view text);
+// The form an email address is searched by (Q12, `reservations_by_guest_email`): trimmed of
+// blanks and ASCII-lower-cased ("  Ada@Example.COM " -> "ada@example.com"). The service computes
+// it once, where it writes or reads the table; the guest's record keeps the spelling given.
+std::string CanonicalEmail(std::string_view text);
+// The distinct canonical forms of `emails`, sorted, without empty ones.
+std::vector<std::string> CanonicalEmails(const std::vector<std::string>& emails);
 
 struct Address {
   std::string street;

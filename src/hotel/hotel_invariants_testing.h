@@ -10,7 +10,9 @@
 //   - no "pending" confirmation row is left, and the by-date and by-guest tables hold no rows
 //     beyond the reservations (nothing half-done);
 //   - Q11's `stays_by_hotel_date` holds exactly one row per day of each reservation's stay,
-//     with its status (CheckStayRows).
+//     with its status (CheckStayRows);
+//   - Q12's `reservations_by_guest_email` holds exactly one row per reservation and canonical
+//     address of its guest, with its stay and status (CheckEmailRows).
 //
 // Only *_test.cc files include this header. Thread-safety: as the repository (call it when no
 // booking is running, or the answer may describe a moment in between).
@@ -29,46 +31,86 @@
 
 namespace hotel::testing {
 
+// Calls `check` with every reservation of the keyspace but pending ones (Q6, read by number
+// after a scan of `reservations_by_confirmation`).
+template <typename Check>
+void ForEachReservation(cql::Session& session, Repository& repository,
+                        std::vector<std::string>& problems, Check&& check) {
+  const std::string& ks = repository.keyspaces().reservation;
+  auto all = session.Execute(
+      fmt::format("SELECT confirm_number FROM {}.reservations_by_confirmation", ks));
+  if (!all.ok()) {
+    problems.push_back("scanning reservations: " + all.status().ToString());
+    return;
+  }
+  for (size_t i = 0; i < all->row_count(); ++i) {
+    auto found = repository.FindReservation(std::string(all->Value(i, 0).value_or("")));
+    if (!found.ok() || !found->has_value() || (*found)->status == kStatusPending) continue;
+    check(**found);
+  }
+}
+
+// Whether `rows` hold `r`'s row: its number, status, room and stay.
+inline bool HoldsRowOf(const common::Result<std::vector<Reservation>>& rows, const Reservation& r) {
+  bool present = false;
+  for (const Reservation& row : rows.ok() ? *rows : std::vector<Reservation>()) {
+    present |= row.confirmation_number == r.confirmation_number && row.status == r.status &&
+               row.room_number == r.room_number && row.check_in == r.check_in &&
+               row.check_out == r.check_out;
+  }
+  return present;
+}
+
+// That `table` of the reservation keyspace has `expected` rows.
+inline void CheckRowCount(cql::Session& session, Repository& repository, const std::string& table,
+                          size_t expected, std::vector<std::string>& problems) {
+  auto rows = session.Execute(
+      fmt::format("SELECT confirm_number FROM {}.{}", repository.keyspaces().reservation, table));
+  if (!rows.ok()) {
+    problems.push_back("scanning " + table + ": " + rows.status().ToString());
+  } else if (rows->row_count() != expected) {
+    problems.push_back(
+        fmt::format("{} has {} rows, expected {}", table, rows->row_count(), expected));
+  }
+}
+
 // Q11 (the staff console's departures and in-house list): every reservation other than a
 // pending one has one row of `stays_by_hotel_date` per day of [check_in, check_out], with its
 // room, stay and status, and the table holds no other row (a change deletes the days it left).
 inline void CheckStayRows(cql::Session& session, Repository& repository,
                           std::vector<std::string>& problems) {
-  const std::string& ks = repository.keyspaces().reservation;
-  auto all = session.Execute(
-      fmt::format("SELECT confirm_number, status FROM {}.reservations_by_confirmation", ks));
-  if (!all.ok()) {
-    problems.push_back("scanning reservations: " + all.status().ToString());
-    return;
-  }
   size_t expected = 0;
-  for (size_t i = 0; i < all->row_count(); ++i) {
-    std::string number(all->Value(i, 0).value_or(""));
-    auto found = repository.FindReservation(number);
-    if (!found.ok() || !found->has_value() || (*found)->status == kStatusPending) continue;
-    const Reservation& r = **found;
+  ForEachReservation(session, repository, problems, [&](const Reservation& r) {
     for (Day day = r.check_in; day <= r.check_out; ++day) {
       ++expected;
-      auto stays = repository.StaysByHotelDate(r.hotel_id, day);
-      bool present = false;
-      for (const Reservation& row : stays.ok() ? *stays : std::vector<Reservation>()) {
-        present |= row.confirmation_number == number && row.status == r.status &&
-                   row.room_number == r.room_number && row.check_in == r.check_in &&
-                   row.check_out == r.check_out;
-      }
-      if (!present) {
+      if (!HoldsRowOf(repository.StaysByHotelDate(r.hotel_id, day), r)) {
         problems.push_back(fmt::format("{}: no row of stays_by_hotel_date on {} (or it differs)",
-                                       number, FormatDay(day)));
+                                       r.confirmation_number, FormatDay(day)));
       }
     }
-  }
-  auto rows = session.Execute(fmt::format("SELECT confirm_number FROM {}.stays_by_hotel_date", ks));
-  if (!rows.ok()) {
-    problems.push_back("scanning stays_by_hotel_date: " + rows.status().ToString());
-  } else if (rows->row_count() != expected) {
-    problems.push_back(
-        fmt::format("stays_by_hotel_date has {} rows, expected {}", rows->row_count(), expected));
-  }
+  });
+  CheckRowCount(session, repository, "stays_by_hotel_date", expected, problems);
+}
+
+// Q12 (the staff console's search by email): every reservation other than a pending one has
+// one row of `reservations_by_guest_email` under each canonical address of its guest, with its
+// stay and status, and the table holds no other row.
+inline void CheckEmailRows(cql::Session& session, Repository& repository,
+                           std::vector<std::string>& problems) {
+  size_t expected = 0;
+  ForEachReservation(session, repository, problems, [&](const Reservation& r) {
+    auto guest = repository.FindGuest(r.guest_id);
+    if (!guest.ok() || !guest->has_value()) return;
+    for (const std::string& key : CanonicalEmails((*guest)->emails)) {
+      ++expected;
+      if (!HoldsRowOf(repository.ReservationsByGuestEmail(key), r)) {
+        problems.push_back(
+            fmt::format("{}: no row of reservations_by_guest_email under {} (or it differs)",
+                        r.confirmation_number, key));
+      }
+    }
+  });
+  CheckRowCount(session, repository, "reservations_by_guest_email", expected, problems);
 }
 
 // Every violation found, as readable text (empty: consistent). Assumes every reservation in
@@ -168,6 +210,7 @@ inline std::vector<std::string> CheckBookingInvariants(cql::Session& session,
     }
   }
   CheckStayRows(session, repository, problems);
+  CheckEmailRows(session, repository, problems);
   return problems;
 }
 

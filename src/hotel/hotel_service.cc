@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -29,15 +30,20 @@ std::vector<Day> NightsOf(Day check_in, Day check_out) {
   return nights;
 }
 
-// The outbox row announcing `event` of `reservation` to its guest (notification.h): nullopt
-// when the guest is unknown or has no mailable address. One read of the guest (Q9).
-Result<std::optional<Notification>> GuestNotification(Repository& repository, NotificationKind kind,
-                                                      const Reservation& reservation,
-                                                      const Reservation* before,
-                                                      const common::Uuid& event_id) {
-  ASSIGN_OR_RETURN(std::optional<Guest> guest, repository.FindGuest(reservation.guest_id));
-  if (!guest) return std::optional<Notification>();
+// The outbox row announcing `event` of `reservation` to `guest` (notification.h): nullopt
+// when the guest is unknown or has no mailable address.
+std::optional<Notification> GuestNotification(NotificationKind kind, const Reservation& reservation,
+                                              const Reservation* before,
+                                              const std::optional<Guest>& guest,
+                                              const common::Uuid& event_id) {
+  if (!guest) return std::nullopt;
   return NotificationFor(kind, reservation, before, *guest, event_id);
+}
+
+// The Q12 keys a reservation of `guest` is written under: the guest's canonical addresses
+// (none when the guest is unknown).
+std::vector<std::string> EmailKeysOf(const std::optional<Guest>& guest) {
+  return guest ? CanonicalEmails(guest->emails) : std::vector<std::string>();
 }
 
 const Notification* PointerTo(const std::optional<Notification>& notification) {
@@ -325,7 +331,8 @@ Result<Reservation> HotelService::Book(const BookingRequest& request) {
   Status written = NowMillis() - now > options_.hold_timeout_millis / 2
                        ? Status(common::StatusCode::kUnavailable, "booking timed out; retry")
                        : repository_->WriteReservation(reservation, new_guest ? &guest : nullptr,
-                                                       nullptr, booked, PointerTo(confirmation));
+                                                       nullptr, CanonicalEmails(guest.emails),
+                                                       booked, PointerTo(confirmation));
   if (!written.ok()) {
     // Compensate; if this fails too, RepairHolds frees the holds later (invariant I3).
     (void)repository_->ReleaseNights(hotel.hotel_id, request.room_number, stay, number);
@@ -351,13 +358,15 @@ Status HotelService::WriteTransition(const Reservation& reservation, Reservation
   // Rows first, nights second: a crash in between leaves orphan holds for RepairHolds (the
   // status no longer holds nights), never a reservation whose nights could be sold again.
   ReservationEvent event = NewEvent(reservation, action, actor, DescribeStay(reservation));
+  // The guest (Q9): the addresses its Q12 rows are under, and the cancellation email's.
+  ASSIGN_OR_RETURN(std::optional<Guest> guest, repository_->FindGuest(reservation.guest_id));
   std::optional<Notification> notification;
   if (action == ReservationAction::kCancelled) {
-    ASSIGN_OR_RETURN(notification, GuestNotification(*repository_, NotificationKind::kCancellation,
-                                                     reservation, nullptr, event.event_id));
+    notification = GuestNotification(NotificationKind::kCancellation, reservation, nullptr, guest,
+                                     event.event_id);
   }
-  RETURN_IF_ERROR(
-      repository_->WriteReservation(reservation, nullptr, nullptr, event, PointerTo(notification)));
+  RETURN_IF_ERROR(repository_->WriteReservation(reservation, nullptr, nullptr, EmailKeysOf(guest),
+                                                event, PointerTo(notification)));
   if (HoldsNights(reservation.status)) return Status::Ok();
   return repository_
       ->ReleaseNights(reservation.hotel_id, reservation.room_number,
@@ -459,13 +468,16 @@ Result<Reservation> HotelService::Change(const std::string& confirmation,
       NewEvent(updated, ReservationAction::kChanged, actor,
                fmt::format("{} -> {}; total {} -> {}", DescribeStay(old), DescribeStay(updated),
                            FormatMoney(old.total), FormatMoney(updated.total)));
-  auto notice =
-      GuestNotification(*repository_, NotificationKind::kChange, updated, &old, changed.event_id);
-  Status written =
-      !notice.ok() ? notice.status()
-      : NowMillis() - now > options_.hold_timeout_millis / 2
-          ? Status(common::StatusCode::kUnavailable, "change timed out; retry")
-          : repository_->WriteReservation(updated, nullptr, &old, changed, PointerTo(*notice));
+  auto guest = repository_->FindGuest(updated.guest_id);
+  std::optional<Notification> notice;
+  if (guest.ok()) {
+    notice = GuestNotification(NotificationKind::kChange, updated, &old, *guest, changed.event_id);
+  }
+  Status written = !guest.ok() ? guest.status()
+                   : NowMillis() - now > options_.hold_timeout_millis / 2
+                       ? Status(common::StatusCode::kUnavailable, "change timed out; retry")
+                       : repository_->WriteReservation(updated, nullptr, &old, EmailKeysOf(*guest),
+                                                       changed, PointerTo(notice));
   if (!written.ok()) {
     (void)repository_->ReleaseNights(old.hotel_id, updated.room_number, to_claim, number);
     return written;
@@ -557,13 +569,56 @@ Result<Guest> HotelService::CreateGuest(Guest guest) {
 }
 
 Result<Guest> HotelService::UpdateGuest(const common::Uuid& guest_id, Guest guest) {
-  RETURN_IF_ERROR(GetGuest(guest_id));
+  ASSIGN_OR_RETURN(Guest before, GetGuest(guest_id));
   if (FoldName(guest.first_name).empty() || FoldName(guest.last_name).empty()) {
     return Status::Invalid("A guest needs a first_name and a last_name");
   }
   guest.guest_id = guest_id;
-  RETURN_IF_ERROR(repository_->UpsertGuest(guest));
+  std::vector<std::string> old_keys = CanonicalEmails(before.emails);
+  std::vector<std::string> new_keys = CanonicalEmails(guest.emails);
+  if (old_keys == new_keys) {
+    RETURN_IF_ERROR(repository_->UpsertGuest(guest));
+    return guest;
+  }
+  // The addresses change: move the guest's reservations in Q12 with the guest's row.
+  std::vector<std::string> removed;
+  std::vector<std::string> added;
+  std::set_difference(old_keys.begin(), old_keys.end(), new_keys.begin(), new_keys.end(),
+                      std::back_inserter(removed));
+  std::set_difference(new_keys.begin(), new_keys.end(), old_keys.begin(), old_keys.end(),
+                      std::back_inserter(added));
+  ASSIGN_OR_RETURN(std::vector<Reservation> reservations, ReservationsOfGuest(before));
+  RETURN_IF_ERROR(repository_->UpdateGuestAndEmailRows(guest, reservations, removed, added));
   return guest;
+}
+
+Result<std::vector<Reservation>> HotelService::ReservationsOfGuest(const Guest& guest) {
+  // Every reservation of the guest is in Q12 under each of its addresses, so one of them
+  // suffices; a guest without an address (or with reservations from before Q12) is found in
+  // Q8's partition of its name. Rows of other guests sharing the partition are left out.
+  std::map<std::string, Reservation> found;
+  auto keep = [&](std::vector<Reservation> rows) {
+    for (Reservation& row : rows) {
+      if (row.guest_id == guest.guest_id) found[row.confirmation_number] = std::move(row);
+    }
+  };
+  std::vector<std::string> keys = CanonicalEmails(guest.emails);
+  if (!keys.empty()) {
+    ASSIGN_OR_RETURN(std::vector<Reservation> by_email,
+                     repository_->ReservationsByGuestEmail(keys.front()));
+    keep(std::move(by_email));
+  }
+  ASSIGN_OR_RETURN(
+      std::vector<Reservation> by_name,
+      repository_->ReservationsByGuest(FoldName(guest.last_name), FoldName(guest.first_name)));
+  keep(std::move(by_name));
+  std::vector<Reservation> reservations;
+  for (auto& [number, reservation] : found) reservations.push_back(std::move(reservation));
+  return reservations;
+}
+
+Result<std::vector<Reservation>> HotelService::ReservationsByGuestEmail(const std::string& email) {
+  return Items(ReservationsByGuestEmail(email, PageRequest{}));
 }
 
 Result<Hotel> HotelService::CreateHotel(Hotel hotel) {

@@ -308,8 +308,15 @@ class HotelService {
   // --- Guests and inventory ---------------------------------------------------------------
   // Creates a guest with a new id. kInvalid without first and last name.
   common::Result<Guest> CreateGuest(Guest guest);
-  // Replaces a guest. kNotFound when unknown.
+  // Replaces a guest. kNotFound when unknown. When its addresses change, its reservations'
+  // Q12 rows move from the removed addresses to the added ones in the same logged batch as
+  // the guest's row.
   common::Result<Guest> UpdateGuest(const common::Uuid& guest_id, Guest guest);
+  // Q12: the reservations (any status) of the guests with the address `email`, any case,
+  // surrounding blanks ignored (CanonicalEmail), by arrival date. kInvalid when blank.
+  common::Result<std::vector<Reservation>> ReservationsByGuestEmail(const std::string& email);
+  common::Result<Page<Reservation>> ReservationsByGuestEmail(const std::string& email,
+                                                             const PageRequest& page);
   // kAlreadyExists when the id is taken; kInvalid for an unknown POI name or a bad id.
   common::Result<Hotel> CreateHotel(Hotel hotel);
   common::Status CreatePoi(const Poi& poi);
@@ -374,6 +381,9 @@ class HotelService {
   common::Result<PlannedChange> PlanChange(const std::string& confirmation,
                                            const ChangeRequest& request,
                                            const std::optional<std::string>& guest_last_name);
+  // Every reservation of `guest` (by confirmation number): Q12 under one of its addresses and
+  // Q8 under its name, rows of other guests left out. For UpdateGuest.
+  common::Result<std::vector<Reservation>> ReservationsOfGuest(const Guest& guest);
   // Reserves a fresh confirmation number for `pending`, filling in its number.
   common::Status ReserveNumber(Reservation& pending, int64_t now_millis);
   // A history row for `reservation` (in its new status) with a fresh event id.

@@ -45,4 +45,11 @@ Result<Page<Reservation>> HotelService::ReservationsByGuest(
   return repository_->ReservationsByGuest(FoldName(last_name), first, page);
 }
 
+Result<Page<Reservation>> HotelService::ReservationsByGuestEmail(const std::string& email,
+                                                                 const PageRequest& page) {
+  std::string key = CanonicalEmail(email);
+  if (key.empty()) return Status::Invalid("email must not be empty");
+  return repository_->ReservationsByGuestEmail(key, page);
+}
+
 }  // namespace hotel

@@ -161,4 +161,22 @@ class HotelTest : public ::testing::Test {
   std::unique_ptr<StaffAuth> auth_;          // SetUpStaff
 };
 
+// A HotelTest on the availability table its parameter names, with the small inventory loaded;
+// instantiate it with kBucketings and BucketingTestName.
+class BucketedHotelTest : public HotelTest,
+                          public ::testing::WithParamInterface<AvailabilityBucketing> {
+ protected:
+  void SetUp() override {
+    bucketing_ = GetParam();
+    HotelTest::SetUp();
+    LoadInventory();
+  }
+};
+
+inline const auto kBucketings =
+    ::testing::Values(AvailabilityBucketing::kNone, AvailabilityBucketing::kMonth);
+inline std::string BucketingTestName(const ::testing::TestParamInfo<AvailabilityBucketing>& info) {
+  return info.param == AvailabilityBucketing::kNone ? "Unbucketed" : "ByMonth";
+}
+
 }  // namespace hotel

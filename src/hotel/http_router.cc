@@ -365,10 +365,30 @@ HttpResponse ArrivalsByHotelDate(const Context& context, Call& call) {
   return ReservationPage(*reservations);
 }
 
+// GET /reservations?email=: Q12, the reservations of the guests with that address (any case).
+HttpResponse ReservationsByGuestEmail(const Context& context, Call& call) {
+  auto email = Param(call.query, "email");
+  if (call.query.count("last_name") != 0 || call.query.count("first_name") != 0) {
+    return Error(400, "invalid_field", "email excludes last_name and first_name: search by one",
+                 "email");
+  }
+  if (!email || CanonicalEmail(*email).empty()) {
+    return Error(400, "invalid_field", "email must not be empty", "email");
+  }
+  auto page = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&page)) return *error;
+  HttpResponse response;
+  auto reservations =
+      context.service->ReservationsByGuestEmail(*email, std::get<PageRequest>(page));
+  if (Failed(reservations, &response)) return response;
+  return ReservationPage(*reservations);
+}
+
 HttpResponse ReservationsByGuest(const Context& context, Call& call) {
+  if (call.query.count("email") != 0) return ReservationsByGuestEmail(context, call);
   auto last_name = Param(call.query, "last_name");
   if (!last_name || FoldName(*last_name).empty()) {
-    return Error(400, "invalid_field", "last_name is required", "last_name");
+    return Error(400, "invalid_field", "last_name (or email) is required", "last_name");
   }
   auto page = PageParams(call.query);
   if (auto* error = std::get_if<HttpResponse>(&page)) return *error;

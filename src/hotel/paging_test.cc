@@ -151,10 +151,11 @@ class PagingApiTest : public RouterTest {
   }
 
   std::string Book(int room, const char* check_in, const char* check_out, const char* last) {
-    std::string body =
-        std::string(R"({"hotel_id": "AZ123", "room_number": )") + std::to_string(room) +
-        R"(, "check_in": ")" + check_in + R"(", "check_out": ")" + check_out +
-        R"(", "guest": {"first_name": "Mai", )" + R"("last_name": ")" + last + R"("}})";
+    std::string body = std::string(R"({"hotel_id": "AZ123", "room_number": )") +
+                       std::to_string(room) + R"(, "check_in": ")" + check_in +
+                       R"(", "check_out": ")" + check_out +
+                       R"(", "guest": {"first_name": "Mai", "last_name": ")" + last +
+                       R"(", "emails": [")" + last + R"(@example.com"]}})";
     Reply booked = Call("POST", "/api/v1/reservations", body);
     EXPECT_EQ(booked.status, 201) << json::serialize(booked.body);
     return booked.status == 201 ? std::string(booked.body.at("confirmation_number").as_string())
@@ -267,6 +268,7 @@ TEST_P(PagingApiTest, InventoryListsArePaged) {
 TEST_P(PagingApiTest, ReservationListsArePaged) {
   CheckList("/api/v1/hotels/AZ123/reservations?date=2030-01-02", "reservations", 3);
   CheckList("/api/v1/reservations?last_name=Nguyen", "reservations", 3);
+  CheckList("/api/v1/reservations?email=NGUYEN@Example.com", "reservations", 3);
   CheckList("/api/v1/hotels/AZ123/departures?date=2030-01-04", "reservations", 3);
   CheckList("/api/v1/hotels/AZ123/in-house?date=2030-01-03", "reservations", 3);
   // The history: the reservation's own fields on every page.

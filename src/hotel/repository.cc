@@ -21,6 +21,7 @@ using repository_rows::kReservationColumns;
 using repository_rows::MoneyValue;
 using repository_rows::ReadHotel;
 using repository_rows::ReadReservation;
+using repository_rows::ReadReservations;
 using repository_rows::RoomValue;
 using repository_rows::RowView;
 using repository_rows::TextValue;
@@ -37,7 +38,8 @@ Status Repository::PrepareAll() {
   std::vector<Statement> statements;
   for (auto group : {&Repository::ReadStatements, &Repository::WriteStatements,
                      &Repository::MonthAndRepairStatements, &Repository::StaffStatements,
-                     &Repository::NotificationStatements, &Repository::ConsoleStatements}) {
+                     &Repository::NotificationStatements, &Repository::ConsoleStatements,
+                     &Repository::GuestEmailStatements, &Repository::BackfillStatements}) {
     for (Statement& statement : (this->*group)()) statements.push_back(std::move(statement));
   }
   for (Statement& statement : statements) {
@@ -311,9 +313,11 @@ Result<cql::ResultSet> Repository::RunPage(const Prepared& statement,
 }
 
 Result<cql::ResultSet> Repository::RunBatch(cql::BatchType type,
-                                            std::vector<cql::BatchEntry> entries) {
+                                            std::vector<cql::BatchEntry> entries,
+                                            std::optional<int64_t> timestamp) {
   cql::BatchRequest batch;
   batch.type = type;
+  batch.timestamp = timestamp;
   batch.entries = std::move(entries);
   batch.consistency = cql::Consistency::kLocalQuorum;
   batch.serial_consistency = cql::Consistency::kLocalSerial;
@@ -650,8 +654,20 @@ BoundValue GuestCollections(int which, const Guest& guest) {
 
 }  // namespace
 
+cql::BatchEntry Repository::GuestEntry(const Guest& guest) const {
+  cql::BatchEntry entry;
+  entry.prepared = insert_guest_;
+  entry.values = {UuidValue(guest.guest_id),  TextValue(guest.first_name),
+                  TextValue(guest.last_name), TextValue(guest.title),
+                  GuestCollections(0, guest), GuestCollections(1, guest),
+                  GuestCollections(2, guest)};
+  return entry;
+}
+
 Status Repository::WriteReservation(const Reservation& reservation, const Guest* guest,
-                                    const Reservation* replaced, const ReservationEvent& event,
+                                    const Reservation* replaced,
+                                    const std::vector<std::string>& email_keys,
+                                    const ReservationEvent& event,
                                     const Notification* notification) {
   std::vector<cql::BatchEntry> entries;
   auto add = [&](const Prepared& statement, std::vector<BoundValue> values) {
@@ -682,13 +698,9 @@ Status Repository::WriteReservation(const Reservation& reservation, const Guest*
   by_guest.push_back(TextValue(FoldName(reservation.guest_last_name)));
   by_guest.push_back(TextValue(FoldName(reservation.guest_first_name)));
   add(insert_by_guest_, std::move(by_guest));
-  if (guest != nullptr) {
-    add(insert_guest_,
-        {UuidValue(guest->guest_id), TextValue(guest->first_name), TextValue(guest->last_name),
-         TextValue(guest->title), GuestCollections(0, *guest), GuestCollections(1, *guest),
-         GuestCollections(2, *guest)});
-  }
+  if (guest != nullptr) entries.push_back(GuestEntry(*guest));
   AddStayEntries(reservation, replaced, entries);
+  AddEmailEntries(reservation, replaced, email_keys, entries);
   add(insert_history_, {TextValue(reservation.confirmation_number), UuidValue(event.event_id),
                         TextValue(ActionName(event.action)), TextValue(event.status),
                         TextValue(event.actor), TextValue(event.details)});
@@ -718,11 +730,8 @@ Result<Page<ReservationEvent>> Repository::ReservationHistory(const std::string&
 }
 
 Status Repository::UpsertGuest(const Guest& guest) {
-  return Run(insert_guest_,
-             {UuidValue(guest.guest_id), TextValue(guest.first_name), TextValue(guest.last_name),
-              TextValue(guest.title), GuestCollections(0, guest), GuestCollections(1, guest),
-              GuestCollections(2, guest)})
-      .status();
+  cql::BatchEntry entry = GuestEntry(guest);
+  return Run(entry.prepared, std::move(entry.values)).status();
 }
 
 }  // namespace hotel

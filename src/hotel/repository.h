@@ -136,6 +136,12 @@ class Repository {
   common::Result<std::vector<ReservationEvent>> ReservationHistory(const std::string& confirmation);
   common::Result<Page<ReservationEvent>> ReservationHistory(const std::string& confirmation,
                                                             const PageRequest& page);
+  // Q12: partition guest_email of `reservations_by_guest_email` (repository_guest_email.cc): the
+  // reservations, of any status, of every guest with that canonical address (CanonicalEmail),
+  // by arrival date.
+  common::Result<std::vector<Reservation>> ReservationsByGuestEmail(const std::string& email_key);
+  common::Result<Page<Reservation>> ReservationsByGuestEmail(const std::string& email_key,
+                                                             const PageRequest& page);
 
   // --- Background reads of the repair pass (full-table, paged; never on a request path) -----
 
@@ -148,6 +154,31 @@ class Repository {
   // Every "pending" row of `reservations_by_confirmation` (status = 'pending' ALLOW
   // FILTERING).
   common::Result<std::vector<PendingConfirmation>> PendingConfirmations();
+
+  // --- Backfill of the derived tables (repository_backfill.cc; `hotel backfill`) -------------
+
+  // One page of `reservations_by_confirmation` (every partition, in token order, full-table:
+  // never on a request path): each reservation with the write time (microseconds) of its
+  // status, i.e. of the logged batch that last wrote it, and the engine's paging state when
+  // more follow. `paging_state` continues a previous page; one the database refuses is
+  // kInvalid.
+  struct TimedReservation {
+    Reservation reservation;
+    int64_t written_at_micros = 0;
+  };
+  struct ReservationPage {
+    std::vector<TimedReservation> reservations;
+    std::optional<common::Bytes> paging_state;
+  };
+  common::Result<ReservationPage> ListReservations(int32_t page_size,
+                                                   std::optional<common::Bytes> paging_state);
+  // One logged batch with the timestamp `written_at_micros`: `reservation`'s rows of Q11
+  // (`stays_by_hotel_date`) and of Q12 under `email_keys`, as WriteReservation writes them.
+  // Written at the reservation's own write time, so a later transition's writes and deletions
+  // (later timestamps) win over them: rewriting an old state can never undo a newer one.
+  common::Status RewriteDerivedRows(const Reservation& reservation,
+                                    const std::vector<std::string>& email_keys,
+                                    int64_t written_at_micros);
 
   // --- Inventory writes --------------------------------------------------------------------
 
@@ -191,20 +222,31 @@ class Repository {
   common::Result<int> ReleaseNights(const std::string& hotel_id, int16_t room_number,
                                     const std::vector<Day>& nights,
                                     const std::string& confirmation);
-  // One logged batch: the reservation's rows in the three reservation tables and its rows of
-  // Q11's `stays_by_hotel_date` (AddStayEntries) (with
+  // One logged batch: the reservation's rows in the three reservation tables, its rows of
+  // Q11's `stays_by_hotel_date` (AddStayEntries) and of Q12's `reservations_by_guest_email`
+  // under each of `email_keys` (the guest's canonical addresses; AddEmailEntries) (with
   // `reservation.status`), the history row `event`, the guest when `guest` is set, and the
   // deletion of `replaced`'s rows in the by-date and by-guest tables when set (a changed stay)
-  // and their keys differ from the new rows' keys. Every change of a reservation's state goes
-  // through here, so its rows and its history are written together or not at all.
-  // With `notification`, the batch also inserts it into the outbox (`notifications_by_hour`),
-  // so the email announcing the change exists exactly when the change does.
-  // REQUIRES: `event.event_id` is a fresh timeuuid; `notification`, when set, has that id.
+  // (and in Q12 under `email_keys`) and their keys differ from the new rows' keys. Every change of
+  // a reservation's state goes through here, so its rows and its history are written together or
+  // not at all. With `notification`, the batch also inserts it into the outbox
+  // (`notifications_by_hour`), so the email announcing the change exists exactly when the change
+  // does. REQUIRES: `event.event_id` is a fresh timeuuid; `notification`, when set, has that id.
   common::Status WriteReservation(const Reservation& reservation, const Guest* guest,
-                                  const Reservation* replaced, const ReservationEvent& event,
+                                  const Reservation* replaced,
+                                  const std::vector<std::string>& email_keys,
+                                  const ReservationEvent& event,
                                   const Notification* notification = nullptr);
   // Inserts or replaces a guest.
   common::Status UpsertGuest(const Guest& guest);
+  // One logged batch: the guest's row (as UpsertGuest) and, for each of `reservations`, the
+  // deletion of its Q12 rows under `removed_keys` and its Q12 rows under `added_keys`: a change
+  // of the guest's addresses moves their reservations in Q12 together with the guest
+  // (repository_guest_email.cc).
+  common::Status UpdateGuestAndEmailRows(const Guest& guest,
+                                         const std::vector<Reservation>& reservations,
+                                         const std::vector<std::string>& removed_keys,
+                                         const std::vector<std::string>& added_keys);
 
   // --- The outbox (notification.h; repository_notifications.cc; the notify worker's) ---------
 
@@ -292,6 +334,15 @@ class Repository {
   // The outbox insert of `notification`, for WriteReservation's batch.
   cql::BatchEntry NotificationEntry(const Notification& notification) const;
   std::vector<Statement> ConsoleStatements();
+  std::vector<Statement> GuestEmailStatements();
+  std::vector<Statement> BackfillStatements();
+  // The batch entry inserting or replacing `guest`'s row of `guests`.
+  cql::BatchEntry GuestEntry(const Guest& guest) const;
+  // The batch entries writing `reservation`'s Q12 rows under each of `email_keys` and deleting
+  // `replaced`'s rows whose key (the arrival date) changes.
+  void AddEmailEntries(const Reservation& reservation, const Reservation* replaced,
+                       const std::vector<std::string>& email_keys,
+                       std::vector<cql::BatchEntry>& entries) const;
   // The batch entries writing `reservation`'s rows of `stays_by_hotel_date` (one per day of
   // [check_in, check_out]) and deleting `replaced`'s rows the new ones do not overwrite.
   void AddStayEntries(const Reservation& reservation, const Reservation* replaced,
@@ -304,8 +355,9 @@ class Repository {
   common::Result<cql::ResultSet> RunPage(const Prepared& statement,
                                          std::vector<cql::BoundValue> values,
                                          const PageRequest& page);
-  common::Result<cql::ResultSet> RunBatch(cql::BatchType type,
-                                          std::vector<cql::BatchEntry> entries);
+  // `timestamp`: the batch's write time in microseconds (default: the database's clock).
+  common::Result<cql::ResultSet> RunBatch(cql::BatchType type, std::vector<cql::BatchEntry> entries,
+                                          std::optional<int64_t> timestamp = std::nullopt);
   std::vector<cql::BoundValue> ReservationValues(const Reservation& reservation) const;
   // The nights grouped by availability partition, in ascending order: one group when
   // unbucketed, one per month otherwise.
@@ -353,6 +405,7 @@ class Repository {
       set_rate_month_;
   Prepared find_staff_user_, insert_staff_user_, set_staff_password_, delete_staff_user_,
       list_staff_users_;
+  Prepared by_guest_email_, insert_by_guest_email_, delete_by_guest_email_, list_reservations_;
   Prepared insert_notification_, notifications_in_hour_, claim_notification_,
       notification_delivered_, notification_retry_, notification_given_up_,
       notification_checkpoint_, set_notification_checkpoint_;

@@ -23,6 +23,7 @@ using repository_rows::kReservationColumns;
 using repository_rows::MoneyValue;
 using repository_rows::ReadHotel;
 using repository_rows::ReadReservation;
+using repository_rows::ReadReservations;
 using repository_rows::RoomValue;
 using repository_rows::RowView;
 using repository_rows::TextValue;

@@ -256,4 +256,16 @@ Result<Page<T>> DecodePage(const cql::ResultSet& rows, Decode decode) {
   return page;
 }
 
+// Every row of `rows` (selected as kReservationColumns, status), in order. Errors: kInternal
+// for a row that does not decode.
+inline common::Result<std::vector<Reservation>> ReadReservations(const cql::ResultSet& rows) {
+  std::vector<Reservation> reservations;
+  for (size_t i = 0; i < rows.row_count(); ++i) {
+    RowView row(rows, i);
+    reservations.push_back(ReadReservation(row));
+    RETURN_IF_ERROR(row.status());
+  }
+  return reservations;
+}
+
 }  // namespace hotel::repository_rows

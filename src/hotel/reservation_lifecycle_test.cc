@@ -270,7 +270,8 @@ TEST_F(LifecycleTest, RepairFreesNightsStillHeldByACancelledReservation) {
   common::SystemClock clock;
   common::TimeuuidGenerator ids(&clock);
   ReservationEvent event{ids.Next(), A::kCancelled, cancelled.status, "guest", "crash"};
-  ASSERT_TRUE(repository_->WriteReservation(cancelled, nullptr, nullptr, event).ok());
+  ASSERT_TRUE(
+      repository_->WriteReservation(cancelled, nullptr, nullptr, {"mai@example.com"}, event).ok());
   EXPECT_EQ(FreeRooms(), 1u);
   EXPECT_FALSE(Problems().empty());  // held by a reservation that holds nothing
 

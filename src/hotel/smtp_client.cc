@@ -5,10 +5,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
 #include <memory>
 #include <optional>
+#include <sstream>
+
+#include "common/ascii.h"
+#include "common/base64.h"
 
 namespace hotel {
 
@@ -72,6 +77,13 @@ class SmtpSession {
   // Writes `line` CRLF and reads the reply; Ok only when its code is within [low, high].
   Result<Reply> Command(std::string_view step, const std::string& line, int low, int high);
   Status StartTls();
+  // The TLS handshake over the connected socket (after STARTTLS, or first with implicit TLS).
+  Status Handshake();
+  // AUTH (header comment) with the mechanism `capabilities` (the EHLO reply) allow.
+  Status Authenticate(const Reply& capabilities);
+  // As Command, for a step of AUTH: any failure is kUnavailable, and its text never holds the
+  // password, even were the server to echo it.
+  Result<Reply> AuthCommand(std::string_view step, const std::string& line, int expected);
 
   const SmtpOptions& options_;
   asio::io_context io_;
@@ -163,6 +175,10 @@ Status SmtpSession::StartTls() {
   RETURN_IF_ERROR(Command("STARTTLS", "STARTTLS", 220, 220).status());
   // Bytes that came with the 220 were sent before TLS: a man in the middle's (RFC 3207 §5).
   if (!buffer_.empty()) return Transient("SMTP STARTTLS: the server sent data before TLS");
+  return Handshake();
+}
+
+Status SmtpSession::Handshake() {
   tls_context_ = std::make_unique<ssl::context>(ssl::context::tls_client);
   boost::system::error_code error;
   tls_context_->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
@@ -205,19 +221,84 @@ bool Offers(const Reply& ehlo, std::string_view extension) {
   return false;
 }
 
+// The mechanisms of the EHLO reply's AUTH line, upper-cased ("AUTH PLAIN LOGIN").
+std::vector<std::string> AuthMechanisms(const Reply& ehlo) {
+  std::vector<std::string> mechanisms;
+  for (size_t i = 1; i < ehlo.lines.size(); ++i) {
+    std::istringstream words(common::AsciiUpper(ehlo.lines[i]));
+    std::string word;
+    if (!(words >> word) || word != "AUTH") continue;
+    while (words >> word) mechanisms.push_back(word);
+  }
+  return mechanisms;
+}
+
+Result<Reply> SmtpSession::AuthCommand(std::string_view step, const std::string& line,
+                                       int expected) {
+  auto redact = [this](std::string text) {
+    for (const std::string& secret :
+         {options_.password, common::Base64Encode(options_.password),
+          common::Base64Encode(std::string(1, '\0') + options_.username + '\0' +
+                               options_.password)}) {
+      for (size_t at = text.find(secret); !secret.empty() && at != std::string::npos;
+           at = text.find(secret, at)) {
+        text.replace(at, secret.size(), "[redacted]");
+      }
+    }
+    return text;
+  };
+  auto reply = Command(step, line, expected, expected);
+  if (reply.ok()) return reply;
+  return Transient(redact(fmt::format(
+      "{} (the SMTP server refused the login of '{}': check --smtp-user and the password)",
+      reply.status().message(), options_.username)));
+}
+
+Status SmtpSession::Authenticate(const Reply& capabilities) {
+  if (!tls_ && !options_.allow_auth_without_tls) {
+    return Transient(fmt::format(
+        "SMTP AUTH: refusing to send the credentials of '{}' to {}:{} without TLS (use STARTTLS "
+        "or implicit TLS)",
+        options_.username, options_.host, options_.port));
+  }
+  std::vector<std::string> offered = AuthMechanisms(capabilities);
+  auto offers = [&](std::string_view name) {
+    return std::find(offered.begin(), offered.end(), name) != offered.end();
+  };
+  bool plain = options_.auth == SmtpAuth::kPlain ||
+               (options_.auth == SmtpAuth::kAuto && (offers("PLAIN") || !offers("LOGIN")));
+  std::string_view mechanism = plain ? "PLAIN" : "LOGIN";
+  if (!offers(mechanism)) {
+    return Transient(fmt::format(
+        "SMTP AUTH: {}:{} does not offer AUTH {} (it offers: {})", options_.host, options_.port,
+        mechanism, offered.empty() ? "none" : fmt::format("{}", fmt::join(offered, " "))));
+  }
+  if (plain) {
+    std::string credentials = std::string(1, '\0') + options_.username + '\0' + options_.password;
+    return AuthCommand("AUTH PLAIN", "AUTH PLAIN " + common::Base64Encode(credentials), 235)
+        .status();
+  }
+  RETURN_IF_ERROR(AuthCommand("AUTH LOGIN", "AUTH LOGIN", 334).status());
+  RETURN_IF_ERROR(
+      AuthCommand("AUTH LOGIN username", common::Base64Encode(options_.username), 334).status());
+  return AuthCommand("AUTH LOGIN password", common::Base64Encode(options_.password), 235).status();
+}
+
 Status SmtpSession::Deliver(const EmailMessage& message) {
   RETURN_IF_ERROR(Connect());
+  if (options_.implicit_tls) RETURN_IF_ERROR(Handshake());
   RETURN_IF_ERROR(ReadChecked("greeting", 220, 220).status());
   std::string ehlo = "EHLO " + HeloName(options_);
   ASSIGN_OR_RETURN(Reply capabilities, Command("EHLO", ehlo, 250, 250));
-  if (options_.starttls) {
+  if (options_.starttls && !options_.implicit_tls) {
     if (!Offers(capabilities, "STARTTLS")) {
       return Transient(fmt::format("SMTP STARTTLS: {}:{} does not offer STARTTLS", options_.host,
                                    options_.port));
     }
     RETURN_IF_ERROR(StartTls());
-    RETURN_IF_ERROR(Command("EHLO", ehlo, 250, 250).status());
+    ASSIGN_OR_RETURN(capabilities, Command("EHLO", ehlo, 250, 250));
   }
+  if (!options_.username.empty()) RETURN_IF_ERROR(Authenticate(capabilities));
   RETURN_IF_ERROR(
       Command("MAIL FROM", "MAIL FROM:<" + message.envelope_from + ">", 250, 250).status());
   for (const std::string& recipient : message.recipients) {
@@ -248,8 +329,20 @@ std::string DotStuffed(const std::string& data) {
 SmtpSender::SmtpSender(SmtpOptions options) : options_(std::move(options)) {}
 
 std::string SmtpSender::Describe() const {
-  return fmt::format("smtp {}:{}{}", options_.host, options_.port,
-                     options_.starttls ? " (STARTTLS)" : "");
+  std::string login =
+      options_.username.empty() ? "" : fmt::format(", AUTH as {}", options_.username);
+  const char* tls = options_.implicit_tls ? " (TLS" : options_.starttls ? " (STARTTLS" : "";
+  if (*tls == '\0' && login.empty()) return fmt::format("smtp {}:{}", options_.host, options_.port);
+  if (*tls == '\0') tls = " (no TLS";
+  return fmt::format("smtp {}:{}{}{})", options_.host, options_.port, tls, login);
+}
+
+Result<SmtpAuth> ParseSmtpAuth(std::string_view text) {
+  if (text == "auto") return SmtpAuth::kAuto;
+  if (text == "plain") return SmtpAuth::kPlain;
+  if (text == "login") return SmtpAuth::kLogin;
+  return Status::Invalid("SMTP AUTH mechanism '" + std::string(text) +
+                         "' is none of auto, plain, login");
 }
 
 Status SmtpSender::Send(const EmailMessage& message) {

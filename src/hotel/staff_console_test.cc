@@ -16,15 +16,8 @@ namespace {
 
 namespace json = boost::json;
 
-class StaffConsoleServiceTest : public HotelTest,
-                                public ::testing::WithParamInterface<AvailabilityBucketing> {
+class StaffConsoleServiceTest : public BucketedHotelTest {
  protected:
-  void SetUp() override {
-    bucketing_ = GetParam();
-    HotelTest::SetUp();
-    LoadInventory();
-  }
-
   Reservation Book(int16_t room, const char* check_in, const char* check_out,
                    const std::string& last_name) {
     BookingRequest request;
@@ -202,13 +195,7 @@ TEST_P(StaffConsoleServiceTest, HotelPagesAreBounded) {
   EXPECT_EQ(forged.status().code(), common::StatusCode::kInvalid) << forged.status().ToString();
 }
 
-INSTANTIATE_TEST_SUITE_P(Bucketing, StaffConsoleServiceTest,
-                         ::testing::Values(AvailabilityBucketing::kNone,
-                                           AvailabilityBucketing::kMonth),
-                         [](const auto& info) {
-                           return info.param == AvailabilityBucketing::kNone ? "Unbucketed"
-                                                                             : "ByMonth";
-                         });
+INSTANTIATE_TEST_SUITE_P(Bucketing, StaffConsoleServiceTest, kBucketings, BucketingTestName);
 
 // The endpoints, through ApiRouter::Handle with a staff bearer token.
 class StaffConsoleApiTest : public RouterTest {};
@@ -350,6 +337,43 @@ TEST_P(StaffConsoleApiTest, RatesAreValidated) {
                  R"({"start": "2030-01-01", "end": "2030-01-03", "rate": "1"})")
                 .status,
             404);
+}
+
+// GET /reservations?email= (Q12): any case, blanks around; the name and the email exclude each
+// other; a blank address is a 400 naming the field; staff only.
+TEST_P(StaffConsoleApiTest, ReservationsByGuestEmail) {
+  std::string booking = R"({"hotel_id": "AZ123", "room_number": 101, "check_in": "2030-01-02",
+    "check_out": "2030-01-05", "guest": {"first_name": "Mai", "last_name": "Nguyen",
+    "emails": ["Mai.Nguyen@Example.com"]}})";
+  Reply booked = Call("POST", "/api/v1/reservations", booking);
+  ASSERT_EQ(booked.status, 201);
+  std::string number(booked.body.at("confirmation_number").as_string());
+  Reply found = Call("GET", "/api/v1/reservations?email=%20mai.nguyen%40EXAMPLE.com%20");
+  ASSERT_EQ(found.status, 200);
+  const json::array& list = found.body.at("reservations").as_array();
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0].at("confirmation_number"), json::value(number));
+  EXPECT_EQ(list[0].at("status"), json::value("confirmed"));
+  EXPECT_EQ(list[0].at("guest").at("last_name"), json::value("Nguyen"));
+  ASSERT_EQ(Call("DELETE", "/api/v1/reservations/" + number).status, 200);
+  found = Call("GET", "/api/v1/reservations?email=mai.nguyen@example.com");
+  ASSERT_EQ(found.status, 200);
+  EXPECT_EQ(found.body.at("reservations").at(0).at("status"), json::value("cancelled"));
+  EXPECT_TRUE(Call("GET", "/api/v1/reservations?email=nobody@example.com")
+                  .body.at("reservations")
+                  .as_array()
+                  .empty());
+
+  Reply blank = Call("GET", "/api/v1/reservations?email=%20");
+  EXPECT_EQ(blank.status, 400);
+  EXPECT_EQ(Code(blank), "invalid_field");
+  EXPECT_EQ(blank.body.at("error").at("field"), json::value("email"));
+  EXPECT_EQ(Call("GET", "/api/v1/reservations?email=a@b.c&last_name=Nguyen").status, 400);
+  Reply neither = Call("GET", "/api/v1/reservations");
+  EXPECT_EQ(neither.status, 400);
+  EXPECT_EQ(neither.body.at("error").at("field"), json::value("last_name"));
+  token_.clear();
+  EXPECT_EQ(Call("GET", "/api/v1/reservations?email=mai.nguyen@example.com").status, 401);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sessions, StaffConsoleApiTest,

@@ -35,12 +35,8 @@ bool Overlap(const DiagramBox& a, const DiagramBox& b) {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
-TEST(DiagramTest, ThirtySixTablesDoNotOverlap) {
-  auto schema = LoadSchema(GeneratedSchema(36));
-  ASSERT_TRUE(schema.ok()) << schema.status().message();
-  DiagramLayout layout = LayOut(*schema, "");
-  ASSERT_EQ(layout.boxes.size(), 36u);
-  ASSERT_EQ(layout.labels.size(), 2u);
+// Every box inside the canvas, clear of the keyspace labels and of every other box.
+void ExpectNoOverlap(const DiagramLayout& layout) {
   for (size_t i = 0; i < layout.boxes.size(); ++i) {
     const DiagramBox& a = layout.boxes[i];
     EXPECT_GE(a.x, 0);
@@ -56,8 +52,33 @@ TEST(DiagramTest, ThirtySixTablesDoNotOverlap) {
       EXPECT_FALSE(Overlap(a, layout.boxes[j])) << a.title << " / " << layout.boxes[j].title;
     }
   }
+}
+
+TEST(DiagramTest, ThirtySixTablesDoNotOverlap) {
+  auto schema = LoadSchema(GeneratedSchema(36));
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  DiagramLayout layout = LayOut(*schema, "");
+  ASSERT_EQ(layout.boxes.size(), 36u);
+  ASSERT_EQ(layout.labels.size(), 2u);
+  ExpectNoOverlap(layout);
   EXPECT_LE(layout.width, kMaxShelfWidth + kGap);
   EXPECT_EQ(RenderSvg(layout), RenderSvg(LayOut(*schema, "")));  // deterministic
+}
+
+// The marketplace of tests/data/model (38 tables and 2 user types in 4 keyspaces, written by
+// hand), physical and logical, with and without the room the workflow's arrows need.
+TEST(DiagramTest, TheMarketplacesThirtyEightTablesDoNotOverlap) {
+  auto schema = LoadSchemaFile(std::string(CQLD_TEST_DATA_DIR) + "/model/marketplace.cql");
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  ASSERT_EQ(schema->tables.size(), 38u);
+  for (DiagramForm form : {DiagramForm::kPhysical, DiagramForm::kLogical}) {
+    for (double gap : {kGap, kArrowGap}) {
+      DiagramLayout layout = LayOut(*schema, "", form, gap);
+      EXPECT_GE(layout.boxes.size(), 38u);
+      EXPECT_EQ(layout.labels.size(), 4u);
+      ExpectNoOverlap(layout);
+    }
+  }
 }
 
 TEST(DiagramTest, ChebotkoMarkers) {

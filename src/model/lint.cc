@@ -35,8 +35,19 @@ bool HasWord(const std::string& name, const std::string& word) {
   return std::find(words.begin(), words.end(), word) != words.end();
 }
 
+// Nouns whose plural adds "es": `address` → `addresses`, `box` → `boxes`, `batch` → `batches`.
+bool TakesEs(std::string_view noun) {
+  for (std::string_view ending : {"ss", "x", "sh", "tch", "nch", "rch"}) {
+    if (noun.ends_with(ending)) return true;
+  }
+  return false;
+}
+
 std::string Singular(const std::string& word) {
   if (word.size() > 3 && word.ends_with("ies")) return word.substr(0, word.size() - 3) + "y";
+  if (word.size() > 3 && word.ends_with("es") && TakesEs(word.substr(0, word.size() - 2))) {
+    return word.substr(0, word.size() - 2);
+  }
   if (word.size() > 1 && word.ends_with("s") && !word.ends_with("ss")) {
     return word.substr(0, word.size() - 1);
   }
@@ -78,7 +89,7 @@ std::string Plural(const std::string& noun) {
       std::string_view("aeiou").find(noun[noun.size() - 2]) == std::string_view::npos) {
     return noun.substr(0, noun.size() - 1) + "ies";
   }
-  return noun + "s";
+  return noun + (TakesEs(noun) ? "es" : "s");
 }
 
 std::vector<const Column*> KeyColumns(const Table& table) {
@@ -108,6 +119,20 @@ bool Identifies(const Column& column, const std::string& entity,
   if (!identifier || words.size() < 2) return identifier && words.size() == 1;
   return Singular(words.front()) == entity || entities.count(Singular(words.front())) == 0;
 }
+
+// The other entity of the keyspace `column` identifies (`product_id` in a table of stock:
+// "product"), "" when it identifies none.
+std::string OtherEntityIdentified(const Column& column, const std::string& entity,
+                                  const std::set<std::string>& entities) {
+  std::vector<std::string> words = Words(column.name);
+  if (words.size() < 2 || !IsIdentifierWord(words.back())) return "";
+  std::string other = Singular(words.front());
+  return other != entity && entities.count(other) > 0 ? other : "";
+}
+
+// Names whose first word is part of a term, not an owner: a session's `user_agent` is the
+// client's (HTTP's User-Agent), not its user's.
+bool IsCompoundTerm(std::string_view name) { return name == "user_agent"; }
 
 bool IsTimeType(const cql::CqlType& type) {
   return type.kind() == TypeKind::kDate || type.kind() == TypeKind::kTimestamp ||
@@ -171,9 +196,18 @@ class TableLinter {
     if (table_.ColumnsOf(ColumnKind::kClustering).empty()) return;
     std::set<std::string> entities = EntitiesOf(schema_, table_.keyspace);
     std::vector<const Column*> key = KeyColumns(table_);
+    // An association (stock of a product in a warehouse) is identified by the identifiers of
+    // the entities it links: a key made only of those of two or more entities is one row per
+    // combination. A name among them (`amenity_name` beside `hotel_id, room_number`) is not.
+    std::set<std::string> linked;
+    bool only_identifiers = true;
     for (const Column* column : key) {
       if (Identifies(*column, entity_, entities)) return;
+      std::string other = OtherEntityIdentified(*column, entity_, entities);
+      only_identifiers = only_identifiers && !other.empty();
+      linked.insert(other);
     }
+    if (only_identifiers && linked.size() >= 2) return;
     const Column& last = *key.back();
     std::string why = HasWord(last.name, "name")
                           ? fmt::format("`{}` names {} but does not identify one", last.name,
@@ -227,8 +261,17 @@ class TableLinter {
 
   void QueuePattern() {
     bool queue_name = false;
-    for (const char* word : {"queue", "queues", "jobs", "tasks", "outbox", "inbox", "messages"}) {
+    for (const char* word : {"queue", "queues", "jobs", "tasks", "outbox", "inbox"}) {
       queue_name = queue_name || HasWord(table_.name, word);
+    }
+    // `messages` is a queue's name too, unless each partition is one entity's own messages (a
+    // conversation's history, read back, not consumed from the head).
+    if (!queue_name && HasWord(table_.name, "messages")) {
+      std::set<std::string> entities = EntitiesOf(schema_, table_.keyspace);
+      std::vector<const Column*> partition = table_.ColumnsOf(ColumnKind::kPartitionKey);
+      queue_name = std::none_of(partition.begin(), partition.end(), [&](const Column* column) {
+        return !OtherEntityIdentified(*column, entity_, entities).empty();
+      });
     }
     std::vector<const Column*> clustering = table_.ColumnsOf(ColumnKind::kClustering);
     if (!queue_name || clustering.empty() || !IsTimeType(clustering[0]->type)) return;
@@ -287,7 +330,8 @@ class TableLinter {
     }
     for (const Column* column : table_.ColumnsOf(ColumnKind::kRegular)) {
       std::vector<std::string> words = Words(column->name);
-      if (words.size() < 2 || owners.count(words.front()) == 0 || IsIdentifierWord(words.back())) {
+      if (words.size() < 2 || owners.count(words.front()) == 0 || IsIdentifierWord(words.back()) ||
+          IsCompoundTerm(column->name)) {
         continue;
       }
       Add("missing-static", Severity::kWarning,
@@ -606,28 +650,87 @@ bool HasErrors(const std::vector<Finding>& findings) {
                      [](const Finding& f) { return f.severity == Severity::kError; });
 }
 
+namespace {
+
+std::string FindingText(const Finding& finding) {
+  return fmt::format("{}: {} [{}]\n  {}\n  fix: {}\n\n", SeverityName(finding.severity),
+                     finding.object, finding.rule, finding.message, finding.fix);
+}
+
+std::string CountLine(const std::vector<Finding>& findings, size_t suppressed) {
+  int counts[3] = {0, 0, 0};
+  for (const Finding& finding : findings) ++counts[static_cast<int>(finding.severity)];
+  std::string line =
+      fmt::format("{} error(s), {} warning(s), {} info", counts[2], counts[1], counts[0]);
+  if (suppressed > 0) line += fmt::format(", {} suppressed", suppressed);
+  return line + "\n";
+}
+
+boost::json::object FindingJson(const Finding& finding) {
+  return boost::json::object{{"rule", finding.rule},
+                             {"severity", SeverityName(finding.severity)},
+                             {"object", finding.object},
+                             {"message", finding.message},
+                             {"fix", finding.fix}};
+}
+
+std::string SuppressionTarget(const Suppression& suppression) {
+  return suppression.object.empty() ? std::string("every object") : suppression.object;
+}
+
+}  // namespace
+
 std::string FormatFindings(const std::vector<Finding>& findings) {
   std::string out;
-  int counts[3] = {0, 0, 0};
-  for (const Finding& finding : findings) {
-    ++counts[static_cast<int>(finding.severity)];
-    out += fmt::format("{}: {} [{}]\n  {}\n  fix: {}\n\n", SeverityName(finding.severity),
-                       finding.object, finding.rule, finding.message, finding.fix);
-  }
-  out += fmt::format("{} error(s), {} warning(s), {} info\n", counts[2], counts[1], counts[0]);
-  return out;
+  for (const Finding& finding : findings) out += FindingText(finding);
+  return out + CountLine(findings, 0);
 }
 
 std::string FindingsJson(const std::vector<Finding>& findings) {
   boost::json::array array;
-  for (const Finding& finding : findings) {
-    array.push_back(boost::json::object{{"rule", finding.rule},
-                                        {"severity", SeverityName(finding.severity)},
-                                        {"object", finding.object},
-                                        {"message", finding.message},
-                                        {"fix", finding.fix}});
-  }
+  for (const Finding& finding : findings) array.push_back(FindingJson(finding));
   return boost::json::serialize(array) + "\n";
+}
+
+std::string FormatLintReport(const LintReport& report) {
+  std::string out;
+  for (const Finding& finding : report.findings) out += FindingText(finding);
+  if (!report.suppressed.empty()) {
+    out += fmt::format("suppressed ({}):\n", report.suppressed.size());
+    for (const SuppressedFinding& suppressed : report.suppressed) {
+      out += fmt::format("  {}: {} [{}] allowed at {}: {}\n",
+                         SeverityName(suppressed.finding.severity), suppressed.finding.object,
+                         suppressed.finding.rule, suppressed.by.origin, suppressed.by.reason);
+    }
+    out += "\n";
+  }
+  for (const Suppression& unused : report.unused) {
+    out += fmt::format("unused suppression at {}: allow {} matches no finding on {}\n",
+                       unused.origin, unused.rule, SuppressionTarget(unused));
+  }
+  if (!report.unused.empty()) out += "\n";
+  return out + CountLine(report.findings, report.suppressed.size());
+}
+
+std::string LintReportJson(const LintReport& report) {
+  boost::json::array findings, suppressed, unused;
+  for (const Finding& finding : report.findings) findings.push_back(FindingJson(finding));
+  for (const SuppressedFinding& one : report.suppressed) {
+    boost::json::object o = FindingJson(one.finding);
+    o["reason"] = one.by.reason;
+    o["allowed_at"] = one.by.origin;
+    suppressed.push_back(std::move(o));
+  }
+  for (const Suppression& one : report.unused) {
+    unused.push_back(boost::json::object{{"rule", one.rule},
+                                         {"object", one.object},
+                                         {"reason", one.reason},
+                                         {"allowed_at", one.origin}});
+  }
+  boost::json::object o{{"findings", std::move(findings)},
+                        {"suppressed", std::move(suppressed)},
+                        {"unused_suppressions", std::move(unused)}};
+  return boost::json::serialize(o) + "\n";
 }
 
 }  // namespace model

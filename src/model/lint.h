@@ -4,7 +4,8 @@
 //
 // The rules read names and types the way a reviewer does (`pois_by_hotel` holds pois, `poi_id`
 // identifies one, `poi_name` only names it), so they are heuristics: every rule can be turned off
-// by id (`--disable`). docs/cqlmodel.md lists them with an example each.
+// by id (`--disable`), and one finding accepted with its reason (`Suppression`, read from the
+// schema's comments by lint_suppression.h). docs/cqlmodel.md lists them with an example each.
 //
 // Thread-safety: pure functions over plain data.
 
@@ -27,6 +28,28 @@ struct Finding {
   std::string object;   // "keyspace.table", or the query's CQL
   std::string message;  // what is wrong and why
   std::string fix;      // what to do instead
+};
+
+// A finding the schema's author accepts, with the reason: a `-- cqlmodel: allow RULE REASON`
+// comment in the CREATE statement of the object (lint_suppression.h), or `--allow RULE[:TABLE]`.
+struct Suppression {
+  std::string rule;
+  std::string object;  // "keyspace.table"; "" for every object; a bare "table" any keyspace's
+  std::string reason;
+  std::string origin;  // where it was written: "FILE:LINE", or "--allow"
+};
+
+struct SuppressedFinding {
+  Finding finding;
+  Suppression by;
+};
+
+// What `cqlmodel lint` reports: the findings in force, the suppressed ones apart (they do not set
+// the exit status), and the suppression comments that matched no finding (stale).
+struct LintReport {
+  std::vector<Finding> findings;
+  std::vector<SuppressedFinding> suppressed;
+  std::vector<Suppression> unused;
 };
 
 // One query of the application: a SELECT from the queries file.
@@ -55,5 +78,13 @@ bool HasErrors(const std::vector<Finding>& findings);
 // The findings as text, one block each, with a closing count; or as a JSON array.
 std::string FormatFindings(const std::vector<Finding>& findings);
 std::string FindingsJson(const std::vector<Finding>& findings);
+
+// The report as text: the findings as FormatFindings prints them, then the suppressed findings
+// (each with its reason and origin) and the unused suppressions, and the closing count (which
+// adds "N suppressed" when there are some). As JSON: an object {"findings": [...],
+// "suppressed": [{...finding, "reason", "allowed_at"}], "unused_suppressions": [{rule, object,
+// reason, allowed_at}]}.
+std::string FormatLintReport(const LintReport& report);
+std::string LintReportJson(const LintReport& report);
 
 }  // namespace model

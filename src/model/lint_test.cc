@@ -54,6 +54,45 @@ TEST(LintTest, KeyUniqueness) {
                   .empty());
 }
 
+TEST(LintTest, KeyUniquenessAcceptsAnAssociationOfTwoEntities) {
+  // Stock: one row per product and warehouse, both entities of the keyspace.
+  const char* kEntities =
+      "CREATE TABLE k.products (product_id uuid PRIMARY KEY, title text);"
+      "CREATE TABLE k.warehouses (warehouse_id text PRIMARY KEY, city text);";
+  EXPECT_TRUE(Of("key-uniqueness", std::string(kEntities) +
+                                       "CREATE TABLE k.stock_by_warehouse (warehouse_id text, "
+                                       "product_id uuid, quantity int, "
+                                       "PRIMARY KEY ((warehouse_id), product_id));")
+                  .empty());
+  // Two entities' identifiers and a name are no association (the seeds' amenities_by_room).
+  EXPECT_EQ(Of("key-uniqueness", std::string(kEntities) +
+                                     "CREATE TABLE k.stock_by_warehouse (warehouse_id text, "
+                                     "product_id uuid, batch_name text, quantity int, "
+                                     "PRIMARY KEY ((warehouse_id), product_id, batch_name));")
+                .size(),
+            1u);
+  // One entity's identifier and a name are no association: still flagged.
+  EXPECT_EQ(Of("key-uniqueness", std::string(kEntities) +
+                                     "CREATE TABLE k.stock_by_warehouse (warehouse_id text, "
+                                     "product_name text, quantity int, "
+                                     "PRIMARY KEY ((warehouse_id), product_name));")
+                .size(),
+            1u);
+}
+
+TEST(LintTest, KeyUniquenessNamesPluralsEndingInEs) {
+  std::vector<Finding> findings =
+      Of("key-uniqueness",
+         "CREATE TABLE k.users (user_id uuid PRIMARY KEY);"
+         "CREATE TABLE k.addresses_by_user (user_id uuid, address_label text, street text, "
+         "PRIMARY KEY ((user_id), address_label));");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_NE(findings[0].message.find("holds address rows"), std::string::npos)
+      << findings[0].message;
+  EXPECT_NE(findings[0].message.find("two addresses with the same key"), std::string::npos);
+  EXPECT_NE(findings[0].fix.find("`address_id uuid`"), std::string::npos) << findings[0].fix;
+}
+
 TEST(LintTest, UnboundedPartition) {
   EXPECT_EQ(Of("unbounded-partition",
                "CREATE TABLE k.readings_by_sensor (sensor_id uuid, "
@@ -91,6 +130,17 @@ TEST(LintTest, QueuePattern) {
   EXPECT_TRUE(Of("queue-pattern",
                  "CREATE TABLE k.events_by_day (day date, at timeuuid, "
                  "payload blob, PRIMARY KEY (day, at));")
+                  .empty());
+  // `messages` keyed by a queue's name is a queue; a conversation's messages are its history.
+  EXPECT_EQ(Of("queue-pattern",
+               "CREATE TABLE k.pending_messages (queue_name text, enqueued timeuuid, "
+               "body text, PRIMARY KEY (queue_name, enqueued));")
+                .size(),
+            1u);
+  EXPECT_TRUE(Of("queue-pattern",
+                 "CREATE TABLE k.conversations (conversation_id uuid PRIMARY KEY, subject text);"
+                 "CREATE TABLE k.messages_by_conversation (conversation_id uuid, "
+                 "message_id timeuuid, body text, PRIMARY KEY (conversation_id, message_id));")
                   .empty());
 }
 
@@ -130,6 +180,13 @@ TEST(LintTest, MissingStatic) {
                  "poi_description text STATIC, hotel_id text, "
                  "PRIMARY KEY ((poi_name), hotel_id));")
                   .empty());
+  // A session's user_agent is the client's, not the partition's user's; its user_name is.
+  std::vector<Finding> sessions =
+      Of("missing-static",
+         "CREATE TABLE k.sessions_by_user (user_id uuid, created_at timestamp, session_id uuid, "
+         "user_agent text, user_name text, PRIMARY KEY ((user_id), created_at, session_id));");
+  ASSERT_EQ(sessions.size(), 1u);
+  EXPECT_NE(sessions[0].message.find("`user_name`"), std::string::npos);
 }
 
 TEST(LintTest, TableNaming) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <cmath>
 #include <cstdlib>
@@ -193,13 +194,7 @@ void FormatEstimate(const PartitionEstimate& e, const std::string& indent, std::
   *out += indent + Verdict(e) + "\n";
 }
 
-void FormatMeasurement(const SizeReport& report, std::string* out) {
-  if (!report.measure_error.empty()) {
-    *out += "  measured: failed: " + report.measure_error + "\n";
-    return;
-  }
-  if (!report.measured.has_value()) return;
-  const PartitionMeasurement& m = *report.measured;
+void FormatScan(const PartitionMeasurement& m, std::string* out) {
   *out += fmt::format(
       "  measured: {} partitions{} ({} rows read)\n"
       "    Nr mean {:.1f}, max {}; Nv mean {:.1f}, max {}; St mean {}, max {} bytes ({})\n"
@@ -208,6 +203,75 @@ void FormatMeasurement(const SizeReport& report, std::string* out) {
       Number(static_cast<double>(m.rows_scanned)), m.mean_rows, Number(m.max_rows), m.mean_values,
       Number(m.max_values), Number(m.mean_bytes), Number(m.max_bytes), Megabytes(m.max_bytes),
       m.over_limits);
+}
+
+// The storage counts flushed data only: a table whose data is all in memtables shows nothing.
+constexpr const char* kNothingFlushed =
+    "    no flushed data: the server counts SST files only (flush first: `cqld admin flush`, "
+    "`nodetool flush`)\n";
+
+void FormatEstimates(const PartitionMeasurement& m, std::string* out) {
+  *out += fmt::format(
+      "  measured (system.size_estimates): {} partitions, St mean {} bytes ({}) as stored\n",
+      Number(static_cast<double>(m.partitions)), Number(m.mean_bytes), Megabytes(m.mean_bytes));
+  if (m.partitions == 0) {
+    *out += kNothingFlushed;
+  } else if (m.over_limits > 0) {
+    *out += "    the mean partition is over 100 MB: at least 1 partition over the seeds' limits\n";
+  } else {
+    *out += "    largest partition not known from size_estimates (--source histograms or scan)\n";
+  }
+}
+
+void FormatHistograms(const PartitionMeasurement& m, std::string* out) {
+  *out += fmt::format("  measured (system_views.partition_histograms): {} partitions\n",
+                      Number(static_cast<double>(m.partitions)));
+  if (m.partitions == 0) {
+    *out += kNothingFlushed;
+    return;
+  }
+  const auto& rows = m.row_percentiles;
+  const auto& bytes = m.byte_percentiles;
+  *out += fmt::format(
+      "    Nr mean {:.1f}, p50 {}, p95 {}, p99 {}, max {}; Nv max {} (every column set)\n"
+      "    St mean {}, p50 {}, p95 {}, p99 {}, max {} bytes ({}) as stored\n"
+      "    {}{} partition(s) over the seeds' limits\n",
+      m.mean_rows, Number(rows.p50), Number(rows.p95), Number(rows.p99), Number(m.max_rows),
+      Number(m.max_values), Number(m.mean_bytes), Number(bytes.p50), Number(bytes.p95),
+      Number(bytes.p99), Number(m.max_bytes), Megabytes(m.max_bytes),
+      m.over_limits > 0 ? "at least " : "", m.over_limits);
+  if (m.sstables_without_statistics > 0) {
+    *out += fmt::format("    {} SST file(s) without partition statistics not counted\n",
+                        m.sstables_without_statistics);
+  }
+}
+
+void FormatMeasurement(const SizeReport& report, std::string* out) {
+  if (!report.measure_error.empty()) {
+    *out += "  measured: failed: " + report.measure_error + "\n";
+    return;
+  }
+  if (!report.measured.has_value()) return;
+  switch (report.measured->source) {
+    case MeasureSource::kScan:
+      return FormatScan(*report.measured, out);
+    case MeasureSource::kEstimates:
+      return FormatEstimates(*report.measured, out);
+    case MeasureSource::kHistograms:
+      return FormatHistograms(*report.measured, out);
+  }
+}
+
+void FormatProposals(const SizeReport& report, std::string* out) {
+  if (report.proposals_for_measured_rows.has_value()) {
+    *out += fmt::format("  bucketing for the largest measured partition (Nr = {}):\n",
+                        Number(*report.proposals_for_measured_rows));
+  }
+  for (const BucketingProposal& proposal : report.proposals) {
+    *out += fmt::format("  bucketing ({}): {}\n    {}\n", proposal.name, proposal.change,
+                        proposal.primary_key);
+    FormatEstimate(proposal.estimate, "    ", out);
+  }
 }
 
 boost::json::value JsonNumber(double value) {
@@ -232,6 +296,32 @@ boost::json::object EstimateJson(const PartitionEstimate& e) {
   o["total_bytes"] = JsonNumber(e.total_bytes);
   o["over_values"] = e.over_values;
   o["over_bytes"] = e.over_bytes;
+  return o;
+}
+
+boost::json::object MeasurementJson(const PartitionMeasurement& m) {
+  boost::json::object o{{"partitions", m.partitions},
+                        {"rows_scanned", m.rows_scanned},
+                        {"truncated", m.truncated},
+                        {"mean_rows", m.mean_rows},
+                        {"max_rows", JsonNumber(m.max_rows)},
+                        {"mean_values", m.mean_values},
+                        {"max_values", JsonNumber(m.max_values)},
+                        {"mean_bytes", m.mean_bytes},
+                        {"max_bytes", JsonNumber(m.max_bytes)},
+                        {"over_limits", m.over_limits}};
+  o["source"] = std::string(MeasureSourceName(m.source));
+  o["max_known"] = m.max_known;
+  o["over_limits_at_least"] = m.over_limits_at_least;
+  if (m.source == MeasureSource::kHistograms) {
+    auto percentiles = [](const PartitionMeasurement::Percentiles& p) {
+      return boost::json::object{
+          {"p50", JsonNumber(p.p50)}, {"p95", JsonNumber(p.p95)}, {"p99", JsonNumber(p.p99)}};
+    };
+    o["row_percentiles"] = percentiles(m.row_percentiles);
+    o["byte_percentiles"] = percentiles(m.byte_percentiles);
+    o["sstables_without_statistics"] = m.sstables_without_statistics;
+  }
   return o;
 }
 
@@ -353,18 +443,40 @@ std::vector<SizeReport> EstimateSchema(const SchemaModel& schema, const std::str
   return reports;
 }
 
+void ProposeFromMeasurements(const SchemaModel& schema, const SizeAssumptions& assumptions,
+                             std::vector<SizeReport>* reports) {
+  for (SizeReport& report : *reports) {
+    if (!report.measured.has_value() || !report.proposals.empty()) continue;
+    const PartitionMeasurement& m = *report.measured;
+    if (m.over_limits == 0 || !m.max_known || m.max_rows < 1) continue;
+    const Table* table = nullptr;
+    for (const Table& candidate : schema.tables) {
+      if (candidate.QualifiedName() == report.estimate.table) table = &candidate;
+    }
+    if (table == nullptr) continue;
+    PartitionEstimate largest = EstimatePartition(schema, *table, m.max_rows, assumptions);
+    // The data may hold bigger values than the sizes assumed: the measured figures are floors.
+    largest.values = std::max(largest.values, m.max_values);
+    largest.total_bytes = std::max(largest.total_bytes, m.max_bytes);
+    largest.over_values = largest.values > kMaxValuesPerPartition;
+    largest.over_bytes = largest.total_bytes > kMaxBytesPerPartition;
+    if (!largest.OverLimits()) continue;
+    report.proposals = ProposeBucketing(schema, *table, largest, assumptions);
+    report.proposals_for_measured_rows = m.max_rows;
+  }
+}
+
 std::string FormatSizeReports(const std::vector<SizeReport>& reports) {
   std::string out;
   for (const SizeReport& report : reports) {
     const PartitionEstimate& e = report.estimate;
     out += e.table + (e.comment.empty() ? "" : "  -- " + e.comment) + "\n";
     FormatEstimate(e, "  ", &out);
-    for (const BucketingProposal& proposal : report.proposals) {
-      out += fmt::format("  bucketing ({}): {}\n    {}\n", proposal.name, proposal.change,
-                         proposal.primary_key);
-      FormatEstimate(proposal.estimate, "    ", &out);
-    }
+    // Proposals follow what they are for: the estimate, or the measured partitions.
+    const bool for_measured = report.proposals_for_measured_rows.has_value();
+    if (!for_measured) FormatProposals(report, &out);
     FormatMeasurement(report, &out);
+    if (for_measured) FormatProposals(report, &out);
     out += "\n";
   }
   return out;
@@ -387,18 +499,9 @@ std::string SizeReportsJson(const std::vector<SizeReport>& reports) {
       proposals.push_back(std::move(p));
     }
     o["bucketing"] = std::move(proposals);
-    if (report.measured.has_value()) {
-      const PartitionMeasurement& m = *report.measured;
-      o["measured"] = boost::json::object{{"partitions", m.partitions},
-                                          {"rows_scanned", m.rows_scanned},
-                                          {"truncated", m.truncated},
-                                          {"mean_rows", m.mean_rows},
-                                          {"max_rows", JsonNumber(m.max_rows)},
-                                          {"mean_values", m.mean_values},
-                                          {"max_values", JsonNumber(m.max_values)},
-                                          {"mean_bytes", m.mean_bytes},
-                                          {"max_bytes", JsonNumber(m.max_bytes)},
-                                          {"over_limits", m.over_limits}};
+    if (report.measured.has_value()) o["measured"] = MeasurementJson(*report.measured);
+    if (report.proposals_for_measured_rows.has_value()) {
+      o["bucketing_for_measured_rows"] = JsonNumber(*report.proposals_for_measured_rows);
     }
     if (!report.measure_error.empty()) o["measure_error"] = report.measure_error;
     array.push_back(std::move(o));

@@ -77,6 +77,9 @@ struct SizeReport {
   // Set by MeasureReports (partition_measure.h) when a live server was asked.
   std::optional<PartitionMeasurement> measured;
   std::string measure_error;  // why the measurement failed, "" when it did not
+  // Set by ProposeFromMeasurements: the proposals are for the largest measured partition (its
+  // Nr), the estimate being within the limits but the data not.
+  std::optional<double> proposals_for_measured_rows;
 };
 
 // The size in bytes of one value of `type` in `table`'s keyspace (user types resolved in
@@ -92,6 +95,13 @@ PartitionEstimate EstimatePartition(const SchemaModel& schema, const Table& tabl
 // bucketing proposals for those over the limits.
 std::vector<SizeReport> EstimateSchema(const SchemaModel& schema, const std::string& keyspace,
                                        const SizeAssumptions& assumptions);
+
+// For each report whose measured partitions are over the limits while its estimate is not (so
+// without proposals), the bucketing proposals for the largest measured partition: the estimate
+// with Nr = its rows, and at least its measured values and bytes. Needs the maximum rows (a scan
+// or histograms); a report without them is left as it is.
+void ProposeFromMeasurements(const SchemaModel& schema, const SizeAssumptions& assumptions,
+                             std::vector<SizeReport>* reports);
 
 // The reports as text (numbers spelled out as the seeds work them) or as a JSON array.
 std::string FormatSizeReports(const std::vector<SizeReport>& reports);

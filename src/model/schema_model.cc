@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <type_traits>
 #include <variant>
@@ -325,6 +326,30 @@ Result<SchemaModel> LoadSchemaFile(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return LoadSchema(text.str());
+}
+
+Result<std::string> DescribeServerSchema(cql::Session& session, const std::string& keyspace) {
+  const std::string query = keyspace.empty()
+                                ? std::string("DESCRIBE SCHEMA")
+                                : "DESCRIBE KEYSPACE " + cql::QuoteIdentifierIfNeeded(keyspace);
+  cql::QueryOptions options;
+  std::string text;
+  while (true) {
+    ASSIGN_OR_RETURN(cql::ResultSet page, session.Execute(query, options));
+    size_t column = page.columns().size();
+    for (size_t c = 0; c < page.columns().size(); ++c) {
+      if (page.columns()[c].name == "create_statement") column = c;
+    }
+    if (column == page.columns().size()) {
+      return Status::Invalid(fmt::format("{} returned no create_statement column", query));
+    }
+    for (size_t row = 0; row < page.row_count(); ++row) {
+      std::optional<std::string_view> statement = page.Value(row, column);
+      if (statement.has_value()) text.append(*statement).append("\n\n");
+    }
+    if (!page.paging_state().has_value()) return text;
+    options.paging_state = page.paging_state();
+  }
 }
 
 }  // namespace model

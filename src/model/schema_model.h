@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "cql/session.h"
 #include "cql/types/types.h"
 
 namespace model {
@@ -98,5 +99,12 @@ common::Result<SchemaModel> LoadSchema(std::string_view cql_text);
 
 // Reads and loads the file at `path`; IOError when it cannot be read.
 common::Result<SchemaModel> LoadSchemaFile(const std::string& path);
+
+// The CQL of the schema of the server behind `session`: the `create_statement`s of its
+// `DESCRIBE SCHEMA` (of `DESCRIBE KEYSPACE keyspace` when `keyspace` is not empty), the
+// server-side DESCRIBE of Cassandra 4.0 and later and of cqld, in its order. Fails with the
+// server's error (an unknown keyspace, a server without server-side DESCRIBE).
+common::Result<std::string> DescribeServerSchema(cql::Session& session,
+                                                 const std::string& keyspace);
 
 }  // namespace model

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "model/paged_session_testing.h"
+
 namespace model {
 namespace {
 
@@ -77,6 +79,42 @@ TEST(SchemaModelTest, ErrorsUseCassandrasWording) {
       LoadSchema("CREATE TABLE k.t (a int PRIMARY KEY); CREATE TABLE k.t (a int PRIMARY KEY);");
   ASSERT_FALSE(twice.ok());
   EXPECT_EQ(twice.status().code(), common::StatusCode::kAlreadyExists);
+}
+
+// DESCRIBE's rows as Cassandra 4 and cqld return them: keyspace_name, type, name and the
+// statement.
+cql::ResultSet Describe(const std::vector<std::string>& statements) {
+  std::vector<cql::ColumnSpec> columns;
+  for (const char* name : {"keyspace_name", "type", "name", "create_statement"}) {
+    columns.push_back(cql::ColumnSpec{"", "", name, cql::CqlType::Text()});
+  }
+  cql::ResultSet page = cql::ResultSet::Rows(columns);
+  for (const std::string& statement : statements) page.AddRow({"k", "table", "t", statement});
+  return page;
+}
+
+TEST(SchemaModelTest, TheSchemaOfAServerIsItsDescribe) {
+  testing::PagedSession session(
+      {{Describe({"CREATE KEYSPACE k WITH replication = {'class': 'SimpleStrategy', "
+                  "'replication_factor': '1'}  AND durable_writes = true;"}),
+        true},
+       {Describe({"CREATE TABLE k.t (\n    id int PRIMARY KEY,\n    v text\n) WITH comment = "
+                  "'Q1. Find t';"})}});
+  auto text = DescribeServerSchema(session, "");
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  EXPECT_EQ(session.queries(), (std::vector<std::string>{"DESCRIBE SCHEMA", "DESCRIBE SCHEMA"}));
+  auto schema = LoadSchema(*text);
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  ASSERT_EQ(schema->tables.size(), 1u);
+  EXPECT_EQ(schema->tables[0].QualifiedName(), "k.t");
+  EXPECT_EQ(schema->tables[0].comment, "Q1. Find t");
+
+  testing::PagedSession one({{Describe({})}});
+  ASSERT_TRUE(DescribeServerSchema(one, "Mixed Case").ok());
+  EXPECT_EQ(one.queries(), (std::vector<std::string>{"DESCRIBE KEYSPACE \"Mixed Case\""}));
+
+  testing::PagedSession none({});
+  EXPECT_EQ(DescribeServerSchema(none, "k").status().message(), "unexpected page");
 }
 
 }  // namespace

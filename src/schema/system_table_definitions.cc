@@ -267,6 +267,20 @@ void AddViewsTables(std::vector<std::shared_ptr<const TableMetadata>>& tables) {
   tables.push_back(MakeTable(views, "disk_usage", "", table_key, {}, {{"mebibytes", bigint}}));
   tables.push_back(
       MakeTable(views, "max_partition_size", "", table_key, {}, {{"mebibytes", bigint}}));
+  // cqld's own (no Cassandra counterpart): `nodetool tablehistograms`' partition sizes and
+  // rows per partition, for `cqlmodel size --source histograms` (engine/size_estimates.h).
+  std::vector<Col> histogram = {{"partitions", bigint},
+                                {"sstables_without_statistics", bigint},
+                                {"mean_bytes", bigint},
+                                {"mean_rows", real}};
+  for (std::string_view name :
+       {"min_bytes", "p50_bytes", "p75_bytes", "p95_bytes", "p98_bytes", "p99_bytes", "max_bytes",
+        "min_rows", "p50_rows", "p75_rows", "p95_rows", "p98_rows", "p99_rows", "max_rows"}) {
+    histogram.push_back({name, bigint});
+  }
+  tables.push_back(MakeTable(views, "partition_histograms",
+                             "partition sizes and rows per partition in the live SST files",
+                             table_key, {}, histogram));
   tables.push_back(
       MakeTable(views, "settings", "current settings", {{"name", text}}, {}, {{"value", text}}));
   tables.push_back(MakeTable(views, "sstable_tasks", "current sstable tasks",
@@ -284,6 +298,18 @@ void AddViewsTables(std::vector<std::shared_ptr<const TableMetadata>>& tables) {
                               {"completed_tasks", bigint},
                               {"blocked_tasks", bigint},
                               {"blocked_tasks_all_time", bigint}}));
+}
+
+// Cassandra's system.size_estimates (deprecated, still written by 4.1); the engine fills it
+// (engine/size_estimates.h).
+void AddSizeEstimatesTable(std::vector<std::shared_ptr<const TableMetadata>>& tables) {
+  const CqlType text = CqlType::Text();
+  tables.push_back(MakeTable(
+      kSystemKeyspace, "size_estimates",
+      "*DEPRECATED* per-table primary range size estimates, table is "
+      "deprecated in favor of table_estimates",
+      {{"keyspace_name", text}}, {{"table_name", text}, {"range_start", text}, {"range_end", text}},
+      {{"mean_partition_size", CqlType::Bigint()}, {"partitions_count", CqlType::Bigint()}}));
 }
 
 std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
@@ -342,6 +368,7 @@ std::vector<std::shared_ptr<const TableMetadata>> BuildSystemTables() {
                               {"release_version", text},
                               {"schema_version", uuid},
                               {"tokens", tokens}}));
+  AddSizeEstimatesTable(tables);
 
   tables.push_back(MakeTable(schema, "aggregates", "user defined aggregate definitions",
                              {{"keyspace_name", text}},

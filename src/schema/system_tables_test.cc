@@ -51,6 +51,15 @@ std::string ColumnNames(const TableMetadata& table) {
   return out;
 }
 
+// Table `keyspace.name` exists with Cassandra's id and columns ("name type,...").
+void ExpectDefinition(std::string_view keyspace, std::string_view name, std::string_view id,
+                      std::string_view columns) {
+  const TableMetadata* table = FindSystemTable(keyspace, name);
+  ASSERT_NE(table, nullptr) << keyspace << "." << name;
+  EXPECT_EQ(table->id.ToString(), id) << name;
+  EXPECT_EQ(ColumnNames(*table), columns) << name;
+}
+
 std::vector<std::string> TextList(std::string_view bytes) {
   auto elements = cql::SplitListOrSet(cql::CqlType::List(cql::CqlType::Text(), true), bytes);
   EXPECT_TRUE(elements.ok());
@@ -81,42 +90,34 @@ TEST(SystemTablesTest, DefinitionsMatchCassandra41) {
             "keyspace_name text,table_name text,column_name text,clustering_order text,"
             "column_name_bytes blob,kind text,position int,type text");
   EXPECT_EQ(columns->ClusteringSize(), 2u);
-  const TableMetadata* tables = FindSystemTable("system_schema", "tables");
-  ASSERT_NE(tables, nullptr);
-  EXPECT_EQ(tables->id.ToString(), "afddfb9d-bc1e-3068-8056-eed6c302ba09");
-  EXPECT_EQ(ColumnNames(*tables),
-            "keyspace_name text,table_name text,additional_write_policy text,"
-            "bloom_filter_fp_chance double,caching frozen<map<text, text>>,cdc boolean,comment "
-            "text,compaction frozen<map<text, text>>,compression frozen<map<text, text>>,"
-            "crc_check_chance double,dclocal_read_repair_chance double,default_time_to_live "
-            "int,extensions frozen<map<text, blob>>,flags frozen<set<text>>,gc_grace_seconds "
-            "int,id uuid,max_index_interval int,memtable text,memtable_flush_period_in_ms int,"
-            "min_index_interval int,read_repair text,read_repair_chance double,"
-            "speculative_retry text");
-  const TableMetadata* index_info = FindSystemTable("system", "IndexInfo");
-  ASSERT_NE(index_info, nullptr);
-  EXPECT_EQ(index_info->id.ToString(), "9f5c6374-d485-3229-9a0a-5094af9ad1e3");
-  EXPECT_EQ(ColumnNames(*index_info), "table_name text,index_name text,value blob");
-  EXPECT_EQ(SystemTables().size(), 24u + 11u);  // + system_views
+  ExpectDefinition(
+      "system_schema", "tables", "afddfb9d-bc1e-3068-8056-eed6c302ba09",
+      "keyspace_name text,table_name text,additional_write_policy text,"
+      "bloom_filter_fp_chance double,caching frozen<map<text, text>>,cdc boolean,comment "
+      "text,compaction frozen<map<text, text>>,compression frozen<map<text, text>>,"
+      "crc_check_chance double,dclocal_read_repair_chance double,default_time_to_live "
+      "int,extensions frozen<map<text, blob>>,flags frozen<set<text>>,gc_grace_seconds "
+      "int,id uuid,max_index_interval int,memtable text,memtable_flush_period_in_ms int,"
+      "min_index_interval int,read_repair text,read_repair_chance double,"
+      "speculative_retry text");
+  ExpectDefinition("system", "IndexInfo", "9f5c6374-d485-3229-9a0a-5094af9ad1e3",
+                   "table_name text,index_name text,value blob");
+  EXPECT_EQ(SystemTables().size(), 25u + 12u);  // + system_views
+  // system.size_estimates (rows from engine/size_estimates.h), with the id of Cassandra's data
+  // directory "size_estimates-618f817b005f3678b8a453f3930b8e86".
+  ExpectDefinition("system", "size_estimates", "618f817b-005f-3678-b8a4-53f3930b8e86",
+                   "keyspace_name text,table_name text,range_start text,range_end text,"
+                   "mean_partition_size bigint,partitions_count bigint");
   // system_traces's tables (Cassandra 4's TraceKeyspace), with Cassandra's ids.
-  const TableMetadata* sessions = FindSystemTable("system_traces", "sessions");
-  ASSERT_NE(sessions, nullptr);
-  EXPECT_EQ(sessions->id.ToString(), "c5e99f16-8677-3914-b17e-960613512345");
-  EXPECT_EQ(ColumnNames(*sessions),
-            "session_id uuid,client inet,command text,coordinator inet,coordinator_port int,"
-            "duration int,request text,started_at timestamp,parameters map<text, text>");
-  const TableMetadata* events = FindSystemTable("system_traces", "events");
-  ASSERT_NE(events, nullptr);
-  EXPECT_EQ(events->id.ToString(), "8826e8e9-e16a-3728-8753-3bc1fc713c25");
-  EXPECT_EQ(ColumnNames(*events),
-            "session_id uuid,event_id timeuuid,activity text,source inet,source_elapsed int,"
-            "source_port int,thread text");
+  ExpectDefinition("system_traces", "sessions", "c5e99f16-8677-3914-b17e-960613512345",
+                   "session_id uuid,client inet,command text,coordinator inet,coordinator_port int,"
+                   "duration int,request text,started_at timestamp,parameters map<text, text>");
+  ExpectDefinition("system_traces", "events", "8826e8e9-e16a-3728-8753-3bc1fc713c25",
+                   "session_id uuid,event_id timeuuid,activity text,source inet,source_elapsed int,"
+                   "source_port int,thread text");
   // system_auth's tables, with the ids Cassandra's data directories are named after.
-  const TableMetadata* roles = FindSystemTable("system_auth", "roles");
-  ASSERT_NE(roles, nullptr);
-  EXPECT_EQ(roles->id.ToString(), "5bc52802-de25-35ed-aeab-188eecebb090");
-  EXPECT_EQ(
-      ColumnNames(*roles),
+  ExpectDefinition(
+      "system_auth", "roles", "5bc52802-de25-35ed-aeab-188eecebb090",
       "role text,can_login boolean,is_superuser boolean,salted_hash text,member_of set<text>");
   EXPECT_EQ(FindSystemTable("system_auth", "role_members")->id.ToString(),
             "0ecdaa87-f8fb-3e60-88d1-74fb36fe5c0d");

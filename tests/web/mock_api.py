@@ -707,8 +707,21 @@ def routes(store, method, parts, query, body, caller, headers):
     if parts and parts[0] == "reservations":
         if method == "GET" and n == 1:
             caller.require_staff()
+            if "email" in q:  # Q12: any case, blanks around; not with a name
+                if "last_name" in q or "first_name" in q:
+                    raise ApiError(400, "invalid_field",
+                                   "email excludes last_name and first_name: search by one",
+                                   "email")
+                key = q["email"].strip().lower()
+                if not key:
+                    raise ApiError(400, "invalid_field", "email must not be empty", "email")
+                ids = {g["guest_id"] for g in store.guests.values()
+                       if key in {e.strip().lower() for e in g.get("emails") or []}}
+                found = [r for r in store.reservations.values() if r["guest"]["guest_id"] in ids]
+                return 200, {"reservations": sorted(found, key=lambda r: r["check_in"])}
             if not q.get("last_name"):
-                raise ApiError(400, "invalid_field", "last_name is required", "last_name")
+                raise ApiError(400, "invalid_field", "last_name (or email) is required",
+                               "last_name")
             found = [r for r in store.reservations.values()
                      if r["guest"]["last_name"] == q["last_name"]
                      and ("first_name" not in q or r["guest"]["first_name"] == q["first_name"])]

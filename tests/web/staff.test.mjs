@@ -209,7 +209,8 @@ test('a booking on the grid, checked in and out at the front desk', async () => 
   assert.equal(offer.nightly_rates[1].rate, '199.00');
   const booked = await call('/reservations', { method: 'POST', staff: false, body: {
     hotel_id: run.hotelId, room_number: 101, check_in: checkIn, check_out: checkOut,
-    guest: { first_name: 'Grace', last_name: lastName, emails: ['grace@example.com'] } } });
+    guest: { first_name: 'Grace', last_name: lastName,
+             emails: [`grace.${lastName.toLowerCase()}@example.com`] } } });
   run.number = booked.confirmation_number;
   // The changed rate is in the price.
   assert.equal(booked.total, offer.total);
@@ -242,7 +243,7 @@ test('a booking on the grid, checked in and out at the front desk', async () => 
   run.lastName = lastName;
 });
 
-test('find the reservation by confirmation number (any case) and by guest name', async () => {
+test('find the reservation by confirmation number (any case), guest name and guest email', async () => {
   assert.ok(run.number, 'needs the booking above');
   await goto(`#/console?hotel=${run.hotelId}`);
   await page.getByRole('textbox', { name: /Confirmation number/ }).fill(run.number.toLowerCase());
@@ -260,6 +261,26 @@ test('find the reservation by confirmation number (any case) and by guest name',
   const q8 = await call(`/reservations?last_name=${run.lastName}`);
   assert.deepEqual(q8.reservations.map((r) => r.confirmation_number), [run.number]);
   await found.waitFor();
+
+  // By the guest's email (Q12), typed in another case: the other searches' fields are cleared.
+  const byEmail = page.locator('form[aria-label="Find by guest email"]');
+  await byEmail.getByRole('button', { name: 'Find' }).click();
+  assert.equal(await byEmail.locator('#find_email-error').textContent(),
+               'Enter the guest’s email address.');
+  await byEmail.getByLabel('Guest email').fill(` Grace.${run.lastName.toUpperCase()}@Example.COM `);
+  await byEmail.getByRole('button', { name: 'Find' }).click();
+  await until(async () => new URLSearchParams(
+    (await page.evaluate(() => location.hash)).split('?')[1]).get('email') !== null,
+  'the email in the address');
+  await until(async () => (await page.locator('[data-testid="search-results"] h3').textContent()) ===
+                          '1 reservation', 'the search by email');
+  await found.waitFor();
+  assert.match(await found.textContent(), /Checked out/);
+  assert.equal(await page.locator('form[aria-label="Find by guest name"]').getByLabel('Last name')
+    .inputValue(), '');
+  const q12 = await call(`/reservations?email=${encodeURIComponent(
+    `grace.${run.lastName.toLowerCase()}@example.com`)}`);
+  assert.deepEqual(q12.reservations.map((r) => r.confirmation_number), [run.number]);
 });
 
 test('a long search by guest name pages with More reservations', async () => {

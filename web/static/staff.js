@@ -3,7 +3,7 @@
 // create one; then the hotel's week-by-room occupancy grid (GET /hotels/{id}/occupancy: free,
 // booked, checked in, not opened; a booked cell opens its reservation), the front desk for a
 // date (arrivals Q7, in house and departures Q11, with check-in and check-out), the reservation
-// search (by confirmation number, any case; by guest name, Q8) and the management forms (add a
+// search (by confirmation number, any case; by guest name, Q8; by guest email, Q12) and the management forms (add a
 // room, open inventory for a date range, change rates for a date range).
 //
 // State lives in the hash: #/console?hotel=ID&week=YYYY-MM-DD&date=YYYY-MM-DD&find=CN
@@ -328,6 +328,10 @@ async function searchSection(ctx) {
   const find = ctx.params.get('find') || '';
   const last = ctx.params.get('guest_last') || '';
   const first = ctx.params.get('guest_first') || '';
+  const email = ctx.params.get('email') || '';
+  // Each search clears the others' parameters: one search at a time.
+  const only = (changes) => consoleHash(ctx.params,
+    { find: '', guest_last: '', guest_first: '', email: '', ...changes });
   const byNumber = h('form', { class: 'card staff-form', novalidate: true,
                                'aria-label': 'Find by confirmation number' },
     field({ id: 'find', label: 'Confirmation number', required: true, value: find, hint: 'Any case.',
@@ -336,7 +340,7 @@ async function searchSection(ctx) {
   byNumber.addEventListener('submit', (e) => {
     e.preventDefault();
     const number = requiredValue(byNumber, 'find', 'Enter a confirmation number.');
-    if (number) navigate(consoleHash(ctx.params, { find: number, guest_last: '', guest_first: '' }));
+    if (number) navigate(only({ find: number }));
   });
   const byGuest = guestNameForm({ label: 'Find by guest name', lastId: 'guest_last',
                                   firstId: 'guest_first', last, first, button: 'Find' });
@@ -344,14 +348,24 @@ async function searchSection(ctx) {
     e.preventDefault();
     const name = requiredValue(byGuest, 'guest_last', 'Enter the guest’s last name.');
     if (name) {
-      navigate(consoleHash(ctx.params, { find: '', guest_last: name,
-                                         guest_first: byGuest.elements.guest_first.value.trim() }));
+      navigate(only({ guest_last: name, guest_first: byGuest.elements.guest_first.value.trim() }));
     }
+  });
+  // By the guest's email (Q12): any case; every reservation of every guest with that address.
+  const byEmail = h('form', { class: 'card staff-form', novalidate: true,
+                              'aria-label': 'Find by guest email' },
+    field({ id: 'find_email', label: 'Guest email', type: 'email', required: true, value: email,
+            hint: 'Any case.', attrs: { autocomplete: 'off', spellcheck: 'false' } }),
+    h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, 'Find')));
+  byEmail.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const address = requiredValue(byEmail, 'find_email', 'Enter the guest’s email address.');
+    if (address) navigate(only({ email: address }));
   });
   const results = h('div', { 'data-testid': 'search-results' });
   const body = section('Find a reservation', 'search-title',
-    h('div', { class: 'lookup-grid' }, byNumber, byGuest), results);
-  if (!find && !last) return body;
+    h('div', { class: 'lookup-grid' }, byNumber, byGuest, byEmail), results);
+  if (!find && !last && !email) return body;
   try {
     let firstPage = { reservations: [], next_cursor: null };
     let path = '';
@@ -359,7 +373,8 @@ async function searchSection(ctx) {
       firstPage.reservations = [await api(`/reservations/${enc(find.trim())}`,
                                           { signal: ctx.signal })];
     } else {
-      path = `/reservations?last_name=${enc(last)}${first ? `&first_name=${enc(first)}` : ''}`;
+      path = email ? `/reservations?email=${enc(email)}`
+        : `/reservations?last_name=${enc(last)}${first ? `&first_name=${enc(first)}` : ''}`;
       firstPage = await api(pagePath(path, '', SEARCH_PAGE_SIZE), { signal: ctx.signal });
     }
     results.replaceChildren(pagedList({
