@@ -109,8 +109,9 @@ std::string HotelService::NewNumber() {
 
 Result<std::vector<Poi>> HotelService::ListPois() { return repository_->ListPois(); }
 
-Result<Repository::PoiHotels> HotelService::HotelsNearPoi(const std::string& poi_name) {
-  ASSIGN_OR_RETURN(auto answer, repository_->HotelsByPoi(poi_name));
+Result<Repository::PoiHotels> HotelService::HotelsNearPoi(const std::string& poi_name,
+                                                          const PageRequest& page) {
+  ASSIGN_OR_RETURN(auto answer, repository_->HotelsByPoi(poi_name, page));
   if (!answer) return Status::NotFound("Point of interest '" + poi_name + "' not found");
   return std::move(*answer);
 }
@@ -145,7 +146,7 @@ Result<Availability> HotelService::FindAvailability(const std::string& hotel_id,
     offer.total += night.rate;
     ++free_nights[night.room_number];
   }
-  Availability availability{hotel_id, check_in, check_out, {}, {}};
+  Availability availability{hotel_id, check_in, check_out, {}, {}, {}};
   for (Day day = check_in; day < check_out; ++day) {
     if (!opened.contains(day)) availability.not_opened.push_back(day);
   }
@@ -158,12 +159,13 @@ Result<Availability> HotelService::FindAvailability(const std::string& hotel_id,
 }
 
 Result<RoomDetails> HotelService::GetRoom(const std::string& hotel_id, int16_t room_number,
-                                          std::optional<Day> date) {
-  ASSIGN_OR_RETURN(auto room, repository_->FindRoom(hotel_id, room_number));
+                                          std::optional<Day> date, const PageRequest& page) {
+  ASSIGN_OR_RETURN(auto room, repository_->FindRoom(hotel_id, room_number, page));
   if (!room) {
     return Status::NotFound(fmt::format("Room {} of hotel '{}' not found", room_number, hotel_id));
   }
-  RoomDetails details{hotel_id, std::move(*room), date.value_or(Today()), 0};
+  RoomDetails details{hotel_id, std::move(room->room), date.value_or(Today()), 0,
+                      std::move(room->paging_state)};
   ASSIGN_OR_RETURN(auto night,
                    repository_->FindRoomNight(hotel_id, details.rate_date, room_number));
   details.rate = night ? night->rate : details.room.base_rate;
@@ -184,17 +186,12 @@ Result<Reservation> HotelService::GetReservation(
 
 Result<std::vector<Reservation>> HotelService::ReservationsByHotelDate(
     const std::string& hotel_id, Day date, const std::optional<std::string>& last_name) {
-  std::optional<std::string> key;
-  if (last_name) key = FoldName(*last_name);
-  return repository_->ReservationsByHotelDate(hotel_id, date, key);
+  return Items(ReservationsByHotelDate(hotel_id, date, last_name, PageRequest{}));
 }
 
 Result<std::vector<Reservation>> HotelService::ReservationsByGuest(
     const std::string& last_name, const std::optional<std::string>& first_name) {
-  if (FoldName(last_name).empty()) return Status::Invalid("last_name must not be empty");
-  std::optional<std::string> first;
-  if (first_name) first = FoldName(*first_name);
-  return repository_->ReservationsByGuest(FoldName(last_name), first);
+  return Items(ReservationsByGuest(last_name, first_name, PageRequest{}));
 }
 
 Result<Guest> HotelService::GetGuest(const common::Uuid& guest_id) {
@@ -204,11 +201,14 @@ Result<Guest> HotelService::GetGuest(const common::Uuid& guest_id) {
 }
 
 Result<HotelService::ReservationHistory> HotelService::History(
-    const std::string& confirmation, const std::optional<std::string>& guest_last_name) {
+    const std::string& confirmation, const std::optional<std::string>& guest_last_name,
+    const PageRequest& page) {
   ReservationHistory history;
   ASSIGN_OR_RETURN(history.reservation, GetReservation(confirmation, guest_last_name));
-  ASSIGN_OR_RETURN(history.events,
-                   repository_->ReservationHistory(history.reservation.confirmation_number));
+  ASSIGN_OR_RETURN(Page<ReservationEvent> events,
+                   repository_->ReservationHistory(history.reservation.confirmation_number, page));
+  history.events = std::move(events.items);
+  history.paging_state = std::move(events.paging_state);
   return history;
 }
 
@@ -618,9 +618,7 @@ Result<std::vector<Reservation>> HotelService::ReservationsOfGuest(const Guest& 
 }
 
 Result<std::vector<Reservation>> HotelService::ReservationsByGuestEmail(const std::string& email) {
-  std::string key = CanonicalEmail(email);
-  if (key.empty()) return Status::Invalid("email must not be empty");
-  return repository_->ReservationsByGuestEmail(key);
+  return Items(ReservationsByGuestEmail(email, PageRequest{}));
 }
 
 Result<Hotel> HotelService::CreateHotel(Hotel hotel) {

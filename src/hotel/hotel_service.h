@@ -101,6 +101,8 @@ struct Availability {
   // The nights of the stay whose inventory is not opened yet (no room has a row for them), in
   // order: no room can offer the stay until they are. Empty when every night is opened.
   std::vector<Day> not_opened;
+  // Paged reads only (paging.h, invariant 5): the key of the last room, when more follow.
+  std::optional<common::Bytes> paging_state;
 };
 
 struct RoomDetails {
@@ -108,6 +110,8 @@ struct RoomDetails {
   Room room;
   Day rate_date = 0;
   Cents rate = 0;  // the night's rate when the night is open, else the room's base rate
+  // Paged reads only: the paging state of the amenities when more may follow.
+  std::optional<common::Bytes> paging_state;
 };
 
 struct BookingRequest {
@@ -173,11 +177,13 @@ struct Occupancy {
   Day start = 0;
   int days = 0;
   std::vector<OccupancyRoom> rooms;  // by room number
+  // Paged reads only: the paging state of `rooms_by_hotel` when more rooms follow.
+  std::optional<common::Bytes> paging_state;
 };
 
 // Limits of the console's requests (the router answers 400 beyond them).
 inline constexpr int kMaxOccupancyDays = 31;
-inline constexpr int kMaxHotelPageSize = 500;
+inline constexpr int kMaxHotelPageSize = kMaxPageSize;
 inline constexpr int kMaxRateChangeDays = 731;
 
 class HotelService {
@@ -192,20 +198,31 @@ class HotelService {
   HotelService& operator=(const HotelService&) = delete;
 
   // --- Reads -------------------------------------------------------------------------------
+  // Every list read also comes with a PageRequest: one page of the list, and the paging state
+  // to continue from (paging.h; hotel_service_paging.cc). A paging state the database refuses
+  // is CursorRefused (kInvalid).
   common::Result<std::vector<Poi>> ListPois();
+  common::Result<Page<Poi>> ListPois(const PageRequest& page);
   // Q1. kNotFound for an unknown POI.
-  common::Result<Repository::PoiHotels> HotelsNearPoi(const std::string& poi_name);
+  common::Result<Repository::PoiHotels> HotelsNearPoi(const std::string& poi_name,
+                                                      const PageRequest& page = {});
   // Q2. kNotFound for an unknown hotel.
   common::Result<Hotel> GetHotel(const std::string& hotel_id);
   // Q3 (empty for an unknown hotel).
   common::Result<std::vector<Poi>> HotelPois(const std::string& hotel_id);
+  common::Result<Page<Poi>> HotelPois(const std::string& hotel_id, const PageRequest& page);
   // Q4: rooms free on every night of [check_in, check_out), with nightly rates and totals.
   // kInvalid for a bad stay (see ValidateStay); kNotFound for an unknown hotel.
   common::Result<Availability> FindAvailability(const std::string& hotel_id, Day check_in,
                                                 Day check_out);
+  // One page of the rooms, by room number (paging.h, invariant 5: a room qualifies only once
+  // every night of the range is read, so the range is read whole and paged by room number).
+  common::Result<Availability> FindAvailability(const std::string& hotel_id, Day check_in,
+                                                Day check_out, const PageRequest& page);
   // Q5: the room's type, amenities and rate on `date` (default today). kNotFound when unknown.
+  // With `page`, one page of its amenities (`amenities_by_room`'s paging state).
   common::Result<RoomDetails> GetRoom(const std::string& hotel_id, int16_t room_number,
-                                      std::optional<Day> date);
+                                      std::optional<Day> date, const PageRequest& page = {});
   // Q6, in any status (a cancelled reservation stays readable). `confirmation` in any case
   // (CanonicalConfirmation), here and in every call below that takes one. kNotFound when
   // unknown (or still pending). With `guest_last_name`, also kNotFound —
@@ -217,19 +234,28 @@ class HotelService {
   // Q7: stays starting on `date`, of guests with that last name when given (any case).
   common::Result<std::vector<Reservation>> ReservationsByHotelDate(
       const std::string& hotel_id, Day date, const std::optional<std::string>& last_name);
+  common::Result<Page<Reservation>> ReservationsByHotelDate(
+      const std::string& hotel_id, Day date, const std::optional<std::string>& last_name,
+      const PageRequest& page);
   // Q8: a guest's reservations by last name (and first name when given; any case).
   common::Result<std::vector<Reservation>> ReservationsByGuest(
       const std::string& last_name, const std::optional<std::string>& first_name);
+  common::Result<Page<Reservation>> ReservationsByGuest(
+      const std::string& last_name, const std::optional<std::string>& first_name,
+      const PageRequest& page);
   // Q9. kNotFound when unknown.
   common::Result<Guest> GetGuest(const common::Uuid& guest_id);
   // Q6 and Q10: the reservation and its history, oldest first. kNotFound as GetReservation.
+  // With `page`, one page of the events (and the reservation on every page).
   struct ReservationHistory {
     Reservation reservation;
     std::vector<ReservationEvent> events;
+    std::optional<common::Bytes> paging_state;  // when more events may follow
   };
   common::Result<ReservationHistory> History(
       const std::string& confirmation,
-      const std::optional<std::string>& guest_last_name = std::nullopt);
+      const std::optional<std::string>& guest_last_name = std::nullopt,
+      const PageRequest& page = {});
 
   // --- Reservations ------------------------------------------------------------------------
   // Books a stay (header comment). kNotFound for an unknown hotel, room or guest; kInvalid for
@@ -289,6 +315,8 @@ class HotelService {
   // Q12: the reservations (any status) of the guests with the address `email`, any case,
   // surrounding blanks ignored (CanonicalEmail), by arrival date. kInvalid when blank.
   common::Result<std::vector<Reservation>> ReservationsByGuestEmail(const std::string& email);
+  common::Result<Page<Reservation>> ReservationsByGuestEmail(const std::string& email,
+                                                             const PageRequest& page);
   // kAlreadyExists when the id is taken; kInvalid for an unknown POI name or a bad id.
   common::Result<Hotel> CreateHotel(Hotel hotel);
   common::Status CreatePoi(const Poi& poi);
@@ -307,12 +335,19 @@ class HotelService {
   // The occupancy grid: every room of the hotel over [start, start + days), days in
   // 1..kMaxOccupancyDays. One range read of Q4's table (per month when bucketed), the rooms,
   // and Q6 once per distinct holder. kNotFound for an unknown hotel.
-  common::Result<Occupancy> GetOccupancy(const std::string& hotel_id, Day start, int days);
+  // With `page`, the grid of one page of the rooms (`rooms_by_hotel`'s paging state).
+  common::Result<Occupancy> GetOccupancy(const std::string& hotel_id, Day start, int days,
+                                         const PageRequest& page = {});
   // Q11: stays ending on `date` (departures) / staying the night of `date` (in house:
   // check_in <= date < check_out), by room number; cancelled and no-show stays left out.
   // kNotFound for an unknown hotel.
+  // With `page`, one page of each (paging.h, invariant 4: a filtered read of Q11).
   common::Result<std::vector<Reservation>> Departures(const std::string& hotel_id, Day date);
   common::Result<std::vector<Reservation>> InHouse(const std::string& hotel_id, Day date);
+  common::Result<Page<Reservation>> Departures(const std::string& hotel_id, Day date,
+                                               const PageRequest& page);
+  common::Result<Page<Reservation>> InHouse(const std::string& hotel_id, Day date,
+                                            const PageRequest& page);
   // Sets the rate of the opened nights of [start, end) to `rate`, of one room or of every room.
   // Booked nights change too (for later bookings; a reservation's total is fixed when booked).
   // Returns the nights changed: 0 when none of them is opened. kNotFound for an unknown hotel

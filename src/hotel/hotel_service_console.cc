@@ -50,17 +50,19 @@ NightState HeldState(const std::optional<Reservation>& holder) {
 
 }  // namespace
 
-Result<Occupancy> HotelService::GetOccupancy(const std::string& hotel_id, Day start, int days) {
+Result<Occupancy> HotelService::GetOccupancy(const std::string& hotel_id, Day start, int days,
+                                             const PageRequest& page) {
   if (days < 1 || days > kMaxOccupancyDays) {
     return Status::Invalid("days must be between 1 and " + std::to_string(kMaxOccupancyDays));
   }
   RETURN_IF_ERROR(GetHotel(hotel_id));
-  ASSIGN_OR_RETURN(std::vector<Room> rooms, repository_->RoomsByHotel(hotel_id));
+  ASSIGN_OR_RETURN(Page<Room> rooms, repository_->RoomsByHotel(hotel_id, page));
+  // The range read is the hotel's whole grid; only the nights of this page's rooms are kept.
   ASSIGN_OR_RETURN(std::vector<RoomNight> nights,
                    repository_->RoomNights(hotel_id, start, start + days));
-  Occupancy occupancy{hotel_id, start, days, {}};
+  Occupancy occupancy{hotel_id, start, days, {}, std::move(rooms.paging_state)};
   std::map<int16_t, size_t> row_of;
-  for (Room& room : rooms) {
+  for (Room& room : rooms.items) {
     row_of[room.room_number] = occupancy.rooms.size();
     occupancy.rooms.push_back({std::move(room), std::vector<OccupancyNight>(days)});
   }
@@ -68,7 +70,7 @@ Result<Occupancy> HotelService::GetOccupancy(const std::string& hotel_id, Day st
   std::map<std::string, std::optional<Reservation>> holders;
   for (const RoomNight& night : nights) {
     auto row = row_of.find(night.room_number);
-    if (row == row_of.end()) continue;  // a night of a room no longer listed
+    if (row == row_of.end()) continue;  // a room not on this page, or no longer listed
     OccupancyNight& cell = occupancy.rooms[row->second].nights[night.date - start];
     cell.rate = night.rate;
     if (night.is_available) {
@@ -90,29 +92,37 @@ Result<Occupancy> HotelService::GetOccupancy(const std::string& hotel_id, Day st
 namespace {
 
 // The stays of a Q11 partition that `keep` selects and whose status is not cancelled, no-show
-// or pending.
+// or pending: one page of them (paging.h, invariant 4).
 template <typename Keep>
-std::vector<Reservation> LiveStays(std::vector<Reservation> stays, Keep keep) {
-  std::vector<Reservation> kept;
-  for (Reservation& stay : stays) {
-    if (HoldsNights(stay.status) && keep(stay)) kept.push_back(std::move(stay));
-  }
-  return kept;
+Result<Page<Reservation>> LiveStays(Repository* repository, const std::string& hotel_id, Day date,
+                                    const PageRequest& page, Keep keep) {
+  return FilteredPage<Reservation>(
+      page,
+      [&](const PageRequest& part) { return repository->StaysByHotelDate(hotel_id, date, part); },
+      [&](const Reservation& stay) { return HoldsNights(stay.status) && keep(stay); });
 }
 
 }  // namespace
 
 Result<std::vector<Reservation>> HotelService::Departures(const std::string& hotel_id, Day date) {
-  RETURN_IF_ERROR(GetHotel(hotel_id));
-  ASSIGN_OR_RETURN(std::vector<Reservation> stays, repository_->StaysByHotelDate(hotel_id, date));
-  return LiveStays(std::move(stays),
-                   [date](const Reservation& stay) { return stay.check_out == date; });
+  return Items(Departures(hotel_id, date, PageRequest{}));
 }
 
 Result<std::vector<Reservation>> HotelService::InHouse(const std::string& hotel_id, Day date) {
+  return Items(InHouse(hotel_id, date, PageRequest{}));
+}
+
+Result<Page<Reservation>> HotelService::Departures(const std::string& hotel_id, Day date,
+                                                   const PageRequest& page) {
   RETURN_IF_ERROR(GetHotel(hotel_id));
-  ASSIGN_OR_RETURN(std::vector<Reservation> stays, repository_->StaysByHotelDate(hotel_id, date));
-  return LiveStays(std::move(stays), [date](const Reservation& stay) {
+  return LiveStays(repository_, hotel_id, date, page,
+                   [date](const Reservation& stay) { return stay.check_out == date; });
+}
+
+Result<Page<Reservation>> HotelService::InHouse(const std::string& hotel_id, Day date,
+                                                const PageRequest& page) {
+  RETURN_IF_ERROR(GetHotel(hotel_id));
+  return LiveStays(repository_, hotel_id, date, page, [date](const Reservation& stay) {
     return stay.check_in <= date && date < stay.check_out;
   });
 }

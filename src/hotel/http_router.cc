@@ -16,6 +16,7 @@
 #include "common/metrics.h"
 #include "cql/parser/lexer.h"
 #include "hotel/http_json.h"
+#include "hotel/paging.h"
 #include "hotel/request_credentials.h"
 #include "hotel/service_metrics.h"
 #include "hotel/web_assets.h"
@@ -64,6 +65,7 @@ HttpResponse FieldErrorResponse(const FieldError& error) {
 // The one place service and login errors become HTTP errors (hotel_service.h and staff_auth.h
 // list the codes).
 HttpResponse ErrorResponse(const Status& status) {
+  if (IsCursorRefused(status)) return Error(400, "invalid_field", status.message(), "cursor");
   switch (status.code()) {
     case StatusCode::kInvalid:
       return Error(400, "bad_request", status.message());
@@ -138,6 +140,40 @@ std::variant<Day, HttpResponse> DateParam(const Query& query, const std::string&
   return *day;
 }
 
+// An integer query parameter in [1, `max`] (`fallback` when absent), or the 400 to answer.
+std::variant<int, HttpResponse> CountParam(const Query& query, const std::string& name,
+                                           int fallback, int max) {
+  auto text = Param(query, name);
+  if (!text) return fallback;
+  if (text->empty() || text->size() > 6 ||
+      text->find_first_not_of("0123456789") != std::string::npos || std::stoi(*text) < 1 ||
+      std::stoi(*text) > max) {
+    return Error(400, "invalid_field",
+                 fmt::format("{} must be an integer between 1 and {}", name, max), name);
+  }
+  return std::stoi(*text);
+}
+
+// A list's `page_size` (1..kMaxPageSize, kDefaultPageSize when absent) and `cursor` (a
+// `next_cursor` of the list; paging.h), or the 400 to answer.
+std::variant<PageRequest, HttpResponse> PageParams(const Query& query) {
+  auto page_size = CountParam(query, "page_size", kDefaultPageSize, kMaxPageSize);
+  if (auto* error = std::get_if<HttpResponse>(&page_size)) return *error;
+  auto cursor = ParseCursor(Param(query, "cursor").value_or(""));
+  if (!cursor.ok()) {
+    return Error(400, "invalid_field", "cursor must be a next_cursor of this list", "cursor");
+  }
+  return PageRequest{std::get<int>(page_size), std::move(cursor).value()};
+}
+
+// 200 with `body` and its `next_cursor`: the paging state in hex, or null on the last page.
+HttpResponse PageResponse(json::object body, const std::optional<common::Bytes>& paging_state) {
+  json::value next = nullptr;
+  if (paging_state) next = json::string(FormatCursor(*paging_state));
+  body["next_cursor"] = std::move(next);
+  return JsonResponse(200, body);
+}
+
 std::variant<int16_t, HttpResponse> RoomSegment(const std::string& text) {
   if (text.empty() || text.size() > 5 ||
       text.find_first_not_of("0123456789") != std::string::npos) {
@@ -171,6 +207,12 @@ json::array ReservationArray(const std::vector<Reservation>& reservations) {
     array.push_back(ReservationJson(reservation));
   }
   return array;
+}
+
+// 200 {"reservations": [...], "next_cursor": ...} of one page.
+HttpResponse ReservationPage(const Page<Reservation>& page) {
+  return PageResponse(json::object{{"reservations", ReservationArray(page.items)}},
+                      page.paging_state);
 }
 
 json::array PoiArray(const std::vector<Poi>& pois) {
@@ -218,21 +260,25 @@ HttpResponse GetOpenApi(const Context&, Call&) {
   return {200, "application/json", std::string(OpenApiDocument()), {}, {}};
 }
 
-HttpResponse ListPois(const Context& context, Call&) {
+HttpResponse ListPois(const Context& context, Call& call) {
+  auto page = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&page)) return *error;
   HttpResponse response;
-  auto pois = context.service->ListPois();
+  auto pois = context.service->ListPois(std::get<PageRequest>(page));
   if (Failed(pois, &response)) return response;
-  return JsonResponse(200, json::object{{"pois", PoiArray(*pois)}});
+  return PageResponse(json::object{{"pois", PoiArray(pois->items)}}, pois->paging_state);
 }
 
 HttpResponse HotelsNearPoi(const Context& context, Call& call) {
+  auto page = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&page)) return *error;
   HttpResponse response;
-  auto answer = context.service->HotelsNearPoi(call.path[1]);
+  auto answer = context.service->HotelsNearPoi(call.path[1], std::get<PageRequest>(page));
   if (Failed(answer, &response)) return response;
   json::array hotels;
   for (const Hotel& hotel : answer->hotels) hotels.push_back(HotelJson(hotel, false));
-  return JsonResponse(200,
-                      json::object{{"poi", PoiJson(answer->poi)}, {"hotels", std::move(hotels)}});
+  return PageResponse(json::object{{"poi", PoiJson(answer->poi)}, {"hotels", std::move(hotels)}},
+                      answer->paging_state);
 }
 
 HttpResponse GetHotel(const Context& context, Call& call) {
@@ -243,10 +289,12 @@ HttpResponse GetHotel(const Context& context, Call& call) {
 }
 
 HttpResponse HotelPois(const Context& context, Call& call) {
+  auto page = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&page)) return *error;
   HttpResponse response;
-  auto pois = context.service->HotelPois(call.path[1]);
+  auto pois = context.service->HotelPois(call.path[1], std::get<PageRequest>(page));
   if (Failed(pois, &response)) return response;
-  return JsonResponse(200, json::object{{"pois", PoiArray(*pois)}});
+  return PageResponse(json::object{{"pois", PoiArray(pois->items)}}, pois->paging_state);
 }
 
 // A stay given as ?check_in=&check_out= (both required, at most the service's longest stay),
@@ -266,12 +314,14 @@ std::variant<ChangeRequest, HttpResponse> StayParams(const Context& context, con
 HttpResponse GetAvailability(const Context& context, Call& call) {
   auto stay = StayParams(context, call);
   if (auto* error = std::get_if<HttpResponse>(&stay)) return *error;
+  auto page = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&page)) return *error;
   HttpResponse response;
-  auto availability =
-      context.service->FindAvailability(call.path[1], std::get<ChangeRequest>(stay).check_in,
-                                        std::get<ChangeRequest>(stay).check_out);
+  auto availability = context.service->FindAvailability(
+      call.path[1], std::get<ChangeRequest>(stay).check_in, std::get<ChangeRequest>(stay).check_out,
+      std::get<PageRequest>(page));
   if (Failed(availability, &response)) return response;
-  return JsonResponse(200, AvailabilityJson(*availability));
+  return PageResponse(AvailabilityJson(*availability), availability->paging_state);
 }
 
 HttpResponse GetRoom(const Context& context, Call& call) {
@@ -283,10 +333,13 @@ HttpResponse GetRoom(const Context& context, Call& call) {
     if (auto* error = std::get_if<HttpResponse>(&day)) return *error;
     date = std::get<Day>(day);
   }
+  auto page = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&page)) return *error;
   HttpResponse response;
-  auto details = context.service->GetRoom(call.path[1], std::get<int16_t>(room), date);
+  auto details = context.service->GetRoom(call.path[1], std::get<int16_t>(room), date,
+                                          std::get<PageRequest>(page));
   if (Failed(details, &response)) return response;
-  return JsonResponse(200, RoomJson(*details));
+  return PageResponse(RoomJson(*details), details->paging_state);
 }
 
 HttpResponse GetReservation(const Context& context, Call& call) {
@@ -302,11 +355,14 @@ HttpResponse GetReservation(const Context& context, Call& call) {
 HttpResponse ArrivalsByHotelDate(const Context& context, Call& call) {
   auto date = DateParam(call.query, "date");
   if (auto* error = std::get_if<HttpResponse>(&date)) return *error;
+  auto page = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&page)) return *error;
   HttpResponse response;
   auto reservations = context.service->ReservationsByHotelDate(call.path[1], std::get<Day>(date),
-                                                               Param(call.query, "last_name"));
+                                                               Param(call.query, "last_name"),
+                                                               std::get<PageRequest>(page));
   if (Failed(reservations, &response)) return response;
-  return JsonResponse(200, json::object{{"reservations", ReservationArray(*reservations)}});
+  return ReservationPage(*reservations);
 }
 
 // GET /reservations?email=: Q12, the reservations of the guests with that address (any case).
@@ -319,10 +375,13 @@ HttpResponse ReservationsByGuestEmail(const Context& context, Call& call) {
   if (!email || CanonicalEmail(*email).empty()) {
     return Error(400, "invalid_field", "email must not be empty", "email");
   }
+  auto page = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&page)) return *error;
   HttpResponse response;
-  auto reservations = context.service->ReservationsByGuestEmail(*email);
+  auto reservations =
+      context.service->ReservationsByGuestEmail(*email, std::get<PageRequest>(page));
   if (Failed(reservations, &response)) return response;
-  return JsonResponse(200, json::object{{"reservations", ReservationArray(*reservations)}});
+  return ReservationPage(*reservations);
 }
 
 HttpResponse ReservationsByGuest(const Context& context, Call& call) {
@@ -331,11 +390,13 @@ HttpResponse ReservationsByGuest(const Context& context, Call& call) {
   if (!last_name || FoldName(*last_name).empty()) {
     return Error(400, "invalid_field", "last_name (or email) is required", "last_name");
   }
+  auto page = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&page)) return *error;
   HttpResponse response;
-  auto reservations =
-      context.service->ReservationsByGuest(*last_name, Param(call.query, "first_name"));
+  auto reservations = context.service->ReservationsByGuest(
+      *last_name, Param(call.query, "first_name"), std::get<PageRequest>(page));
   if (Failed(reservations, &response)) return response;
-  return JsonResponse(200, json::object{{"reservations", ReservationArray(*reservations)}});
+  return ReservationPage(*reservations);
 }
 
 HttpResponse GetGuest(const Context& context, Call& call) {
@@ -490,11 +551,13 @@ HttpResponse CancelReservation(const Context& context, Call& call) {
 HttpResponse ReservationHistory(const Context& context, Call& call) {
   auto last_name = GuestLastName(call);
   if (auto* error = std::get_if<HttpResponse>(&last_name)) return *error;
+  auto page = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&page)) return *error;
   HttpResponse response;
-  auto history =
-      context.service->History(call.path[1], std::get<std::optional<std::string>>(last_name));
+  auto history = context.service->History(
+      call.path[1], std::get<std::optional<std::string>>(last_name), std::get<PageRequest>(page));
   if (Failed(history, &response)) return response;
-  return JsonResponse(200, HistoryJson(history->reservation, history->events));
+  return PageResponse(HistoryJson(history->reservation, history->events), history->paging_state);
 }
 
 // POST /reservations/{confirmation_number}/check-in, /check-out, /no-show (staff).
@@ -584,45 +647,18 @@ HttpResponse GetSession(const Context&, Call& call) {
 
 // --- The staff console (docs/staff-console.md) ---------------------------------------------
 
-// An integer query parameter in [1, `max`] (`fallback` when absent), or the 400 to answer.
-std::variant<int, HttpResponse> CountParam(const Query& query, const std::string& name,
-                                           int fallback, int max) {
-  auto text = Param(query, name);
-  if (!text) return fallback;
-  if (text->empty() || text->size() > 6 ||
-      text->find_first_not_of("0123456789") != std::string::npos || std::stoi(*text) < 1 ||
-      std::stoi(*text) > max) {
-    return Error(400, "invalid_field",
-                 fmt::format("{} must be an integer between 1 and {}", name, max), name);
-  }
-  return std::stoi(*text);
-}
-
 // GET /hotels?page_size=&cursor= (staff): the hotels one page at a time.
 HttpResponse ListHotels(const Context& context, Call& call) {
-  auto page_size = CountParam(call.query, "page_size", 50, kMaxHotelPageSize);
-  if (auto* error = std::get_if<HttpResponse>(&page_size)) return *error;
-  // A cursor is the engine's paging state in hex (common::ToHex).
-  std::optional<common::Bytes> state;
-  if (auto cursor = Param(call.query, "cursor"); cursor && !cursor->empty()) {
-    auto bytes = cursor->size() <= 2048 ? common::FromHex(*cursor)
-                                        : common::Result<common::Bytes>(Status::Invalid("long"));
-    if (!bytes.ok()) {
-      return Error(400, "invalid_field", "cursor must be a next_cursor of this list", "cursor");
-    }
-    state = std::move(bytes).value();
-  }
+  auto request = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&request)) return *error;
+  PageRequest& page_request = std::get<PageRequest>(request);
   HttpResponse response;
-  auto page = context.service->ListHotels(std::get<int>(page_size), std::move(state));
-  if (!page.ok() && page.status().code() == StatusCode::kInvalid) {
-    return Error(400, "invalid_field", page.status().message(), "cursor");  // page_size is valid
-  }
+  auto page =
+      context.service->ListHotels(page_request.page_size, std::move(page_request.paging_state));
   if (Failed(page, &response)) return response;
   json::array hotels;
   for (const Hotel& hotel : page->hotels) hotels.push_back(HotelJson(hotel, false));
-  json::value next = nullptr;
-  if (page->paging_state) next = json::string(common::ToHex(*page->paging_state));
-  return JsonResponse(200, json::object{{"hotels", std::move(hotels)}, {"next_cursor", next}});
+  return PageResponse(json::object{{"hotels", std::move(hotels)}}, page->paging_state);
 }
 
 // GET /hotels/{id}/occupancy?start=&days= (staff): the week-by-room grid.
@@ -631,22 +667,27 @@ HttpResponse GetOccupancy(const Context& context, Call& call) {
   if (auto* error = std::get_if<HttpResponse>(&start)) return *error;
   auto days = CountParam(call.query, "days", 7, kMaxOccupancyDays);
   if (auto* error = std::get_if<HttpResponse>(&days)) return *error;
+  auto page = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&page)) return *error;
   HttpResponse response;
-  auto occupancy =
-      context.service->GetOccupancy(call.path[1], std::get<Day>(start), std::get<int>(days));
+  auto occupancy = context.service->GetOccupancy(call.path[1], std::get<Day>(start),
+                                                 std::get<int>(days), std::get<PageRequest>(page));
   if (Failed(occupancy, &response)) return response;
-  return JsonResponse(200, OccupancyJson(*occupancy));
+  return PageResponse(OccupancyJson(*occupancy), occupancy->paging_state);
 }
 
 // GET /hotels/{id}/departures?date= and /in-house?date= (staff; Q11).
 HttpResponse StayList(const Context& context, Call& call, bool departures) {
   auto date = DateParam(call.query, "date");
   if (auto* error = std::get_if<HttpResponse>(&date)) return *error;
+  auto request = PageParams(call.query);
+  if (auto* error = std::get_if<HttpResponse>(&request)) return *error;
+  const PageRequest& page = std::get<PageRequest>(request);
   HttpResponse response;
-  auto stays = departures ? context.service->Departures(call.path[1], std::get<Day>(date))
-                          : context.service->InHouse(call.path[1], std::get<Day>(date));
+  auto stays = departures ? context.service->Departures(call.path[1], std::get<Day>(date), page)
+                          : context.service->InHouse(call.path[1], std::get<Day>(date), page);
   if (Failed(stays, &response)) return response;
-  return JsonResponse(200, json::object{{"reservations", ReservationArray(*stays)}});
+  return ReservationPage(*stays);
 }
 
 HttpResponse Departures(const Context& context, Call& call) {

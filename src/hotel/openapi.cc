@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hotel/http_router.h"
+#include "hotel/paging.h"
 
 namespace hotel {
 
@@ -30,40 +31,31 @@ struct Endpoint {
   Access access = Access::kStaff;
 };
 
+// The query parameters of a list (paging.h): `query`, then page_size and cursor.
+std::vector<const char*> Paged(std::vector<const char*> query) {
+  query.push_back("page_size?");
+  query.push_back("cursor?");
+  return query;
+}
+
 constexpr Access kPublic = Access::kPublic;
 constexpr Access kGuest = Access::kGuest;
 constexpr Access kStaff = Access::kStaff;
 
 const std::vector<Endpoint>& Endpoints() {
   static const std::vector<Endpoint> endpoints{
-      {"get", "/pois", "All points of interest", {}, nullptr, 200, "PoiList", kPublic},
+      {"get", "/pois", "All points of interest", Paged({}), nullptr, 200, "PoiList", kPublic},
       {"post", "/pois", "Add a point of interest", {}, "Poi", 201, "Poi", kStaff},
-      {"get",
-       "/pois/{poi_name}/hotels",
-       "Q1. Hotels near a point of interest",
-       {},
-       nullptr,
-       200,
-       "PoiHotels",
-       kPublic},
+      {"get", "/pois/{poi_name}/hotels", "Q1. Hotels near a point of interest", Paged({}), nullptr,
+       200, "PoiHotels", kPublic},
       {"post", "/hotels", "Add a hotel", {}, "Hotel", 201, "Hotel", kStaff},
       {"get", "/hotels/{hotel_id}", "Q2. A hotel", {}, nullptr, 200, "Hotel", kPublic},
-      {"get",
-       "/hotels/{hotel_id}/pois",
-       "Q3. Points of interest near a hotel",
-       {},
-       nullptr,
-       200,
-       "PoiList",
-       kPublic},
-      {"get",
-       "/hotels/{hotel_id}/availability",
-       "Q4. Rooms free on every night of a stay",
-       {"check_in", "check_out"},
-       nullptr,
-       200,
-       "Availability",
-       kPublic},
+      {"get", "/hotels/{hotel_id}/pois", "Q3. Points of interest near a hotel", Paged({}), nullptr,
+       200, "PoiList", kPublic},
+      {"get", "/hotels/{hotel_id}/availability",
+       "Q4. Rooms free on every night of a stay (paged by room number: the cursor is the last "
+       "room's key, not a paging state)",
+       Paged({"check_in", "check_out"}), nullptr, 200, "Availability", kPublic},
       {"post",
        "/hotels/{hotel_id}/availability",
        "Open every room for a date range",
@@ -80,30 +72,14 @@ const std::vector<Endpoint>& Endpoints() {
        201,
        "Room",
        kStaff},
-      {"get",
-       "/hotels/{hotel_id}/rooms/{room_number}",
-       "Q5. A room's rate and amenities",
-       {"date?"},
-       nullptr,
-       200,
-       "Room",
-       kPublic},
-      {"get",
-       "/hotels/{hotel_id}/reservations",
-       "Q7. Reservations starting on a date (arrivals)",
-       {"date", "last_name?"},
-       nullptr,
-       200,
-       "ReservationList",
-       kStaff},
-      {"get",
-       "/reservations",
+      {"get", "/hotels/{hotel_id}/rooms/{room_number}",
+       "Q5. A room's rate and amenities (paged: the amenities)", Paged({"date?"}), nullptr, 200,
+       "Room", kPublic},
+      {"get", "/hotels/{hotel_id}/reservations", "Q7. Reservations starting on a date (arrivals)",
+       Paged({"date", "last_name?"}), nullptr, 200, "ReservationList", kStaff},
+      {"get", "/reservations",
        "Q8. Reservations by guest name, or Q12. by guest email (any case; not with a name)",
-       {"last_name?", "first_name?", "email?"},
-       nullptr,
-       200,
-       "ReservationList",
-       kStaff},
+       Paged({"last_name?", "first_name?", "email?"}), nullptr, 200, "ReservationList", kStaff},
       {"post",
        "/reservations",
        "Book a stay (for an existing guest_id: staff only)",
@@ -159,14 +135,10 @@ const std::vector<Endpoint>& Endpoints() {
 // The reservation lifecycle's endpoints (docs/data-model.md, "The life of a reservation").
 const std::vector<Endpoint>& LifecycleEndpoints() {
   static const std::vector<Endpoint> endpoints{
-      {"get",
-       "/reservations/{confirmation_number}/history",
-       "Q10. A reservation's status and the history of its changes, oldest first",
-       {"last_name?"},
-       nullptr,
-       200,
-       "History",
-       kGuest},
+      {"get", "/reservations/{confirmation_number}/history",
+       "Q10. A reservation's status and the history of its changes, oldest first (paged: the "
+       "events)",
+       Paged({"last_name?"}), nullptr, 200, "History", kGuest},
       {"post",
        "/reservations/{confirmation_number}/check-in",
        "Check the guest in (422 unless confirmed or changed)",
@@ -214,38 +186,15 @@ const std::vector<Endpoint>& GuestChangeEndpoints() {
 // The staff console's endpoints (docs/staff-console.md).
 const std::vector<Endpoint>& ConsoleEndpoints() {
   static const std::vector<Endpoint> endpoints{
-      {"get",
-       "/hotels",
-       "Every hotel, a page at a time (next_cursor: the engine's paging state)",
-       {"page_size?", "cursor?"},
-       nullptr,
-       200,
-       "HotelPage",
-       kStaff},
-      {"get",
-       "/hotels/{hotel_id}/occupancy",
-       "The room-by-night occupancy grid from start (days: 1-31, default 7)",
-       {"start", "days?"},
-       nullptr,
-       200,
-       "Occupancy",
-       kStaff},
-      {"get",
-       "/hotels/{hotel_id}/departures",
-       "Q11. Stays ending on a date",
-       {"date"},
-       nullptr,
-       200,
-       "ReservationList",
-       kStaff},
-      {"get",
-       "/hotels/{hotel_id}/in-house",
-       "Q11. Stays in the house the night of a date",
-       {"date"},
-       nullptr,
-       200,
-       "ReservationList",
-       kStaff},
+      {"get", "/hotels", "Every hotel, a page at a time (next_cursor: the engine's paging state)",
+       Paged({}), nullptr, 200, "HotelPage", kStaff},
+      {"get", "/hotels/{hotel_id}/occupancy",
+       "The room-by-night occupancy grid from start (days: 1-31, default 7; paged: the rooms)",
+       Paged({"start", "days?"}), nullptr, 200, "Occupancy", kStaff},
+      {"get", "/hotels/{hotel_id}/departures", "Q11. Stays ending on a date", Paged({"date"}),
+       nullptr, 200, "ReservationList", kStaff},
+      {"get", "/hotels/{hotel_id}/in-house", "Q11. Stays in the house the night of a date",
+       Paged({"date"}), nullptr, 200, "ReservationList", kStaff},
       {"put",
        "/hotels/{hotel_id}/rates",
        "Change the rate of the opened nights of a date range (422: past, or nothing opened)",
@@ -318,14 +267,21 @@ void AddChangeQuoteSchema(json::object& s) {
   s["ChangeQuote"] = {{"type", "object"}, {"properties", std::move(quote_props)}};
 }
 
+// The answers of the paged lists carry next_cursor (paging.h).
+void AddNextCursor(json::object& s) {
+  for (const char* name : {"PoiList", "PoiHotels", "Availability", "Room", "ReservationList",
+                           "History", "HotelPage", "Occupancy"}) {
+    s[name].as_object()["properties"].as_object()["next_cursor"] = {
+        {"type", "string"},
+        {"nullable", true},
+        {"description", "pass back as cursor for the next page; null on the last page"}};
+  }
+}
+
 // The staff console's schemas.
 void ConsoleSchemas(json::object& s) {
-  s["HotelPage"] = {
-      {"type", "object"},
-      {"properties",
-       {{"hotels", {{"type", "array"}, {"items", Ref("Hotel")}}},
-        {"next_cursor",
-         {{"type", "string"}, {"nullable", true}, {"description", "null on the last page"}}}}}};
+  s["HotelPage"] = {{"type", "object"},
+                    {"properties", {{"hotels", {{"type", "array"}, {"items", Ref("Hotel")}}}}}};
   json::object night_props = Strings({"date", "rate", "confirmation_number"});
   night_props["guest"] = {{"type", "object"}, {"properties", Strings({"last_name"})}};
   night_props["state"] = {
@@ -500,6 +456,7 @@ json::object Schemas() {
   session_props["expires_in"] = {{"type", "integer"}};
   s["Session"] = {{"type", "object"}, {"properties", session_props}};
   ConsoleSchemas(s);
+  AddNextCursor(s);
   s["Error"] = ErrorSchema();
   return s;
 }
@@ -547,10 +504,20 @@ json::object Operation(const Endpoint& endpoint) {
   for (std::string name : endpoint.query) {
     bool optional = !name.empty() && name.back() == '?';
     if (optional) name.pop_back();
-    parameters.push_back(json::object{{"name", name},
-                                      {"in", "query"},
-                                      {"required", !optional},
-                                      {"schema", {{"type", "string"}}}});
+    json::object parameter{
+        {"name", name}, {"in", "query"}, {"required", !optional}, {"schema", {{"type", "string"}}}};
+    if (name == "page_size") {
+      parameter["schema"] = {{"type", "integer"},
+                             {"minimum", 1},
+                             {"maximum", kMaxPageSize},
+                             {"default", kDefaultPageSize}};
+      parameter["description"] = "items per page; 400 invalid_field outside 1-500";
+    } else if (name == "cursor") {
+      parameter["description"] =
+          "the next_cursor of the previous page (hex); 400 invalid_field (field cursor) for "
+          "one the list does not accept";
+    }
+    parameters.push_back(std::move(parameter));
   }
   if (!parameters.empty()) operation["parameters"] = std::move(parameters);
   if (endpoint.request_schema != nullptr) {

@@ -15,9 +15,11 @@ using repository_rows::Applied;
 using repository_rows::BoolValue;
 using repository_rows::DatabaseError;
 using repository_rows::DayValue;
+using repository_rows::DecodePage;
 using repository_rows::IntValue;
 using repository_rows::kReservationColumns;
 using repository_rows::MoneyValue;
+using repository_rows::ReadHotel;
 using repository_rows::ReadReservation;
 using repository_rows::ReadReservations;
 using repository_rows::RoomValue;
@@ -285,6 +287,31 @@ Result<cql::ResultSet> Repository::Run(const Prepared& statement, std::vector<Bo
   return std::move(*result);
 }
 
+Result<cql::ResultSet> Repository::RunPage(const Prepared& statement,
+                                           std::vector<BoundValue> values,
+                                           const PageRequest& page) {
+  if (page.page_size < 0 || page.page_size > kMaxPageSize) {
+    return Status::Invalid(fmt::format("page_size must be between 1 and {}", kMaxPageSize));
+  }
+  cql::QueryOptions options;
+  options.consistency = cql::Consistency::kLocalQuorum;
+  options.values = std::move(values);
+  if (page.page_size > 0) options.page_size = page.page_size;
+  options.paging_state = page.paging_state;
+  auto rows = session_->ExecutePrepared(*statement, options);
+  if (!rows.ok()) {
+    // A paging state the database cannot continue from (forged, or from another query) is the
+    // client's error, not the database's.
+    common::StatusCode code = rows.status().code();
+    if (page.paging_state &&
+        (code == common::StatusCode::kInvalid || code == common::StatusCode::kProtocolError)) {
+      return CursorRefused(rows.status().message());
+    }
+    return DatabaseError(rows.status());
+  }
+  return std::move(*rows);
+}
+
 Result<cql::ResultSet> Repository::RunBatch(cql::BatchType type,
                                             std::vector<cql::BatchEntry> entries,
                                             std::optional<int64_t> timestamp) {
@@ -309,21 +336,26 @@ common::Status Repository::Ping() {
 
 // --- Reads ---------------------------------------------------------------------------------
 
-Result<std::vector<Poi>> Repository::ListPois() {
-  ASSIGN_OR_RETURN(cql::ResultSet rows, Run(list_pois_, {}));
-  std::vector<Poi> pois;
-  for (size_t i = 0; i < rows.row_count(); ++i) {
-    RowView row(rows, i);
-    pois.push_back({row.Text(0), row.Text(1)});
-  }
-  return pois;
+namespace {
+
+Result<Poi> ReadPoi(RowView& row) { return Poi{row.Text(0), row.Text(1)}; }
+
+}  // namespace
+
+Result<std::vector<Poi>> Repository::ListPois() { return Items(ListPois(PageRequest{})); }
+
+Result<Page<Poi>> Repository::ListPois(const PageRequest& page) {
+  ASSIGN_OR_RETURN(cql::ResultSet rows, RunPage(list_pois_, {}, page));
+  return DecodePage<Poi>(rows, ReadPoi);
 }
 
-Result<std::optional<Repository::PoiHotels>> Repository::HotelsByPoi(const std::string& poi_name) {
-  ASSIGN_OR_RETURN(cql::ResultSet rows, Run(hotels_by_poi_, {TextValue(poi_name)}));
-  if (rows.row_count() == 0) return std::optional<PoiHotels>();
+Result<std::optional<Repository::PoiHotels>> Repository::HotelsByPoi(const std::string& poi_name,
+                                                                     const PageRequest& page) {
+  ASSIGN_OR_RETURN(cql::ResultSet rows, RunPage(hotels_by_poi_, {TextValue(poi_name)}, page));
+  if (rows.row_count() == 0 && !page.paging_state) return std::optional<PoiHotels>();
   PoiHotels answer;
   answer.poi.name = poi_name;
+  answer.paging_state = rows.paging_state();
   for (size_t i = 0; i < rows.row_count(); ++i) {
     RowView row(rows, i);
     answer.poi.description = row.Text(1);
@@ -343,55 +375,67 @@ Result<std::optional<Hotel>> Repository::FindHotel(const std::string& hotel_id) 
   ASSIGN_OR_RETURN(cql::ResultSet rows, Run(find_hotel_, {TextValue(hotel_id)}));
   if (rows.row_count() == 0) return std::optional<Hotel>();
   RowView row(rows, 0);
-  Hotel hotel;
-  hotel.hotel_id = row.Text(0);
-  hotel.name = row.Text(1);
-  hotel.phone = row.Text(2);
-  hotel.address = row.AddressColumn(3);
-  hotel.pois = row.TextCollection(4, /*set=*/true);
+  Hotel hotel = ReadHotel(row);
   RETURN_IF_ERROR(row.status());
   return std::optional<Hotel>(std::move(hotel));
 }
 
 Result<std::vector<Poi>> Repository::PoisByHotel(const std::string& hotel_id) {
-  ASSIGN_OR_RETURN(cql::ResultSet rows, Run(pois_by_hotel_, {TextValue(hotel_id)}));
-  std::vector<Poi> pois;
-  for (size_t i = 0; i < rows.row_count(); ++i) {
-    RowView row(rows, i);
-    pois.push_back({row.Text(0), row.Text(1)});
-  }
-  return pois;
+  return Items(PoisByHotel(hotel_id, PageRequest{}));
+}
+
+Result<Page<Poi>> Repository::PoisByHotel(const std::string& hotel_id, const PageRequest& page) {
+  ASSIGN_OR_RETURN(cql::ResultSet rows, RunPage(pois_by_hotel_, {TextValue(hotel_id)}, page));
+  return DecodePage<Poi>(rows, ReadPoi);
 }
 
 Result<std::optional<Room>> Repository::FindRoom(const std::string& hotel_id, int16_t room_number) {
+  ASSIGN_OR_RETURN(auto page, FindRoom(hotel_id, room_number, PageRequest{}));
+  if (!page) return std::optional<Room>();
+  return std::optional<Room>(std::move(page->room));
+}
+
+Result<std::optional<Repository::RoomPage>> Repository::FindRoom(const std::string& hotel_id,
+                                                                 int16_t room_number,
+                                                                 const PageRequest& page) {
   ASSIGN_OR_RETURN(cql::ResultSet rows,
-                   Run(find_room_, {TextValue(hotel_id), RoomValue(room_number)}));
-  if (rows.row_count() == 0) return std::optional<Room>();
-  Room room;
-  room.room_number = room_number;
+                   RunPage(find_room_, {TextValue(hotel_id), RoomValue(room_number)}, page));
+  if (rows.row_count() == 0) {
+    if (!page.paging_state) return std::optional<RoomPage>();
+    // A later page that turned out empty: the type and base rate come from the first row.
+    ASSIGN_OR_RETURN(auto first, FindRoom(hotel_id, room_number, PageRequest{1, std::nullopt}));
+    if (first) {
+      first->room.amenities.clear();
+      first->paging_state.reset();
+    }
+    return first;
+  }
+  RoomPage answer;
+  answer.room.room_number = room_number;
+  answer.paging_state = rows.paging_state();
   for (size_t i = 0; i < rows.row_count(); ++i) {
     RowView row(rows, i);
-    room.room_type = row.Text(1);
-    room.base_rate = row.Money(2);
-    if (!rows.IsNull(i, 3)) room.amenities.push_back({row.Text(3), row.Text(4)});
+    answer.room.room_type = row.Text(1);
+    answer.room.base_rate = row.Money(2);
+    if (!rows.IsNull(i, 3)) answer.room.amenities.push_back({row.Text(3), row.Text(4)});
     RETURN_IF_ERROR(row.status());
   }
-  return std::optional<Room>(std::move(room));
+  return std::optional<RoomPage>(std::move(answer));
 }
 
 Result<std::vector<Room>> Repository::RoomsByHotel(const std::string& hotel_id) {
-  ASSIGN_OR_RETURN(cql::ResultSet rows, Run(rooms_by_hotel_, {TextValue(hotel_id)}));
-  std::vector<Room> rooms;
-  for (size_t i = 0; i < rows.row_count(); ++i) {
-    RowView row(rows, i);
+  return Items(RoomsByHotel(hotel_id, PageRequest{}));
+}
+
+Result<Page<Room>> Repository::RoomsByHotel(const std::string& hotel_id, const PageRequest& page) {
+  ASSIGN_OR_RETURN(cql::ResultSet rows, RunPage(rooms_by_hotel_, {TextValue(hotel_id)}, page));
+  return DecodePage<Room>(rows, [](RowView& row) -> Result<Room> {
     Room room;
     room.room_number = row.Room(0);
     room.room_type = row.Text(1);
     room.base_rate = row.Money(2);
-    RETURN_IF_ERROR(row.status());
-    rooms.push_back(std::move(room));
-  }
-  return rooms;
+    return room;
+  });
 }
 
 Result<std::optional<Reservation>> Repository::FindReservation(const std::string& confirmation) {
@@ -405,20 +449,33 @@ Result<std::optional<Reservation>> Repository::FindReservation(const std::string
 
 Result<std::vector<Reservation>> Repository::ReservationsByHotelDate(
     const std::string& hotel_id, Day start_date, const std::optional<std::string>& last_name_key) {
+  return Items(ReservationsByHotelDate(hotel_id, start_date, last_name_key, PageRequest{}));
+}
+
+Result<Page<Reservation>> Repository::ReservationsByHotelDate(
+    const std::string& hotel_id, Day start_date, const std::optional<std::string>& last_name_key,
+    const PageRequest& page) {
   std::vector<BoundValue> values = {TextValue(hotel_id), DayValue(start_date)};
   if (last_name_key) values.push_back(TextValue(*last_name_key));
-  ASSIGN_OR_RETURN(cql::ResultSet rows,
-                   Run(last_name_key ? by_hotel_date_name_ : by_hotel_date_, std::move(values)));
-  return ReadReservations(rows);
+  ASSIGN_OR_RETURN(
+      cql::ResultSet rows,
+      RunPage(last_name_key ? by_hotel_date_name_ : by_hotel_date_, std::move(values), page));
+  return DecodePage<Reservation>(rows, ReadReservation);
 }
 
 Result<std::vector<Reservation>> Repository::ReservationsByGuest(
     const std::string& last_name_key, const std::optional<std::string>& first_name_key) {
+  return Items(ReservationsByGuest(last_name_key, first_name_key, PageRequest{}));
+}
+
+Result<Page<Reservation>> Repository::ReservationsByGuest(
+    const std::string& last_name_key, const std::optional<std::string>& first_name_key,
+    const PageRequest& page) {
   std::vector<BoundValue> values = {TextValue(last_name_key)};
   if (first_name_key) values.push_back(TextValue(*first_name_key));
   ASSIGN_OR_RETURN(cql::ResultSet rows,
-                   Run(first_name_key ? by_guest_first_ : by_guest_, std::move(values)));
-  return ReadReservations(rows);
+                   RunPage(first_name_key ? by_guest_first_ : by_guest_, std::move(values), page));
+  return DecodePage<Reservation>(rows, ReadReservation);
 }
 
 Result<std::optional<Guest>> Repository::FindGuest(const common::Uuid& guest_id) {
@@ -653,10 +710,13 @@ Status Repository::WriteReservation(const Reservation& reservation, const Guest*
 
 Result<std::vector<ReservationEvent>> Repository::ReservationHistory(
     const std::string& confirmation) {
-  ASSIGN_OR_RETURN(cql::ResultSet rows, Run(history_, {TextValue(confirmation)}));
-  std::vector<ReservationEvent> events;
-  for (size_t i = 0; i < rows.row_count(); ++i) {
-    RowView row(rows, i);
+  return Items(ReservationHistory(confirmation, PageRequest{}));
+}
+
+Result<Page<ReservationEvent>> Repository::ReservationHistory(const std::string& confirmation,
+                                                              const PageRequest& page) {
+  ASSIGN_OR_RETURN(cql::ResultSet rows, RunPage(history_, {TextValue(confirmation)}, page));
+  return DecodePage<ReservationEvent>(rows, [](RowView& row) -> Result<ReservationEvent> {
     ReservationEvent event;
     event.event_id = row.Uuid(0);
     auto action = ParseAction(row.Text(1));
@@ -665,10 +725,8 @@ Result<std::vector<ReservationEvent>> Repository::ReservationHistory(
     event.status = row.Text(2);
     event.actor = row.Text(3);
     event.details = row.Text(4);
-    RETURN_IF_ERROR(row.status());
-    events.push_back(std::move(event));
-  }
-  return events;
+    return event;
+  });
 }
 
 Status Repository::UpsertGuest(const Guest& guest) {

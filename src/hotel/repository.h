@@ -40,6 +40,7 @@
 #include "cql/session.h"
 #include "hotel/domain.h"
 #include "hotel/notification.h"
+#include "hotel/paging.h"
 #include "hotel/service_schema.h"
 
 namespace hotel {
@@ -65,19 +66,27 @@ class Repository {
 
   // --- Reads (one partition each) ---------------------------------------------------------
 
+  // Every list read comes in two forms: without a PageRequest, every row; with one, one page
+  // (paging.h: the engine's paging state; a refused paging state is CursorRefused).
+
   // Every POI: the single partition directory = 'all' of `pois`.
   common::Result<std::vector<Poi>> ListPois();
+  common::Result<Page<Poi>> ListPois(const PageRequest& page);
   // Q1: partition poi_name of `hotels_by_poi`. nullopt when the POI has no row at all (no
-  // static description and no hotel).
+  // static description and no hotel); on a later page (`page.paging_state` set), an empty
+  // page instead.
   struct PoiHotels {
     Poi poi;
-    std::vector<Hotel> hotels;  // without `pois`
+    std::vector<Hotel> hotels;                  // without `pois`
+    std::optional<common::Bytes> paging_state;  // when more hotels may follow
   };
-  common::Result<std::optional<PoiHotels>> HotelsByPoi(const std::string& poi_name);
+  common::Result<std::optional<PoiHotels>> HotelsByPoi(const std::string& poi_name,
+                                                       const PageRequest& page = {});
   // Q2: partition id of `hotels`.
   common::Result<std::optional<Hotel>> FindHotel(const std::string& hotel_id);
   // Q3: partition hotel_id of `pois_by_hotel`.
   common::Result<std::vector<Poi>> PoisByHotel(const std::string& hotel_id);
+  common::Result<Page<Poi>> PoisByHotel(const std::string& hotel_id, const PageRequest& page);
   // Q4: the rows with first <= date < last, in (date, room_number) order. Unbucketed: one range
   // read of partition hotel_id of `available_rooms_by_hotel_date`. Month buckets: one range read
   // per month touched, of partition (hotel_id, month) of `available_rooms_by_hotel_month` (one
@@ -93,8 +102,16 @@ class Repository {
                                                          int16_t room_number);
   // Q5 (type, base rate, amenities): partition (hotel_id, room_number) of `amenities_by_room`.
   common::Result<std::optional<Room>> FindRoom(const std::string& hotel_id, int16_t room_number);
+  // The same, with one page of the amenities (the type and base rate are on every page).
+  struct RoomPage {
+    Room room;
+    std::optional<common::Bytes> paging_state;  // when more amenities may follow
+  };
+  common::Result<std::optional<RoomPage>> FindRoom(const std::string& hotel_id, int16_t room_number,
+                                                   const PageRequest& page);
   // The rooms of a hotel: partition hotel_id of `rooms_by_hotel` (without amenities).
   common::Result<std::vector<Room>> RoomsByHotel(const std::string& hotel_id);
+  common::Result<Page<Room>> RoomsByHotel(const std::string& hotel_id, const PageRequest& page);
   // Q6: partition confirm_number of `reservations_by_confirmation` (also "pending" rows, and
   // reservations of every status: a reservation is never deleted once confirmed).
   common::Result<std::optional<Reservation>> FindReservation(const std::string& confirmation);
@@ -102,19 +119,29 @@ class Repository {
   // clustering prefix last_name_key when `last_name_key` is set.
   common::Result<std::vector<Reservation>> ReservationsByHotelDate(
       const std::string& hotel_id, Day start_date, const std::optional<std::string>& last_name_key);
+  common::Result<Page<Reservation>> ReservationsByHotelDate(
+      const std::string& hotel_id, Day start_date, const std::optional<std::string>& last_name_key,
+      const PageRequest& page);
   // Q8: partition last_name_key of `reservations_by_guest`, restricted to the clustering prefix
   // first_name_key when set.
   common::Result<std::vector<Reservation>> ReservationsByGuest(
       const std::string& last_name_key, const std::optional<std::string>& first_name_key);
+  common::Result<Page<Reservation>> ReservationsByGuest(
+      const std::string& last_name_key, const std::optional<std::string>& first_name_key,
+      const PageRequest& page);
   // Q9: partition guest_id of `guests`.
   common::Result<std::optional<Guest>> FindGuest(const common::Uuid& guest_id);
   // Q10: partition confirm_number of `reservation_history_by_confirmation`, oldest event
   // first (empty for an unknown number, or a reservation booked before history was kept).
   common::Result<std::vector<ReservationEvent>> ReservationHistory(const std::string& confirmation);
+  common::Result<Page<ReservationEvent>> ReservationHistory(const std::string& confirmation,
+                                                            const PageRequest& page);
   // Q12: partition guest_email of `reservations_by_guest_email` (repository_guest_email.cc): the
   // reservations, of any status, of every guest with that canonical address (CanonicalEmail),
   // by arrival date.
   common::Result<std::vector<Reservation>> ReservationsByGuestEmail(const std::string& email_key);
+  common::Result<Page<Reservation>> ReservationsByGuestEmail(const std::string& email_key,
+                                                             const PageRequest& page);
 
   // --- Background reads of the repair pass (full-table, paged; never on a request path) -----
 
@@ -262,6 +289,8 @@ class Repository {
   // Q11: partition (hotel_id, date) of `stays_by_hotel_date`: every reservation (any status)
   // whose stay starts, goes on or ends on `date`, by room number.
   common::Result<std::vector<Reservation>> StaysByHotelDate(const std::string& hotel_id, Day date);
+  common::Result<Page<Reservation>> StaysByHotelDate(const std::string& hotel_id, Day date,
+                                                     const PageRequest& page);
   // Sets the rate of existing nights (`date`, `room_number`, `rate` of each), without reading:
   // one logged batch per availability partition. Only the rate cell is written, so a
   // concurrent claim or release of the same night is unaffected.
@@ -320,6 +349,12 @@ class Repository {
                       std::vector<cql::BatchEntry>& entries) const;
   common::Result<cql::ResultSet> Run(const Prepared& statement,
                                      std::vector<cql::BoundValue> values);
+  // One page of a SELECT (paging.h, invariants 1 and 3): `page.page_size` rows from
+  // `page.paging_state` (every row when 0). A paging state the database refuses, or a page
+  // size outside [0, kMaxPageSize], is CursorRefused / kInvalid; other errors as Run.
+  common::Result<cql::ResultSet> RunPage(const Prepared& statement,
+                                         std::vector<cql::BoundValue> values,
+                                         const PageRequest& page);
   // `timestamp`: the batch's write time in microseconds (default: the database's clock).
   common::Result<cql::ResultSet> RunBatch(cql::BatchType type, std::vector<cql::BatchEntry> entries,
                                           std::optional<int64_t> timestamp = std::nullopt);

@@ -17,9 +17,11 @@ using common::Status;
 using cql::BoundValue;
 using repository_rows::DatabaseError;
 using repository_rows::DayValue;
+using repository_rows::DecodePage;
 using repository_rows::IntValue;
 using repository_rows::kReservationColumns;
 using repository_rows::MoneyValue;
+using repository_rows::ReadHotel;
 using repository_rows::ReadReservation;
 using repository_rows::ReadReservations;
 using repository_rows::RoomValue;
@@ -56,41 +58,22 @@ std::vector<Repository::Statement> Repository::ConsoleStatements() {
 
 Result<Repository::HotelPage> Repository::ListHotels(int32_t page_size,
                                                      std::optional<Bytes> paging_state) {
-  cql::QueryOptions options;
-  options.consistency = cql::Consistency::kLocalQuorum;
-  options.page_size = page_size;
-  options.paging_state = std::move(paging_state);
-  auto rows = session_->ExecutePrepared(*list_hotels_, options);
-  if (!rows.ok()) {
-    // A paging state the database cannot continue from (forged, or from another query) is the
-    // client's error, not the database's.
-    common::StatusCode code = rows.status().code();
-    if (code == common::StatusCode::kInvalid || code == common::StatusCode::kProtocolError) {
-      return Status::Invalid("cursor is not a cursor of this list: " + rows.status().message());
-    }
-    return DatabaseError(rows.status());
-  }
-  HotelPage page;
-  for (size_t i = 0; i < rows->row_count(); ++i) {
-    RowView row(*rows, i);
-    Hotel hotel;
-    hotel.hotel_id = row.Text(0);
-    hotel.name = row.Text(1);
-    hotel.phone = row.Text(2);
-    hotel.address = row.AddressColumn(3);
-    hotel.pois = row.TextCollection(4, /*set=*/true);
-    RETURN_IF_ERROR(row.status());
-    page.hotels.push_back(std::move(hotel));
-  }
-  page.paging_state = rows->paging_state();
-  return page;
+  ASSIGN_OR_RETURN(cql::ResultSet rows,
+                   RunPage(list_hotels_, {}, PageRequest{page_size, std::move(paging_state)}));
+  ASSIGN_OR_RETURN(Page<Hotel> hotels, DecodePage<Hotel>(rows, ReadHotel));
+  return HotelPage{std::move(hotels.items), std::move(hotels.paging_state)};
 }
 
 Result<std::vector<Reservation>> Repository::StaysByHotelDate(const std::string& hotel_id,
                                                               Day date) {
+  return Items(StaysByHotelDate(hotel_id, date, PageRequest{}));
+}
+
+Result<Page<Reservation>> Repository::StaysByHotelDate(const std::string& hotel_id, Day date,
+                                                       const PageRequest& page) {
   ASSIGN_OR_RETURN(cql::ResultSet rows,
-                   Run(stays_by_hotel_date_, {TextValue(hotel_id), DayValue(date)}));
-  return ReadReservations(rows);
+                   RunPage(stays_by_hotel_date_, {TextValue(hotel_id), DayValue(date)}, page));
+  return DecodePage<Reservation>(rows, ReadReservation);
 }
 
 void Repository::AddStayEntries(const Reservation& reservation, const Reservation* replaced,

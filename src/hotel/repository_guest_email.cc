@@ -34,8 +34,13 @@ std::vector<Repository::Statement> Repository::GuestEmailStatements() {
 
 common::Result<std::vector<Reservation>> Repository::ReservationsByGuestEmail(
     const std::string& email_key) {
-  ASSIGN_OR_RETURN(cql::ResultSet found, Run(by_guest_email_, {TextValue(email_key)}));
-  return rows::ReadReservations(found);
+  return Items(ReservationsByGuestEmail(email_key, PageRequest{}));
+}
+
+common::Result<Page<Reservation>> Repository::ReservationsByGuestEmail(const std::string& email_key,
+                                                                       const PageRequest& page) {
+  ASSIGN_OR_RETURN(cql::ResultSet found, RunPage(by_guest_email_, {TextValue(email_key)}, page));
+  return rows::DecodePage<Reservation>(found, rows::ReadReservation);
 }
 
 void Repository::AddEmailEntries(const Reservation& reservation, const Reservation* replaced,

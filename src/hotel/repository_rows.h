@@ -23,6 +23,7 @@
 #include "cql/types/temporal.h"
 #include "cql/types/value_codec.h"
 #include "hotel/domain.h"
+#include "hotel/paging.h"
 #include "hotel/service_metrics.h"
 
 namespace hotel::repository_rows {
@@ -226,6 +227,33 @@ inline Reservation ReadReservation(RowView& row) {
   reservation.status = row.Text(11);
   if (reservation.status.empty()) reservation.status = std::string(kStatusConfirmed);
   return reservation;
+}
+
+// A row of `hotels`: id, name, phone, address, pois.
+inline Hotel ReadHotel(RowView& row) {
+  Hotel hotel;
+  hotel.hotel_id = row.Text(0);
+  hotel.name = row.Text(1);
+  hotel.phone = row.Text(2);
+  hotel.address = row.AddressColumn(3);
+  hotel.pois = row.TextCollection(4, /*set=*/true);
+  return hotel;
+}
+
+// The rows of one page read by Repository::RunPage, each decoded by `decode(row)` (a
+// Result<T>), with the page's paging state. The first error, of `decode` or of a cell, wins.
+template <typename T, typename Decode>
+Result<Page<T>> DecodePage(const cql::ResultSet& rows, Decode decode) {
+  Page<T> page;
+  for (size_t i = 0; i < rows.row_count(); ++i) {
+    RowView row(rows, i);
+    Result<T> item = decode(row);
+    if (!item.ok()) return item.status();
+    RETURN_IF_ERROR(row.status());
+    page.items.push_back(std::move(item).value());
+  }
+  page.paging_state = rows.paging_state();
+  return page;
 }
 
 // Every row of `rows` (selected as kReservationColumns, status), in order. Errors: kInternal

@@ -9,9 +9,7 @@
 #include <boost/json.hpp>
 #include <set>
 
-#include "hotel/hotel_testing.h"
-#include "hotel/http_router.h"
-#include "hotel/service_metrics.h"
+#include "hotel/router_testing.h"
 
 namespace hotel {
 namespace {
@@ -200,48 +198,7 @@ TEST_P(StaffConsoleServiceTest, HotelPagesAreBounded) {
 INSTANTIATE_TEST_SUITE_P(Bucketing, StaffConsoleServiceTest, kBucketings, BucketingTestName);
 
 // The endpoints, through ApiRouter::Handle with a staff bearer token.
-class StaffConsoleApiTest : public HotelTest, public ::testing::WithParamInterface<SessionKind> {
- protected:
-  void SetUp() override {
-    session_kind_ = GetParam();
-    HotelTest::SetUp();
-    LoadInventory();
-    SetUpStaff();
-    router_ = std::make_unique<ApiRouter>(service_.get(), auth_.get(), "/nonexistent", "test");
-    token_ = StaffToken();
-  }
-
-  struct Reply {
-    int status = 0;
-    json::value body;
-  };
-
-  Reply Call(const std::string& method, const std::string& target, const std::string& body = "") {
-    HttpRequest request;
-    request.method = method;
-    request.target = target;
-    request.body = body;
-    request.content_type = body.empty() ? "" : "application/json";
-    request.authorization = "Bearer " + token_;
-    HttpResponse response = router_->Handle(request);
-    // Counted as the HTTP server counts its requests, for the check that every route is
-    // exercised (http_api_test.cc, EveryRouteExercised).
-    ObserveHttpRequest(response.route, method, response.status, 0);
-    boost::system::error_code ec;
-    json::value parsed = json::parse(response.body, ec);
-    EXPECT_FALSE(ec) << response.body;
-    return {response.status, std::move(parsed)};
-  }
-
-  static std::string Code(const Reply& reply) {
-    boost::system::error_code ec;
-    const json::value* code = reply.body.find_pointer("/error/code", ec);
-    return code != nullptr ? std::string(code->as_string()) : "";
-  }
-
-  std::unique_ptr<ApiRouter> router_;
-  std::string token_;
-};
+class StaffConsoleApiTest : public RouterTest {};
 
 TEST_P(StaffConsoleApiTest, HotelsArePagedWithTheEnginesPagingState) {
   for (int i = 0; i < 4; ++i) {

@@ -61,7 +61,7 @@ test('guest journey: place → hotel → dates → rooms → amenities → booki
   // Q1: the hotels near the place.
   await heading1(`Hotels near ${poi.name}`);
   await page.waitForFunction(() => document.activeElement?.tagName === 'H1');  // focus moved
-  const q1 = await apiOk(`/pois/${encodeURIComponent(poi.name)}/hotels`);
+  const q1 = await apiOk(`/pois/${encodeURIComponent(poi.name)}/hotels?page_size=500`);
   await page.locator('[data-testid="hotel-list"]').waitFor();
   assert.equal(await page.locator('[data-testid="hotel-list"] > li').count(), q1.hotels.length);
   await page.getByRole('link', { name: hotel.name, exact: true }).click();
@@ -315,18 +315,21 @@ test('cancel a reservation as its guest, with a confirm step', async () => {
 });
 
 test('a 503 and a network failure are explained', async () => {
-  await page.route('**/api/v1/pois', (route) => route.fulfill({
+  // By path: the lists are asked for with their paging parameters (?page_size=...).
+  const pois = (url) => url.pathname === '/api/v1/pois';
+  const poiHotels = (url) => /^\/api\/v1\/pois\/[^/]+\/hotels$/.test(url.pathname);
+  await page.route(pois, (route) => route.fulfill({
     status: 503, contentType: 'application/json',
     body: JSON.stringify({ error: { status: 503, code: 'database_unavailable',
                                     message: 'Cannot reach the database' } }) }));
   await goto('#/');
   await textMatching(page.locator('main [role="alert"]'), /reservation database is unavailable/);
-  await page.unroute('**/api/v1/pois');
+  await page.unroute(pois);
 
-  await page.route('**/api/v1/pois/*/hotels', (route) => route.abort('internetdisconnected'));
+  await page.route(poiHotels, (route) => route.abort('internetdisconnected'));
   await goto(`#/poi/${encodeURIComponent(stay.poi.name)}`);
   await textMatching(page.locator('main [role="alert"]'), /Cannot reach the hotel service/);
-  await page.unroute('**/api/v1/pois/*/hotels');
+  await page.unroute(poiHotels);
   // "Try again" recovers once the service answers.
   await page.getByRole('button', { name: 'Try again' }).click();
   await page.locator('[data-testid="hotel-list"]').waitFor();

@@ -459,11 +459,36 @@ def night_state(store, hotel_id, room_number, night):
     return {"checked_in": "checked_in", "checked_out": "checked_out"}.get(status, "booked"), number
 
 
-def console_stays(store, hotel_id, keep):
+def paged(q, items, list_key, key_of):
+    """One page of `items` as the API pages its lists: page_size (1-500, 50 by default), the
+    cursor (hex of the last key of the previous page; the service's is the engine's paging
+    state), next_cursor null on the last page."""
+    size_text = q.get("page_size", "50")
+    if not size_text.isdigit() or not 1 <= int(size_text) <= 500:
+        raise ApiError(400, "invalid_field", "page_size must be an integer between 1 and 500",
+                       "page_size")
+    keys = [key_of(item) for item in items]
+    start = 0
+    if q.get("cursor"):
+        try:
+            start = keys.index(bytes.fromhex(q["cursor"]).decode()) + 1
+        except ValueError:
+            raise ApiError(400, "invalid_field", "cursor must be a next_cursor of this list",
+                           "cursor") from None
+    page = items[start:start + int(size_text)]
+    more = start + len(page) < len(items)
+    return 200, {list_key: page, "next_cursor": key_of(page[-1]).encode().hex() if more else None}
+
+
+def by_number(reservation):
+    return reservation["confirmation_number"]
+
+
+def console_stays(store, hotel_id, keep, q):
     found = [r for r in store.reservations.values()
              if r["hotel_id"] == hotel_id and r["status"] not in ("cancelled", "no_show")
              and keep(dt.date.fromisoformat(r["check_in"]), dt.date.fromisoformat(r["check_out"]))]
-    return 200, {"reservations": sorted(found, key=lambda r: r["room_number"])}
+    return paged(q, sorted(found, key=lambda r: r["room_number"]), "reservations", by_number)
 
 
 def date_range(body, limit):
@@ -497,22 +522,8 @@ def console_routes(store, method, parts, q, body, caller):
         return None
     if method == "GET" and n == 1:
         caller.require_staff()
-        size_text = q.get("page_size", "50")
-        if not size_text.isdigit() or not 1 <= int(size_text) <= 500:
-            raise ApiError(400, "invalid_field", "page_size must be an integer between 1 and 500",
-                           "page_size")
-        ids = sorted(store.hotels)
-        start = 0
-        if q.get("cursor"):
-            try:
-                start = ids.index(bytes.fromhex(q["cursor"]).decode()) + 1
-            except ValueError:
-                raise ApiError(400, "invalid_field", "cursor must be a next_cursor of this list",
-                               "cursor") from None
-        page = ids[start:start + int(size_text)]
-        more = start + len(page) < len(ids)
-        return 200, {"hotels": [store.hotels[i] for i in page],
-                     "next_cursor": page[-1].encode().hex() if more else None}
+        return paged(q, [store.hotels[i] for i in sorted(store.hotels)], "hotels",
+                     lambda hotel: hotel["hotel_id"])
     if method == "POST" and n == 1:
         caller.require_staff()
         body = require_json_object(body, {"hotel_id", "name", "phone", "address", "pois"},
@@ -623,9 +634,9 @@ def console_routes(store, method, parts, q, body, caller):
         store.hotel(hotel_id)
         day = parse_date(q.get("date"), "date")
         if parts[2] == "departures":
-            return console_stays(store, hotel_id, lambda check_in, check_out: check_out == day)
+            return console_stays(store, hotel_id, lambda check_in, check_out: check_out == day, q)
         return console_stays(store, hotel_id,
-                             lambda check_in, check_out: check_in <= day < check_out)
+                             lambda check_in, check_out: check_in <= day < check_out, q)
     return None
 
 
@@ -691,7 +702,8 @@ def routes(store, method, parts, query, body, caller, headers):
             found = [r for r in store.reservations.values()
                      if r["hotel_id"] == hotel_id and r["check_in"] == day
                      and ("last_name" not in q or r["guest"]["last_name"] == q["last_name"])]
-            return 200, {"reservations": sorted(found, key=lambda r: r["room_number"])}
+            return paged(q, sorted(found, key=lambda r: r["room_number"]), "reservations",
+                         by_number)
     if parts and parts[0] == "reservations":
         if method == "GET" and n == 1:
             caller.require_staff()
@@ -713,7 +725,7 @@ def routes(store, method, parts, query, body, caller, headers):
             found = [r for r in store.reservations.values()
                      if r["guest"]["last_name"] == q["last_name"]
                      and ("first_name" not in q or r["guest"]["first_name"] == q["first_name"])]
-            return 200, {"reservations": sorted(found, key=lambda r: r["check_in"])}
+            return paged(q, sorted(found, key=lambda r: r["check_in"]), "reservations", by_number)
         if method == "GET" and n == 2:
             return 200, store.reservation(parts[1], caller.guest_last_name(q))
         if method == "GET" and n == 3 and parts[2] == "history":

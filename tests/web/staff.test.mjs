@@ -3,7 +3,8 @@
 // hotel, adds its rooms, opens its inventory for a new month (the grid turns from "not opened"
 // to "free"), changes a rate (and sees the 422 for a range not opened), finds a booking on the
 // grid, checks the guest in from the arrivals and out from the departures, and finds the
-// reservation by its confirmation number in lower case and by the guest's name. Every step is
+// reservation by its confirmation number in lower case and by the guest's name, then pages a
+// long search by name with "More reservations". Every step is
 // checked against the API's own answers, so the test runs unchanged against the mock
 // (tests/web/mock_api.py, started here when HOTEL_URL is unset) and against `hotel serve`
 // (tests/web/run_service.sh: HOTEL_URL, HOTEL_STAFF_USER, HOTEL_STAFF_PASSWORD). Run by
@@ -280,6 +281,35 @@ test('find the reservation by confirmation number (any case), guest name and gue
   const q12 = await call(`/reservations?email=${encodeURIComponent(
     `grace.${run.lastName.toLowerCase()}@example.com`)}`);
   assert.deepEqual(q12.reservations.map((r) => r.confirmation_number), [run.number]);
+});
+
+test('a long search by guest name pages with More reservations', async () => {
+  assert.ok(run.month, 'needs the month opened above');
+  // Eleven one-night stays of one guest: one more than the console's page of ten.
+  const lastName = `Paged${run.hotelId.slice(-4)}`;
+  const numbers = [];
+  for (let day = 5; day < 16; day += 1) {
+    const booked = await call('/reservations', { method: 'POST', staff: false, body: {
+      hotel_id: run.hotelId, room_number: 102, check_in: plusDays(run.month, day),
+      check_out: plusDays(run.month, day + 1), guest: { first_name: 'Ada', last_name: lastName } } });
+    numbers.push(booked.confirmation_number);
+  }
+  const firstPage = await call(`/reservations?last_name=${lastName}&page_size=10`);
+  assert.equal(firstPage.reservations.length, 10);
+  assert.ok(firstPage.next_cursor, 'the API has a second page');
+
+  await goto(`#/console?hotel=${run.hotelId}&guest_last=${lastName}`);
+  const cards = page.locator('[data-testid="search-results"] [data-confirmation]');
+  const more = page.locator('[data-testid="search-more"]');
+  await more.waitFor();
+  assert.equal(await cards.count(), 10);
+  assert.match(await page.locator('[data-testid="search-results"] h3').textContent(),
+               /10 reservations \(more to load\)/);
+  await more.click();
+  await until(async () => (await cards.count()) === 11, 'the second page');
+  assert.equal(await more.isHidden(), true);
+  const shown = await cards.evaluateAll((els) => els.map((el) => el.dataset.confirmation));
+  assert.deepEqual([...shown].sort(), [...numbers].sort());
 });
 
 test('no script errors in the console', () => {

@@ -115,7 +115,8 @@ async function startMock() {
  * rooms free for all of them: {pois, poi, hotel, checkIn, checkOut, rooms}.
  */
 export async function pickStay({ nights = 2, rooms = 2 } = {}) {
-  const pois = (await apiOk('/pois')).pois;
+  // Every POI (one page of up to 500), as the home page shows them all.
+  const pois = (await apiOk('/pois?page_size=500')).pois;
   assert.ok(pois.length > 0, 'no points of interest in the data');
   for (const offset of [21, 9, 45, 80, 150]) {
     const checkIn = localIso(offset);

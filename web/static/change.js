@@ -11,7 +11,7 @@
 //    409 message, shown in place, with a way back to the search.
 
 import {
-  announce, api, append, clearFieldErrors, disclosure, enc, errorBox, field, fmtDate, fmtMoney, h,
+  announce, api, apiAll, append, clearFieldErrors, disclosure, enc, errorBox, field, fmtDate, fmtMoney, h,
   icon, loading, nightsBetween, plural, setFieldError, stayQuery, validateStay,
 } from './ui.js';
 
@@ -97,7 +97,7 @@ async function search(flow) {
   let own;
   try {
     [free, own] = await Promise.all([
-      api(`/hotels/${enc(r.hotel_id)}/availability?${stayQuery(checkIn, checkOut)}`),
+      apiAll(`/hotels/${enc(r.hotel_id)}/availability?${stayQuery(checkIn, checkOut)}`, 'rooms'),
       api(flow.quotePath(checkIn, checkOut, r.room_number)).catch((err) => err),
     ]);
     if (own instanceof Error && own.status !== 409) throw own;

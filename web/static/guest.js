@@ -4,7 +4,7 @@
 // ctx = {main, params, signal, rerender} (see app.js) and fills ctx.main.
 
 import {
-  MAX_NIGHTS, addDays, addressLines, announce, api, append, clearFieldErrors, enc, errorBox,
+  MAX_NIGHTS, addDays, addressLines, announce, api, apiAll, append, clearFieldErrors, enc, errorBox,
   field, fmtDate, fmtMoney, h, icon, loading, navigate, nightsBetween, pageHeader, parseIso,
   plural, rememberGuestName, rememberHotel, setFieldError, stayQuery, todayIso, validateStay,
 } from './ui.js';
@@ -40,7 +40,7 @@ export async function viewHome(ctx) {
 
   let pois;
   try {
-    pois = (await api('/pois', { signal: ctx.signal })).pois || [];
+    pois = (await apiAll('/pois', 'pois', { signal: ctx.signal })).pois || [];
   } catch (err) {
     if (err.kind === 'aborted') return;
     results.replaceChildren(errorBox(err, { retry: ctx.rerender }));
@@ -94,7 +94,7 @@ export async function viewPoi(ctx, poiName) {
   append(ctx.main, header, results);
   let data;
   try {
-    data = await api(`/pois/${enc(poiName)}/hotels`, { signal: ctx.signal });
+    data = await apiAll(`/pois/${enc(poiName)}/hotels`, 'hotels', { signal: ctx.signal });
   } catch (err) {
     if (err.kind === 'aborted') return;
     results.replaceChildren(errorBox(err, { retry: ctx.rerender }));
@@ -237,7 +237,7 @@ export async function viewHotel(ctx, hotelId) {
   try {
     [hotel, pois] = await Promise.all([
       api(`/hotels/${enc(hotelId)}`, { signal: ctx.signal }),
-      api(`/hotels/${enc(hotelId)}/pois`, { signal: ctx.signal }),
+      apiAll(`/hotels/${enc(hotelId)}/pois`, 'pois', { signal: ctx.signal }),
     ]);
   } catch (err) {
     if (err.kind === 'aborted') return;
@@ -289,8 +289,8 @@ export async function viewHotel(ctx, hotelId) {
   availability.setAttribute('aria-busy', 'true');
   availability.append(loading('Checking free rooms…'));
   try {
-    const data = await api(`/hotels/${enc(hotelId)}/availability?${stayQuery(checkIn, checkOut)}`,
-                           { signal: ctx.signal });
+    const data = await apiAll(`/hotels/${enc(hotelId)}/availability?${stayQuery(checkIn, checkOut)}`,
+                              'rooms', { signal: ctx.signal });
     availability.replaceChildren(roomsList(hotel.hotel_id, data));
     announce(`${plural((data.rooms || []).length, 'room')} free for these dates`);
   } catch (err) {
@@ -396,10 +396,11 @@ export async function viewRoom(ctx, hotelId, roomNumber) {
     const dateParam = parseIso(checkIn) ? `?date=${enc(checkIn)}` : '';
     [hotel, room, stay] = await Promise.all([
       api(`/hotels/${enc(hotelId)}`, { signal: ctx.signal }),
-      api(`/hotels/${enc(hotelId)}/rooms/${enc(roomNumber)}${dateParam}`, { signal: ctx.signal }),
+      apiAll(`/hotels/${enc(hotelId)}/rooms/${enc(roomNumber)}${dateParam}`, 'amenities',
+             { signal: ctx.signal }),
       hasStay && !stayProblem
-        ? api(`/hotels/${enc(hotelId)}/availability?${stayQuery(checkIn, checkOut)}`,
-              { signal: ctx.signal })
+        ? apiAll(`/hotels/${enc(hotelId)}/availability?${stayQuery(checkIn, checkOut)}`, 'rooms',
+                 { signal: ctx.signal })
         : null,
     ]);
   } catch (err) {

@@ -7,7 +7,7 @@
 // Views take ctx as in app.js. Who may see what: docs/security.md.
 
 import {
-  announce, api, append, clearFieldErrors, disclosure, enc, errorBox, field, fmtDate, fmtMoney,
+  announce, api, apiAll, append, pagePath, pagedList, clearFieldErrors, disclosure, enc, errorBox, field, fmtDate, fmtMoney,
   guestName, h, icon, knownHotels, loading, logIn, logOut, navigate, nightsBetween, pageHeader,
   parseIso, plural, rememberGuestName, rememberHotel, rememberedReservations, requiredValue,
   setFieldError, setStaffSession, staffSession, todayIso,
@@ -69,7 +69,8 @@ function historySection(history) {
 
 async function loadHistory(number, lastName, signal) {
   try {
-    return await api(`/reservations/${enc(number)}/history${guestQuery(lastName)}`, { signal });
+    return await apiAll(`/reservations/${enc(number)}/history${guestQuery(lastName)}`, 'history',
+                        { signal });
   } catch (err) {
     if (err.kind === 'aborted') throw err;
     return err;
@@ -518,6 +519,9 @@ export function guestNameForm({ label, lastId, firstId, last, first, button }) {
     h('p', {}, h('button', { class: 'btn btn-primary', type: 'submit' }, button)));
 }
 
+// Reservations a page of the search by guest name.
+const GUEST_PAGE_SIZE = 10;
+
 async function guestSearchSection(ctx, section) {
   const lastName = ctx.params.get('guest_last') || '';
   const firstName = ctx.params.get('guest_first') || '';
@@ -539,17 +543,24 @@ async function guestSearchSection(ctx, section) {
   results.append(loading('Searching…'));
   try {
     const query = `last_name=${enc(lastName)}${firstName ? `&first_name=${enc(firstName)}` : ''}`;
-    const found = (await api(`/reservations?${query}`, { signal: ctx.signal })).reservations || [];
+    const path = `/reservations?${query}`;
+    const first = await api(pagePath(path, '', GUEST_PAGE_SIZE), { signal: ctx.signal });
     const who = `${firstName ? `${firstName} ` : ''}${lastName}`;
-    results.replaceChildren(h('section', { class: 'section', 'aria-labelledby': 'found-title' },
+    // A page at a time, "More reservations" for the next (the guest's bookings can be many).
+    const render = (found, more) => [
       h('h3', { id: 'found-title', tabindex: '-1', 'data-autofocus': true,
-                text: found.length ? `${plural(found.length, 'reservation')} for ${who}`
-                                   : `No reservation for ${who}` }),
+                text: found.length ? `${plural(found.length, 'reservation')}${more ? '+' : ''} ` +
+                                     `for ${who}` : `No reservation for ${who}` }),
       found.length ? h('ul', { class: 'reservation-list', 'data-testid': 'reservation-list' },
                        found.map(reservationCard))
                    : h('p', { class: 'empty', text: 'Check the spelling: names must match the ' +
-                                                    'booking exactly.' })));
-    announce(found.length ? `${plural(found.length, 'reservation')} found` : 'No reservation found');
+                                                    'booking exactly.' })];
+    results.replaceChildren(h('section', { class: 'section', 'aria-labelledby': 'found-title' },
+      pagedList({ first, key: 'reservations', path, pageSize: GUEST_PAGE_SIZE, render,
+                  signal: ctx.signal, label: 'More reservations', testid: 'guest-search-more',
+                  onError: (err) => sessionEnded(ctx, err) })));
+    const count = first.reservations.length;
+    announce(count ? `${plural(count, 'reservation')} found` : 'No reservation found');
   } catch (err) {
     if (err.kind === 'aborted' || sessionEnded(ctx, err)) return;
     if (!(err.field && setFieldError(form, 'search_last_name', err.message))) {

@@ -10,9 +10,9 @@
 // &guest_last=X&guest_first=Y. Views take ctx as in app.js.
 
 import {
-  addDays, announce, api, append, clearFieldErrors, enc, errorBox, field, fmtDate, fmtMoney, h,
-  loading, navigate, pageHeader, parseIso, plural, rememberHotel, requiredValue, setFieldError,
-  todayIso,
+  addDays, announce, api, apiAll, append, clearFieldErrors, enc, errorBox, field, fmtDate,
+  fmtMoney, h, loading, navigate, pageHeader, pagePath, pagedList, parseIso, plural,
+  rememberHotel, requiredValue, setFieldError, todayIso,
 } from './ui.js';
 import {
   guestNameForm, routeHash, sessionBar, sessionEnded, staffSessionOrLogin, statusBadge,
@@ -177,8 +177,9 @@ async function occupancySection(ctx, hotel, week) {
   };
   (async () => {
     try {
-      const data = await api(`/hotels/${enc(hotel.hotel_id)}/occupancy?start=${enc(week)}&days=7`,
-                             { signal: ctx.signal });
+      // The grid shows every room: all its pages (a page is some rooms over the whole week).
+      const data = await apiAll(`/hotels/${enc(hotel.hotel_id)}/occupancy?start=${enc(week)}&days=7`,
+                                'rooms', { signal: ctx.signal });
       grid.replaceChildren(occupancyTable(data, openReservation));
     } catch (err) {
       if (err.kind === 'aborted' || sessionEnded(ctx, err)) return;
@@ -267,6 +268,22 @@ function stayTable(ctx, rows, testid, empty) {
         h('td', {}, ...actionButtons(ctx, r)))))));
 }
 
+// Rows a page of the front desk's lists (GET .../reservations, /in-house, /departures).
+const DESK_PAGE_SIZE = 20;
+
+// One front desk list, a page at a time: its heading counts the rows shown ("20+" while pages
+// remain), and "More" reads the next page.
+function deskList(ctx, { first, path, title, testid, empty, keep = (rows) => rows }) {
+  return pagedList({
+    first, key: 'reservations', path, pageSize: DESK_PAGE_SIZE, signal: ctx.signal,
+    label: `More ${title.toLowerCase()}`, testid: `${testid}-more`,
+    onError: (err) => sessionEnded(ctx, err),
+    render: (rows, more) => [
+      h('h3', { text: `${title} (${keep(rows).length}${more ? '+' : ''})` }),
+      stayTable(ctx, keep(rows), testid, more ? 'None on this page.' : empty)],
+  });
+}
+
 async function frontDeskSection(ctx, hotel, date) {
   const form = h('form', { class: 'week-form', novalidate: true, 'aria-label': 'Front desk date' },
     field({ id: 'desk_date', label: 'Date', type: 'date', required: true, value: date }),
@@ -283,19 +300,18 @@ async function frontDeskSection(ctx, hotel, date) {
   const body = section(`Front desk · ${fmtDate(date)}`, 'desk-title', form, lists);
   const base = `/hotels/${enc(hotel.hotel_id)}`;
   try {
-    const [arrivals, inHouse, departures] = await Promise.all([
-      api(`${base}/reservations?date=${enc(date)}`, { signal: ctx.signal }),
-      api(`${base}/in-house?date=${enc(date)}`, { signal: ctx.signal }),
-      api(`${base}/departures?date=${enc(date)}`, { signal: ctx.signal }),
-    ]);
+    const paths = [`${base}/reservations?date=${enc(date)}`, `${base}/in-house?date=${enc(date)}`,
+                   `${base}/departures?date=${enc(date)}`];
+    const [arrivals, inHouse, departures] = await Promise.all(paths.map((path) =>
+      api(pagePath(path, '', DESK_PAGE_SIZE), { signal: ctx.signal })));
     const live = (rows) => rows.filter((r) => r.status !== 'cancelled' && r.status !== 'no_show');
     lists.replaceChildren(
-      h('h3', { text: `Arrivals (${live(arrivals.reservations).length})` }),
-      stayTable(ctx, live(arrivals.reservations), 'arrivals', 'No arrivals.'),
-      h('h3', { text: `In house (${inHouse.reservations.length})` }),
-      stayTable(ctx, inHouse.reservations, 'in-house', 'Nobody stays this night.'),
-      h('h3', { text: `Departures (${departures.reservations.length})` }),
-      stayTable(ctx, departures.reservations, 'departures', 'No departures.'));
+      deskList(ctx, { first: arrivals, path: paths[0], title: 'Arrivals', testid: 'arrivals',
+                      empty: 'No arrivals.', keep: live }),
+      deskList(ctx, { first: inHouse, path: paths[1], title: 'In house', testid: 'in-house',
+                      empty: 'Nobody stays this night.' }),
+      deskList(ctx, { first: departures, path: paths[2], title: 'Departures',
+                      testid: 'departures', empty: 'No departures.' }));
   } catch (err) {
     if (err.kind === 'aborted' || sessionEnded(ctx, err)) return body;
     lists.replaceChildren(errorBox(err, { retry: ctx.rerender }));
@@ -304,6 +320,9 @@ async function frontDeskSection(ctx, hotel, date) {
   }
   return body;
 }
+
+// Reservations a page of the search by guest name (cards: fewer than the desk's rows).
+const SEARCH_PAGE_SIZE = 10;
 
 async function searchSection(ctx) {
   const find = ctx.params.get('find') || '';
@@ -348,19 +367,25 @@ async function searchSection(ctx) {
     h('div', { class: 'lookup-grid' }, byNumber, byGuest, byEmail), results);
   if (!find && !last && !email) return body;
   try {
-    let found;
+    let firstPage = { reservations: [], next_cursor: null };
+    let path = '';
     if (find) {
-      found = [await api(`/reservations/${enc(find.trim())}`, { signal: ctx.signal })];
-    } else if (email) {
-      found = (await api(`/reservations?email=${enc(email)}`, { signal: ctx.signal })).reservations;
+      firstPage.reservations = [await api(`/reservations/${enc(find.trim())}`,
+                                          { signal: ctx.signal })];
     } else {
-      const query = `last_name=${enc(last)}${first ? `&first_name=${enc(first)}` : ''}`;
-      found = (await api(`/reservations?${query}`, { signal: ctx.signal })).reservations;
+      path = email ? `/reservations?email=${enc(email)}`
+        : `/reservations?last_name=${enc(last)}${first ? `&first_name=${enc(first)}` : ''}`;
+      firstPage = await api(pagePath(path, '', SEARCH_PAGE_SIZE), { signal: ctx.signal });
     }
-    results.replaceChildren(h('h3', { text: plural(found.length, 'reservation') }),
-      ...(found.length ? found.map((r) => reservationCard(ctx, r))
-                       : [h('p', { class: 'empty', text: 'No reservation for that guest.' })]));
-    announce(`${plural(found.length, 'reservation')} found`);
+    results.replaceChildren(pagedList({
+      first: firstPage, key: 'reservations', path, pageSize: SEARCH_PAGE_SIZE, signal: ctx.signal,
+      label: 'More reservations', testid: 'search-more', onError: (err) => sessionEnded(ctx, err),
+      render: (found, more) => [
+        h('h3', { text: `${plural(found.length, 'reservation')}${more ? ' (more to load)' : ''}` }),
+        ...(found.length ? found.map((r) => reservationCard(ctx, r))
+                         : [h('p', { class: 'empty', text: 'No reservation for that guest.' })])],
+    }));
+    announce(`${plural(firstPage.reservations.length, 'reservation')} found`);
   } catch (err) {
     if (err.kind === 'aborted' || sessionEnded(ctx, err)) return body;
     results.replaceChildren(errorBox(err));

@@ -124,6 +124,66 @@ export async function api(path, { method = 'GET', body, signal } = {}) {
 export const enc = encodeURIComponent;
 
 // ---------------------------------------------------------------------------------------------
+// Paged lists (docs/staff-console.md, "Paging"): every list answers a page of `page_size` items
+// (50 unless asked) and `next_cursor`, null on the last page. A short page is not the last one.
+
+/** `path` with page_size and, when given, the cursor of the page to read. */
+export function pagePath(path, cursor, pageSize) {
+  const sep = path.includes('?') ? '&' : '?';
+  return `${path}${sep}page_size=${pageSize}${cursor ? `&cursor=${enc(cursor)}` : ''}`;
+}
+
+/** Every page of a list the view needs whole (a picker's POIs, a stay's free rooms): the
+ *  first page's answer, its `key` array holding the items of every page. */
+export async function apiAll(path, key, options = {}) {
+  let answer = null;
+  let cursor = '';
+  do {
+    const page = await api(pagePath(path, cursor, 500), options);
+    if (answer) answer[key].push(...(page[key] || [])); else answer = page;
+    cursor = page.next_cursor || '';
+  } while (cursor);
+  answer.next_cursor = null;
+  return answer;
+}
+
+/** A list shown a page at a time: `first` is the answer of pagePath(path, '', pageSize);
+ *  `render(items, more)` draws the items so far (`more`: pages remain). A "More" button reads
+ *  the next page and draws again; `onError(err)` answers a failed read (true: handled). */
+export function pagedList({ first, key, path, pageSize, render, label = 'More', testid,
+                            signal, onError }) {
+  const items = [...(first[key] || [])];
+  let cursor = first.next_cursor || '';
+  const body = h('div', { class: 'paged-items' });
+  const status = h('div');
+  const more = h('button', { class: 'btn btn-secondary btn-small', type: 'button',
+                             'data-testid': testid }, label);
+  const draw = () => {
+    body.replaceChildren(...[].concat(render(items, Boolean(cursor))));
+    more.hidden = !cursor;
+  };
+  more.addEventListener('click', async () => {
+    more.disabled = true;
+    try {
+      const page = await api(pagePath(path, cursor, pageSize), { signal });
+      items.push(...(page[key] || []));
+      cursor = page.next_cursor || '';
+      status.replaceChildren();
+      draw();
+      announce(`${items.length} shown${cursor ? ', more to load' : ''}`);
+    } catch (err) {
+      if (err.kind !== 'aborted' && !(onError && onError(err))) {
+        status.replaceChildren(errorBox(err));
+      }
+    } finally {
+      more.disabled = false;
+    }
+  });
+  draw();
+  return h('div', { class: 'paged-list' }, body, status, more);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Staff session and guest names
 //
 // Staff log in with POST /login: the session lives in an HttpOnly cookie the page cannot read,
