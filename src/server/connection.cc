@@ -534,6 +534,7 @@ void Connection::CompleteAuthentication(int16_t stream, common::Result<std::stri
 }
 
 void Connection::Dispatch(int16_t stream, protocol::Request request, size_t request_size) {
+  const bool inline_run = RunsInline();
   ++in_flight_;
   request_count_.fetch_add(1, std::memory_order_relaxed);
   context_->activity->pending.fetch_add(1, std::memory_order_relaxed);
@@ -542,30 +543,50 @@ void Connection::Dispatch(int16_t stream, protocol::Request request, size_t requ
   size_t reserved = request_size + estimate;
   in_flight_reserved_ += reserved;
   in_flight_estimate_ += estimate;
-  auto self = shared_from_this();
   uint8_t version = *version_;
-  asio::post(context_->request_executor, [self, stream, version, reserved, estimate,
-                                          request = std::move(request)]() mutable {
-    RequestActivity& activity = *self->context_->activity;
-    activity.pending.fetch_sub(1, std::memory_order_relaxed);
-    activity.active.fetch_add(1, std::memory_order_relaxed);
-    Response response;
-    try {
-      response = self->context_->handler->Handle(request, version, &self->keyspace_);
-    } catch (const std::exception& e) {
-      LOG_ERROR("connection {}: request on stream {} failed: {}", self->peer_, stream, e.what());
-      response = ErrorBody(Status::ServerError(fmt::format("Internal error: {}", e.what())));
-    } catch (...) {
-      LOG_ERROR("connection {}: request on stream {} failed", self->peer_, stream);
-      response = ErrorBody(Status::ServerError("Internal error"));
-    }
-    activity.active.fetch_sub(1, std::memory_order_relaxed);
-    activity.completed.fetch_add(1, std::memory_order_relaxed);
-    asio::post(self->strand_,
-               [self, stream, reserved, estimate, response = std::move(response)]() mutable {
+  if (inline_run) {
+    // Design 4c: nothing else waits, so the request runs here, on the strand, and its response
+    // is queued without a hand-off in either direction.
+    NativeMetrics::Get().requests_inline.Increment();
+    CompleteRequest(stream, Execute(stream, version, request), reserved, estimate);
+    return;
+  }
+  NativeMetrics::Get().requests_queued.Increment();
+  auto self = shared_from_this();
+  asio::post(context_->request_executor,
+             [self, stream, version, reserved, estimate, request = std::move(request)]() mutable {
+               Response response = self->Execute(stream, version, request);
+               asio::post(self->strand_, [self, stream, reserved, estimate,
+                                          response = std::move(response)]() mutable {
                  self->CompleteRequest(stream, std::move(response), reserved, estimate);
                });
-  });
+             });
+}
+
+bool Connection::RunsInline() const {
+  if (!context_->run_alone_inline || in_flight_ != 0 || reader_.buffered() != 0) return false;
+  const RequestActivity& activity = *context_->activity;
+  return activity.pending.load(std::memory_order_relaxed) == 0 &&
+         activity.active.load(std::memory_order_relaxed) == 0;
+}
+
+Response Connection::Execute(int16_t stream, uint8_t version, const protocol::Request& request) {
+  RequestActivity& activity = *context_->activity;
+  activity.pending.fetch_sub(1, std::memory_order_relaxed);
+  activity.active.fetch_add(1, std::memory_order_relaxed);
+  Response response;
+  try {
+    response = context_->handler->Handle(request, version, &keyspace_);
+  } catch (const std::exception& e) {
+    LOG_ERROR("connection {}: request on stream {} failed: {}", peer_, stream, e.what());
+    response = ErrorBody(Status::ServerError(fmt::format("Internal error: {}", e.what())));
+  } catch (...) {
+    LOG_ERROR("connection {}: request on stream {} failed", peer_, stream);
+    response = ErrorBody(Status::ServerError("Internal error"));
+  }
+  activity.active.fetch_sub(1, std::memory_order_relaxed);
+  activity.completed.fetch_add(1, std::memory_order_relaxed);
+  return response;
 }
 
 void Connection::CompleteRequest(int16_t stream, Response response, size_t reserved,

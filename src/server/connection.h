@@ -44,6 +44,19 @@
 //     exists) and released as they are written.
 //  4b. While ready, a connection with no request in flight that neither received an envelope
 //     nor completed a write for `idle_timeout` (when set) is closed without an answer.
+//  4c. Where a statement request runs: on `request_executor` (the io threads with durability
+//     periodic, the worker pool with batch), except that with `run_alone_inline` a request
+//     that nothing else waits for runs at once on the strand, in the reader, and its response
+//     is queued there: the connection has no other request in flight and no further byte
+//     buffered after it, and no request of the server is queued or running (RequestActivity).
+//     A lone durable client then waits for its write's sync and nothing else: no hand-off to
+//     a worker and back. Requests that queue (pipelined, or from several connections at once)
+//     are handed off as before, so concurrent writers still share a sync. While a request
+//     runs inline its io thread serves nothing else: it is one request (with batch, one
+//     synced write; at most one per io thread, since the thread is busy with it, and normally
+//     one in the whole server), so the other connections of that thread wait at most that
+//     long, about one sync; a request decoded meanwhile on another io thread finds the server
+//     busy and is handed off.
 //  5. The writer coroutine owns the socket's write side: it flushes the FrameWriter (coalescing
 //     every response queued since the last write into one buffer, and in v5 into as few
 //     segments as possible) and writes it. It ends when reading has ended and no request is in
@@ -143,6 +156,8 @@ struct ConnectionContext {
   MemoryBudget* budget = nullptr;  // REQUIRES: not null
   // Where statement requests run: the io_context (durability periodic) or a worker pool.
   boost::asio::any_io_executor request_executor;
+  // Run a request that nothing else waits for on the connection's strand (design 4c).
+  bool run_alone_inline = false;
   RequestActivity* activity = nullptr;  // REQUIRES: not null
 };
 
@@ -197,6 +212,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void HandleEnvelope(protocol::Envelope envelope);
   void HandleStartup(int16_t stream, const protocol::StartupRequest& startup);
   void Dispatch(int16_t stream, protocol::Request request, size_t request_size);
+  // Whether the request being dispatched runs on the strand (design 4c). Called before Dispatch
+  // counts it.
+  bool RunsInline() const;
+  // Runs a statement request (on the request executor or inline) and returns its response;
+  // counts it in RequestActivity.
+  Response Execute(int16_t stream, uint8_t version, const protocol::Request& request);
   // `reserved` is what Dispatch counted for the request (its size and its expected
   // response), `estimate` the expected response alone.
   void CompleteRequest(int16_t stream, Response response, size_t reserved, size_t estimate);

@@ -6,8 +6,14 @@
 // io_context driven by `io_threads` threads: one coroutine accepts, and each connection
 // (connection.h) has a reader and a writer coroutine on its own strand, while its statement
 // requests run concurrently (request_handler.h). Engine calls block: with durability periodic
-// they run inline on the io threads; with durability batch (`execute_on_workers`) they run on a
-// pool of `worker_threads`, so concurrent writers share one write-ahead-log sync.
+// they run on the io threads; with durability batch (`execute_on_workers`) they run on a pool of
+// `worker_threads`, so concurrent writers share one write-ahead-log sync, except a request that
+// nothing else waits for (`run_alone_inline`, connection.h design 4c): it runs on its io thread
+// at once, so a lone durable client waits for one sync and no thread hand-off. The bound: an io
+// thread runs at most one such request at a time (the thread is busy with it) and normally the
+// whole server runs one, so the other connections of that io thread wait at most one request,
+// with batch about one sync, before they are read again; their requests then find the server
+// busy and go to the workers, where they share syncs.
 //
 // Schema changes made through the Database (by any client, or in-process) are pushed as
 // EVENT SCHEMA_CHANGE to every connection that REGISTERed for them.
@@ -81,6 +87,10 @@ struct ServerOptions {
   // writers waiting together is what lets the sync be shared.
   bool execute_on_workers = false;
   size_t worker_threads = 32;
+  // With execute_on_workers: a request that nothing else waits for (its connection has no
+  // other request in flight or buffered, and the server runs and queues none) runs on its io
+  // thread instead of being handed to a worker (connection.h design 4c).
+  bool run_alone_inline = true;
   // How long Stop() lets in-flight requests finish and their responses be written.
   std::chrono::milliseconds stop_timeout = std::chrono::seconds(5);
   // TLS on the native port (Cassandra's client_encryption_options); off by default.

@@ -26,6 +26,10 @@ constexpr ErrorCode kErrorCodes[] = {
     {0x2400, "already_exists"},    {0x2500, "unprepared"},
 };
 
+constexpr std::string_view kExecutedHelp =
+    "Statement requests run: inline on the connection's io thread (nothing else waiting, "
+    "durability batch), or queued to the request executor.";
+
 }  // namespace
 
 std::string_view ErrorCodeName(int32_t code) {
@@ -61,7 +65,11 @@ NativeMetrics::NativeMetrics()
       bytes_sent(Registry::Global().counter("cqld_native_bytes_sent_total",
                                             "Bytes written to native-protocol clients.")),
       requests_in_flight(Registry::Global().gauge(
-          "cqld_native_requests_in_flight", "Statement requests dispatched and not answered.")) {
+          "cqld_native_requests_in_flight", "Statement requests dispatched and not answered.")),
+      requests_inline(Registry::Global().counter("cqld_native_requests_executed_total",
+                                                 kExecutedHelp, {{"where", "inline"}})),
+      requests_queued(Registry::Global().counter("cqld_native_requests_executed_total",
+                                                 kExecutedHelp, {{"where", "queued"}})) {
   using protocol::Opcode;
   for (Opcode opcode :
        {Opcode::kStartup, Opcode::kOptions, Opcode::kQuery, Opcode::kPrepare, Opcode::kExecute,

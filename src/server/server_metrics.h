@@ -37,6 +37,10 @@ class NativeMetrics {
   common::metrics::Counter& bytes_received;
   common::metrics::Counter& bytes_sent;
   common::metrics::Gauge& requests_in_flight;
+  // Statement requests run inline on their connection's io thread (connection.h design 4c),
+  // and queued to the request executor (the worker pool with durability batch).
+  common::metrics::Counter& requests_inline;
+  common::metrics::Counter& requests_queued;
 
  private:
   NativeMetrics();
