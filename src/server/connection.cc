@@ -563,10 +563,20 @@ void Connection::Dispatch(int16_t stream, protocol::Request request, size_t requ
              });
 }
 
-bool Connection::RunsInline() const {
-  if (!context_->run_alone_inline || in_flight_ != 0 || reader_.buffered() != 0) return false;
-  const RequestActivity& activity = *context_->activity;
-  return activity.pending.load(std::memory_order_relaxed) == 0 &&
+bool Connection::RunsInline() {
+  if (!context_->run_alone_inline) return false;
+  RequestActivity& activity = *context_->activity;
+  const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count();
+  if (activity.last_connection.load(std::memory_order_relaxed) != this) {
+    activity.last_connection.store(this, std::memory_order_relaxed);
+    activity.last_switch.store(now, std::memory_order_relaxed);
+    return false;
+  }
+  const int64_t window = std::chrono::nanoseconds(kAloneWindow).count();
+  return now - activity.last_switch.load(std::memory_order_relaxed) >= window && in_flight_ == 0 &&
+         reader_.buffered() == 0 && activity.pending.load(std::memory_order_relaxed) == 0 &&
          activity.active.load(std::memory_order_relaxed) == 0;
 }
 

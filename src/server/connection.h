@@ -48,7 +48,11 @@
 //     periodic, the worker pool with batch), except that with `run_alone_inline` a request
 //     that nothing else waits for runs at once on the strand, in the reader, and its response
 //     is queued there: the connection has no other request in flight and no further byte
-//     buffered after it, and no request of the server is queued or running (RequestActivity).
+//     buffered after it, no request of the server is queued or running (RequestActivity), and
+//     for kAloneWindow every request came from this connection. The window keeps concurrent
+//     clients on the workers even when their requests arrive one at a time and the pool has
+//     just drained (32 connections with one request each): run inline, one of them would hold
+//     its io thread's other connections back from the next shared sync.
 //     A lone durable client then waits for its write's sync and nothing else: no hand-off to
 //     a worker and back. Requests that queue (pipelined, or from several connections at once)
 //     are handed off as before, so concurrent writers still share a sync. While a request
@@ -146,6 +150,10 @@ struct RequestActivity {
   std::atomic<int64_t> pending{0};    // dispatched, waiting for a thread
   std::atomic<int64_t> active{0};     // running in the engine
   std::atomic<int64_t> completed{0};  // run
+  // Design 4c: the connection that dispatched the last request (only compared, never
+  // dereferenced), and when (steady-clock nanoseconds) the dispatching connection last changed.
+  std::atomic<const void*> last_connection{nullptr};
+  std::atomic<int64_t> last_switch{0};
 };
 
 // What the server shares with its connections. REQUIRES: outlives every connection (the
@@ -171,6 +179,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   static constexpr size_t kMaxHandshakeEnvelopeBody = 64 * 1024;
   // Smallest response size assumed for a request in flight (design 4).
   static constexpr size_t kMinResponseEstimate = MemoryBudget::kMinResponseEstimate;
+  // How long only this connection must have dispatched requests before one may run inline
+  // (design 4c).
+  static constexpr std::chrono::microseconds kAloneWindow{1000};
 
   // `socket`'s executor must be a strand; `security` says whether it speaks TLS (design 8).
   // REQUIRES: `context` outlives the connection's coroutines; `registry` is told when the
@@ -212,9 +223,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void HandleEnvelope(protocol::Envelope envelope);
   void HandleStartup(int16_t stream, const protocol::StartupRequest& startup);
   void Dispatch(int16_t stream, protocol::Request request, size_t request_size);
-  // Whether the request being dispatched runs on the strand (design 4c). Called before Dispatch
-  // counts it.
-  bool RunsInline() const;
+  // Whether the request being dispatched runs on the strand (design 4c), noting this
+  // connection as the last to dispatch. Called before Dispatch counts it.
+  bool RunsInline();
   // Runs a statement request (on the request executor or inline) and returns its response;
   // counts it in RequestActivity.
   Response Execute(int16_t stream, uint8_t version, const protocol::Request& request);

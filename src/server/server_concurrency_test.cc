@@ -286,6 +286,8 @@ TEST_F(BatchDurabilityServerTest, ALoneWriteRunsInlineOnItsIoThread) {
   CreateSchema(client.get());
   auto insert = client->Prepare("INSERT INTO ks.p (k, v) VALUES (?, ?)");
   ASSERT_TRUE(insert.ok()) << insert.status().ToString();
+  // Past the window in which this connection's first requests were the only ones.
+  std::this_thread::sleep_for(2 * Connection::kAloneWindow);
   const double inline_before = InlineRuns();
   const double queued_before = QueuedRuns();
   for (int k = 1; k <= 20; ++k) {
@@ -309,6 +311,24 @@ TEST_F(BatchDurabilityServerTest, RequestsThatQueueAreHandedToWorkersAndShareSyn
   EXPECT_GE(QueuedRuns() - queued_before, 99);
   EXPECT_LE(InlineRuns() - inline_before, 1);
   ExpectRows(client.get(), 1, 100);
+}
+
+TEST_F(BatchDurabilityServerTest, ClientsTakingTurnsAreQueued) {
+  auto first = Connect(4);
+  CreateSchema(first.get());
+  auto second = Connect(5);
+  const double inline_before = InlineRuns();
+  const double queued_before = QueuedRuns();
+  // One request at a time, but each from the other connection than the one before: not alone.
+  for (int k = 1; k <= 20; ++k) {
+    TestClient* client = k % 2 == 0 ? first.get() : second.get();
+    auto answer = client->Query("INSERT INTO ks.p (k, v) VALUES (" + std::to_string(k) + ", " +
+                                std::to_string(10 * k) + ")");
+    ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+  }
+  EXPECT_EQ(InlineRuns() - inline_before, 0);
+  EXPECT_EQ(QueuedRuns() - queued_before, 20);
+  ExpectRows(first.get(), 1, 20);
 }
 
 class QueuedOnlyServerTest : public BatchDurabilityServerTest {
