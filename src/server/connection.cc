@@ -551,9 +551,14 @@ void Connection::Dispatch(int16_t stream, protocol::Request request, size_t requ
     CompleteRequest(stream, Execute(stream, version, request), reserved, estimate);
     return;
   }
-  NativeMetrics::Get().requests_queued.Increment();
+  // Reads go to the io threads even with a worker pool: they never wait for a sync.
+  const bool on_io = !context_->read_executor || context_->handler->OnlyReads(request);
+  (on_io ? NativeMetrics::Get().requests_on_io : NativeMetrics::Get().requests_on_workers)
+      .Increment();
+  const asio::any_io_executor& executor =
+      context_->read_executor && on_io ? context_->read_executor : context_->request_executor;
   auto self = shared_from_this();
-  asio::post(context_->request_executor,
+  asio::post(executor,
              [self, stream, version, reserved, estimate, request = std::move(request)]() mutable {
                Response response = self->Execute(stream, version, request);
                asio::post(self->strand_, [self, stream, reserved, estimate,

@@ -129,6 +129,7 @@ common::Result<std::unique_ptr<Server>> Server::Start(engine::Database* database
     server->workers_ = std::make_unique<asio::thread_pool>(options.worker_threads);
     server->context_.request_executor = server->workers_->get_executor();
     server->context_.run_alone_inline = options.run_alone_inline;
+    server->context_.read_executor = server->io_.get_executor();
   } else {
     server->context_.request_executor = server->io_.get_executor();
   }

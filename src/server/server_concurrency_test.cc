@@ -244,7 +244,10 @@ double Metric(std::string_view name, const common::metrics::Labels& labels = {})
   return std::max(0.0, common::metrics::Registry::Global().Value(name, labels));
 }
 double InlineRuns() { return Metric("cqld_native_requests_executed_total", {{"where", "inline"}}); }
-double QueuedRuns() { return Metric("cqld_native_requests_executed_total", {{"where", "queued"}}); }
+double IoRuns() { return Metric("cqld_native_requests_executed_total", {{"where", "io"}}); }
+double WorkerRuns() {
+  return Metric("cqld_native_requests_executed_total", {{"where", "workers"}});
+}
 // Sends `count` INSERTs (k = first..first+count-1, v = 10 * k) as one write, so the server
 // reads them together.
 void SendInsertsAtOnce(TestClient* client, int first, int count) {
@@ -289,36 +292,36 @@ TEST_F(BatchDurabilityServerTest, ALoneWriteRunsInlineOnItsIoThread) {
   // Past the window in which this connection's first requests were the only ones.
   std::this_thread::sleep_for(2 * Connection::kAloneWindow);
   const double inline_before = InlineRuns();
-  const double queued_before = QueuedRuns();
+  const double workers_before = WorkerRuns();
   for (int k = 1; k <= 20; ++k) {
     ASSERT_TRUE(client->Execute(*insert, {Int(k), Int(10 * k)}).ok());
   }
   // One at a time, nothing else running: every one ran on the io thread.
   EXPECT_EQ(InlineRuns() - inline_before, 20);
-  EXPECT_EQ(QueuedRuns() - queued_before, 0);
+  EXPECT_EQ(WorkerRuns() - workers_before, 0);
   ExpectRows(client.get(), 1, 20);
 }
 
-TEST_F(BatchDurabilityServerTest, RequestsThatQueueAreHandedToWorkersAndShareSyncs) {
+TEST_F(BatchDurabilityServerTest, WritesThatQueueAreHandedToWorkers) {
   auto client = Connect(4);
   CreateSchema(client.get());
   const double inline_before = InlineRuns();
-  const double queued_before = QueuedRuns();
+  const double workers_before = WorkerRuns();
   SendInsertsAtOnce(client.get(), 1, 100);
   ReceiveResults(client.get(), 100);
   // Only the last one, decoded with nothing left in the buffer, may run inline, and only when
   // every other one was already answered.
-  EXPECT_GE(QueuedRuns() - queued_before, 99);
+  EXPECT_GE(WorkerRuns() - workers_before, 99);
   EXPECT_LE(InlineRuns() - inline_before, 1);
   ExpectRows(client.get(), 1, 100);
 }
 
-TEST_F(BatchDurabilityServerTest, ClientsTakingTurnsAreQueued) {
+TEST_F(BatchDurabilityServerTest, WritersTakingTurnsAreHandedToWorkers) {
   auto first = Connect(4);
   CreateSchema(first.get());
   auto second = Connect(5);
   const double inline_before = InlineRuns();
-  const double queued_before = QueuedRuns();
+  const double workers_before = WorkerRuns();
   // One request at a time, but each from the other connection than the one before: not alone.
   for (int k = 1; k <= 20; ++k) {
     TestClient* client = k % 2 == 0 ? first.get() : second.get();
@@ -327,8 +330,37 @@ TEST_F(BatchDurabilityServerTest, ClientsTakingTurnsAreQueued) {
     ASSERT_TRUE(answer.ok()) << answer.status().ToString();
   }
   EXPECT_EQ(InlineRuns() - inline_before, 0);
-  EXPECT_EQ(QueuedRuns() - queued_before, 20);
+  EXPECT_EQ(WorkerRuns() - workers_before, 20);
   ExpectRows(first.get(), 1, 20);
+}
+
+TEST_F(BatchDurabilityServerTest, ReadsRunOnTheIoThreads) {
+  auto first = Connect(4);
+  CreateSchema(first.get());
+  InsertRows(first.get(), 10);
+  auto second = Connect(5);
+  auto select = second->Prepare("SELECT v FROM ks.p WHERE k = ?");
+  ASSERT_TRUE(select.ok()) << select.status().ToString();
+  const double inline_before = InlineRuns();
+  const double io_before = IoRuns();
+  const double workers_before = WorkerRuns();
+  // Taking turns (never alone): a QUERY SELECT on one connection, an EXECUTE of a prepared
+  // SELECT on the other; neither waits for a sync, so neither goes to a worker.
+  for (int k = 1; k <= 10; ++k) {
+    auto queried = first->Query("  select v FROM ks.p WHERE k = " + std::to_string(k));
+    ASSERT_TRUE(queried.ok()) << queried.status().ToString();
+    EXPECT_EQ(queried->result.GetInteger(0, 0).value_or(-1), 10 * k);
+    auto executed = second->Execute(*select, {Int(k)});
+    ASSERT_TRUE(executed.ok()) << executed.status().ToString();
+    EXPECT_EQ(executed->result.GetInteger(0, 0).value_or(-1), 10 * k);
+  }
+  EXPECT_EQ(IoRuns() - io_before, 20);
+  EXPECT_EQ(WorkerRuns() - workers_before, 0);
+  EXPECT_EQ(InlineRuns() - inline_before, 0);
+  // Unsure (a comment first) or a write: the workers.
+  ASSERT_TRUE(first->Query("/* x */ SELECT v FROM ks.p WHERE k = 1").ok());
+  ASSERT_TRUE(second->Query("INSERT INTO ks.p (k, v) VALUES (1, 10)").ok());
+  EXPECT_EQ(WorkerRuns() - workers_before, 2);
 }
 
 class QueuedOnlyServerTest : public BatchDurabilityServerTest {
@@ -340,10 +372,10 @@ TEST_F(QueuedOnlyServerTest, WithoutRunAloneInlineEveryRequestIsQueued) {
   auto client = Connect(5);
   CreateSchema(client.get());
   const double inline_before = InlineRuns();
-  const double queued_before = QueuedRuns();
+  const double workers_before = WorkerRuns();
   InsertRows(client.get(), 10);
   EXPECT_EQ(InlineRuns() - inline_before, 0);
-  EXPECT_EQ(QueuedRuns() - queued_before, 11);  // the PREPARE and 10 EXECUTEs
+  EXPECT_EQ(WorkerRuns() - workers_before, 11);  // the PREPARE and 10 EXECUTEs
 }
 
 TEST_F(BatchDurabilityServerTest, ConcurrentWritersAllCompleteAndAReaderIsServed) {

@@ -27,8 +27,8 @@ constexpr ErrorCode kErrorCodes[] = {
 };
 
 constexpr std::string_view kExecutedHelp =
-    "Statement requests run: inline on the connection's io thread (nothing else waiting, "
-    "durability batch), or queued to the request executor.";
+    "Statement requests run: inline on the connection's io thread as read (durability batch, "
+    "nothing else waiting), queued to the io threads, or queued to the worker pool (batch).";
 
 }  // namespace
 
@@ -68,8 +68,10 @@ NativeMetrics::NativeMetrics()
           "cqld_native_requests_in_flight", "Statement requests dispatched and not answered.")),
       requests_inline(Registry::Global().counter("cqld_native_requests_executed_total",
                                                  kExecutedHelp, {{"where", "inline"}})),
-      requests_queued(Registry::Global().counter("cqld_native_requests_executed_total",
-                                                 kExecutedHelp, {{"where", "queued"}})) {
+      requests_on_io(Registry::Global().counter("cqld_native_requests_executed_total",
+                                                kExecutedHelp, {{"where", "io"}})),
+      requests_on_workers(Registry::Global().counter("cqld_native_requests_executed_total",
+                                                     kExecutedHelp, {{"where", "workers"}})) {
   using protocol::Opcode;
   for (Opcode opcode :
        {Opcode::kStartup, Opcode::kOptions, Opcode::kQuery, Opcode::kPrepare, Opcode::kExecute,
