@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <utility>
 
 namespace engine {
@@ -33,7 +34,63 @@ bool Contains(const KeyInterval& outer, const KeyInterval& inner) {
   return outer.start <= inner.start && inner.end <= outer.end;
 }
 
+// Whether two snapshots are the same moment of the same stripe: slices tagged with them hold
+// the same data.
+bool SameVersion(const storage::PartitionVersions::Snapshot& a,
+                 const storage::PartitionVersions::Snapshot& b) {
+  return a.stripe == b.stripe && a.started == b.started && a.finished == b.finished &&
+         a.all_started == b.all_started && a.all_finished == b.all_finished;
+}
+
+// The intervals of `a` and `b` (each sorted, not overlapping) as one such list: overlapping
+// and touching intervals become one.
+std::vector<KeyInterval> UniteIntervals(const std::vector<KeyInterval>& a,
+                                        const std::vector<KeyInterval>& b) {
+  std::vector<KeyInterval> all;
+  all.reserve(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(all),
+             [](const KeyInterval& x, const KeyInterval& y) { return x.start < y.start; });
+  std::vector<KeyInterval> united;
+  for (KeyInterval& interval : all) {
+    if (!united.empty() && interval.start <= united.back().end) {
+      if (united.back().end < interval.end) united.back().end = std::move(interval.end);
+    } else {
+      united.push_back(std::move(interval));
+    }
+  }
+  return united;
+}
+
+// The rows of `a` and `b` (each in key order, each key once) in key order, each key once.
+// Slices of one version hold the same entry under the same key, so either copy will do.
+std::vector<CachedRow> UniteRows(const std::vector<CachedRow>& a, const std::vector<CachedRow>& b) {
+  std::vector<CachedRow> united;
+  united.reserve(a.size() + b.size());
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(united),
+                 [](const CachedRow& x, const CachedRow& y) { return x.key < y.key; });
+  return united;
+}
+
 }  // namespace
+
+std::shared_ptr<const CachedSlice> UniteSlices(
+    const CachedSlice& newest, std::span<const std::shared_ptr<const CachedSlice>> others) {
+  auto united = std::make_shared<CachedSlice>();
+  united->version = newest.version;
+  united->level = newest.level;  // the whole partition level: the same in every slice
+  const CachedSlice* so_far = &newest;
+  for (const std::shared_ptr<const CachedSlice>& other : others) {
+    united->intervals = UniteIntervals(so_far->intervals, other->intervals);
+    united->rows = UniteRows(so_far->rows, other->rows);
+    so_far = united.get();
+  }
+  if (others.empty()) {
+    united->intervals = newest.intervals;
+    united->rows = newest.rows;
+  }
+  united->bytes = united->EstimateBytes();
+  return united;
+}
 
 bool CachedSlice::Covers(std::span<const KeyInterval> wanted) const {
   for (const KeyInterval& interval : wanted) {
@@ -128,12 +185,42 @@ std::shared_ptr<const CachedSlice> RowCache::Find(std::string_view table_id,
   return nullptr;
 }
 
+std::vector<std::shared_ptr<const CachedSlice>> RowCache::SlicesToUnite(
+    Shard& shard, const std::string& partition, const CachedSlice& slice,
+    const storage::PartitionVersions& versions) {
+  std::vector<std::shared_ptr<const CachedSlice>> others;
+  std::lock_guard lock(shard.mutex);
+  auto found = shard.partitions.find(partition);
+  if (found == shard.partitions.end()) return others;
+  size_t bytes = slice.bytes;
+  for (const EntryList::iterator& entry : found->second) {
+    const std::shared_ptr<const CachedSlice>& old = entry->slice;
+    if (!versions.Current(old->version) || !SameVersion(old->version, slice.version) ||
+        slice.Covers(old->intervals)) {
+      continue;
+    }
+    bytes += old->bytes;
+    others.push_back(old);
+  }
+  // The sum bounds the union's size (keys both hold count twice).
+  if (bytes > max_slice_bytes()) others.clear();
+  return others;
+}
+
 bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
                       std::shared_ptr<const CachedSlice> slice,
                       const storage::PartitionVersions& versions) {
   if (!slice->version.Quiet() || slice->bytes > max_slice_bytes()) return false;
   std::string partition = PartitionKey(table_id, prefix);
   Shard& shard = ShardOf(partition);
+  // United outside the lock (it copies rows): the united slice holds what its parts hold, as
+  // of their common version, so it goes in like any other slice of that version.
+  std::vector<std::shared_ptr<const CachedSlice>> others =
+      SlicesToUnite(shard, partition, *slice, versions);
+  if (!others.empty()) {
+    std::shared_ptr<const CachedSlice> united = UniteSlices(*slice, others);
+    if (united->bytes <= max_slice_bytes()) slice = std::move(united);
+  }
   // Declared before the lock: replaced and evicted slices are destroyed after it is released
   // (a slice of 700 rows takes longer to free than everything else done under the lock).
   std::vector<std::shared_ptr<const CachedSlice>> dropped;
