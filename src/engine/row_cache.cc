@@ -1,6 +1,7 @@
 #include "engine/row_cache.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <iterator>
 #include <utility>
@@ -62,31 +63,38 @@ std::vector<KeyInterval> UniteIntervals(const std::vector<KeyInterval>& a,
 }
 
 // The rows of `a` and `b` (each in key order, each key once) in key order, each key once.
-// Slices of one version hold the same entry under the same key, so either copy will do.
-std::vector<CachedRow> UniteRows(const std::vector<CachedRow>& a, const std::vector<CachedRow>& b) {
+// Slices of one version hold the same entry under the same key, so either will do.
+std::vector<CachedRow> UniteRows(std::vector<CachedRow> a, std::vector<CachedRow> b) {
   std::vector<CachedRow> united;
   united.reserve(a.size() + b.size());
-  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(united),
+  std::set_union(std::make_move_iterator(a.begin()), std::make_move_iterator(a.end()),
+                 std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()),
+                 std::back_inserter(united),
                  [](const CachedRow& x, const CachedRow& y) { return x.key < y.key; });
   return united;
+}
+
+// The rows of `slice`: moved out of it when nothing else holds it, else copied.
+std::vector<CachedRow> TakeRows(std::shared_ptr<const CachedSlice> slice) {
+  if (slice.use_count() != 1) return slice->rows;
+  // The last holder's reads of the slice happen before this (its release is acq_rel). Every
+  // slice is made by make_shared<CachedSlice>, not const, so it may be changed here.
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return std::move(const_cast<CachedSlice&>(*slice).rows);
 }
 
 }  // namespace
 
 std::shared_ptr<const CachedSlice> UniteSlices(
-    const CachedSlice& newest, std::span<const std::shared_ptr<const CachedSlice>> others) {
+    const CachedSlice& newest, std::vector<std::shared_ptr<const CachedSlice>> others) {
   auto united = std::make_shared<CachedSlice>();
   united->version = newest.version;
   united->level = newest.level;  // the whole partition level: the same in every slice
-  const CachedSlice* so_far = &newest;
-  for (const std::shared_ptr<const CachedSlice>& other : others) {
-    united->intervals = UniteIntervals(so_far->intervals, other->intervals);
-    united->rows = UniteRows(so_far->rows, other->rows);
-    so_far = united.get();
-  }
-  if (others.empty()) {
-    united->intervals = newest.intervals;
-    united->rows = newest.rows;
+  united->intervals = newest.intervals;
+  united->rows = newest.rows;
+  for (std::shared_ptr<const CachedSlice>& other : others) {
+    united->intervals = UniteIntervals(united->intervals, other->intervals);
+    united->rows = UniteRows(TakeRows(std::move(other)), std::move(united->rows));
   }
   united->bytes = united->EstimateBytes();
   return united;
@@ -192,18 +200,23 @@ std::vector<std::shared_ptr<const CachedSlice>> RowCache::SlicesToUnite(
   std::lock_guard lock(shard.mutex);
   auto found = shard.partitions.find(partition);
   if (found == shard.partitions.end()) return others;
+  std::vector<size_t> positions;
   size_t bytes = slice.bytes;
-  for (const EntryList::iterator& entry : found->second) {
-    const std::shared_ptr<const CachedSlice>& old = entry->slice;
-    if (!versions.Current(old->version) || !SameVersion(old->version, slice.version) ||
-        slice.Covers(old->intervals)) {
+  for (size_t i = 0; i < found->second.size(); ++i) {
+    const CachedSlice& old = *found->second[i]->slice;
+    if (!versions.Current(old.version) || !SameVersion(old.version, slice.version) ||
+        slice.Covers(old.intervals)) {
       continue;
     }
-    bytes += old->bytes;
-    others.push_back(old);
+    bytes += old.bytes;
+    positions.push_back(i);
   }
   // The sum bounds the union's size (keys both hold count twice).
-  if (bytes > max_slice_bytes()) others.clear();
+  if (bytes > max_slice_bytes()) return others;
+  // From the last, so the earlier positions stay valid.
+  for (size_t k = positions.size(); k-- > 0;) {
+    others.push_back(Remove(shard, partition, positions[k]));
+  }
   return others;
 }
 
@@ -213,12 +226,14 @@ bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
   if (!slice->version.Quiet() || slice->bytes > max_slice_bytes()) return false;
   std::string partition = PartitionKey(table_id, prefix);
   Shard& shard = ShardOf(partition);
-  // United outside the lock (it copies rows): the united slice holds what its parts hold, as
-  // of their common version, so it goes in like any other slice of that version.
+  // United outside the lock: the united slice holds what its parts hold, as of their common
+  // version, so it goes in like any other slice of that version. Its parts are out of the
+  // cache meanwhile (a read of the partition misses), so their rows move unless a reader
+  // still holds them.
   std::vector<std::shared_ptr<const CachedSlice>> others =
       SlicesToUnite(shard, partition, *slice, versions);
   if (!others.empty()) {
-    std::shared_ptr<const CachedSlice> united = UniteSlices(*slice, others);
+    std::shared_ptr<const CachedSlice> united = UniteSlices(*slice, std::move(others));
     if (united->bytes <= max_slice_bytes()) slice = std::move(united);
   }
   // Declared before the lock: replaced and evicted slices are destroyed after it is released

@@ -76,11 +76,12 @@ struct CachedSlice {
 };
 
 // One slice holding what `newest` and each of `others` hold: their intervals united
-// (overlapping and touching ones joined) and their rows merged by key, each key once.
+// (overlapping and touching ones joined) and their rows merged by key, each key once. The
+// rows of a slice of `others` that nothing else holds are moved out of it, not copied.
 // REQUIRES: every slice has the same version as `newest` (so the same partition level, and
 // the same entry under any key two of them hold).
 std::shared_ptr<const CachedSlice> UniteSlices(
-    const CachedSlice& newest, std::span<const std::shared_ptr<const CachedSlice>> others);
+    const CachedSlice& newest, std::vector<std::shared_ptr<const CachedSlice>> others);
 
 class RowCache {
  public:
@@ -137,8 +138,9 @@ class RowCache {
   };
 
   static std::string PartitionKey(std::string_view table_id, std::string_view prefix);
-  // The partition's current slices of `slice`'s version that it does not cover, if they fit
-  // in one slice with it (by the sum of their bytes); else none. Locks the shard.
+  // Takes out of the cache the partition's current slices of `slice`'s version that it does
+  // not cover, if they fit in one slice with it (by the sum of their bytes); else none.
+  // Locks the shard.
   std::vector<std::shared_ptr<const CachedSlice>> SlicesToUnite(
       Shard& shard, const std::string& partition, const CachedSlice& slice,
       const storage::PartitionVersions& versions);
