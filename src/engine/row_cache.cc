@@ -1,6 +1,7 @@
 #include "engine/row_cache.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -95,12 +96,25 @@ struct WrittenEntry {
   storage::RowFragment fragment;
 };
 
-// `old` with `entries` (all of partition `prefix`) applied, tagged `version`; null when that
-// cannot be done exactly (invariants W2-W4).
-std::shared_ptr<CachedSlice> UpdatedSlice(const CachedSlice& old, std::string_view prefix,
+// A slice that may be changed, holding what `old` holds: `old` itself when nothing else holds
+// it (it is out of the cache, so nothing can start to), which spares copying every row on
+// every write; a copy otherwise. Every slice is made as a mutable CachedSlice (RowReader), so
+// changing it through the cast is defined.
+std::shared_ptr<CachedSlice> Writable(std::shared_ptr<const CachedSlice> old) {
+  if (old.use_count() == 1) {
+    // The last other holder's release of its reference happens before what follows.
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return std::const_pointer_cast<CachedSlice>(std::move(old));
+  }
+  return std::make_shared<CachedSlice>(*old);
+}
+
+// `slice` with `entries` (all of partition `prefix`) applied, tagged `version`; null (and
+// `slice` left half changed) when that cannot be done exactly (invariants W2-W4).
+std::shared_ptr<CachedSlice> UpdatedSlice(std::shared_ptr<CachedSlice> slice,
+                                          std::string_view prefix,
                                           std::span<const WrittenEntry> entries,
                                           const storage::PartitionVersions::Snapshot& version) {
-  auto slice = std::make_shared<CachedSlice>(old);
   for (const WrittenEntry& entry : entries) {
     if (entry.key.size() <= prefix.size()) return nullptr;
     auto section = static_cast<storage::KeySection>(static_cast<uint8_t>(entry.key[prefix.size()]));
@@ -354,7 +368,7 @@ void RowCache::ApplyToPartition(const WrittenPartition& written,
   // Oldest first, as they were inserted.
   for (size_t i = updatable.size(); i-- > 0;) {
     std::shared_ptr<CachedSlice> slice =
-        UpdatedSlice(*updatable[i], written.prefix, entries, version);
+        UpdatedSlice(Writable(std::move(updatable[i])), written.prefix, entries, version);
     if (slice == nullptr) continue;  // W3, W4: this one stays out
     Insert(written.table_id, written.prefix, std::move(slice), versions);
   }

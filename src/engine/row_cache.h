@@ -24,10 +24,10 @@
 //      this write's `started` for the stripe is the slice's + 1 (no other change of the stripe
 //      began in between: partition_versions.h invariant 5) and the table-wide counters are
 //      the slice's and quiet. Any other slice of the partition is stale and dropped.
-//  W2. The new slice is a copy (slices are immutable and shared): each written fragment of a
-//      row inside the slice's intervals is merged into the cached one with MergeFragments, the
-//      function RocksDB's merge operator folds operands with; being commutative and
-//      associative (cell_merge.h invariant 5), merging the cached merged value with the
+//  W2. The old slice, once out of the cache and held by no reader, is reused; else copied.
+//      Each written fragment of a row inside its intervals is merged into the cached one with
+//      MergeFragments, the function RocksDB's merge operator folds operands with; commutative,
+//      associative (cell_merge.h invariant 5): so merging the cached merged value with the
 //      operand gives the bytes a read would get. A row not cached but inside an interval had
 //      no entry (the slice is complete there), so it becomes Canonical(operand), which is what
 //      a read of a lone operand gets. Static row: merged into `level.statics` alike. Rows
