@@ -24,7 +24,12 @@ using common::Bytes;
 using common::Result;
 using common::Status;
 
-Database::~Database() { metrics_collector_.Reset(); }
+Database::~Database() {
+  metrics_collector_.Reset();
+  // Writes made while the members are torn down (the purge scheduler's) no longer reach the
+  // row cache, which goes before the store: they only leave its slices stale.
+  if (store_ != nullptr) store_->set_write_observer(nullptr);
+}
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
                                                  const DatabaseOptions& options) {
@@ -50,6 +55,9 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& directory,
   db->locks_ = std::make_unique<PartitionLocks>();
   if (options.row_cache_bytes > 0) {
     db->row_cache_ = std::make_unique<RowCache>(options.row_cache_bytes);
+    // Writes update the cached partitions instead of only leaving them stale (row_cache.h
+    // write-through).
+    db->store_->set_write_observer(db->row_cache_.get());
   }
   db->metrics_ = std::make_unique<EngineMetrics>();
   RETURN_IF_ERROR(db->DescribeLocalNode());

@@ -4,7 +4,12 @@
 #include <atomic>
 #include <functional>
 #include <iterator>
+#include <limits>
+#include <optional>
 #include <utility>
+
+#include "storage/cell_merge.h"
+#include "storage/key_layout.h"
 
 namespace engine {
 
@@ -81,6 +86,111 @@ std::vector<CachedRow> TakeRows(std::shared_ptr<const CachedSlice> slice) {
   // slice is made by make_shared<CachedSlice>, not const, so it may be changed here.
   std::atomic_thread_fence(std::memory_order_acquire);
   return std::move(const_cast<CachedSlice&>(*slice).rows);
+}
+
+// The lowest write timestamp anywhere in `fragment` (max when it holds nothing).
+int64_t LowestTimestamp(const storage::RowFragment& fragment) {
+  int64_t lowest = std::numeric_limits<int64_t>::max();
+  if (fragment.liveness) lowest = std::min(lowest, fragment.liveness->timestamp);
+  if (fragment.deletion) lowest = std::min(lowest, fragment.deletion->timestamp);
+  for (const auto& [column, deletion] : fragment.collection_deletions) {
+    lowest = std::min(lowest, deletion.timestamp);
+  }
+  for (const storage::Cell& cell : fragment.cells) lowest = std::min(lowest, cell.timestamp);
+  return lowest;
+}
+
+// The highest timestamp of what compaction may rewrite or purge in `fragment` (row_cache.h
+// invariant W3): expiring cells and markers, tombstone cells, row and collection deletions.
+// Min when there is none.
+int64_t HighestRewritableTimestamp(const storage::RowFragment& fragment) {
+  int64_t highest = std::numeric_limits<int64_t>::min();
+  if (fragment.liveness && fragment.liveness->expiring()) highest = fragment.liveness->timestamp;
+  if (fragment.deletion) highest = std::max(highest, fragment.deletion->timestamp);
+  for (const auto& [column, deletion] : fragment.collection_deletions) {
+    highest = std::max(highest, deletion.timestamp);
+  }
+  for (const storage::Cell& cell : fragment.cells) {
+    if (cell.kind != storage::CellKind::kLive) highest = std::max(highest, cell.timestamp);
+  }
+  return highest;
+}
+
+// Merges the written fragment into the cached one as a read after the write would see it
+// (invariants W2, W3): false, leaving `*cached` as it was, when that is not sure.
+bool MergeWritten(const storage::RowFragment& written, storage::RowFragment* cached) {
+  if (LowestTimestamp(written) <= HighestRewritableTimestamp(*cached)) return false;
+  *cached = storage::MergeFragments(*cached, written);
+  return true;
+}
+
+// Whether the storage key `key` lies in one of `intervals` (sorted, not overlapping).
+bool InIntervals(const std::vector<KeyInterval>& intervals, std::string_view key) {
+  auto after = std::upper_bound(
+      intervals.begin(), intervals.end(), key,
+      [](std::string_view k, const KeyInterval& interval) { return k < interval.start; });
+  return after != intervals.begin() && key < std::string_view(std::prev(after)->end);
+}
+
+// The length of the partition prefix `merge.key` starts with; nullopt when it cannot be told.
+std::optional<size_t> PrefixSize(const storage::WrittenMerge& merge) {
+  if (merge.shape == nullptr) return std::nullopt;
+  common::Result<size_t> size = storage::PartitionPrefixSize(*merge.shape, merge.key);
+  return size.ok() ? std::optional<size_t>(*size) : std::nullopt;
+}
+
+// One written entry of a partition, decoded.
+struct WrittenEntry {
+  std::string_view key;
+  storage::RowFragment fragment;
+};
+
+// A slice that may be changed, holding what `old` holds: `old` itself when nothing else holds
+// it (it is out of the cache, so nothing can start to), which spares copying every row on
+// every write; a copy otherwise. Every slice is made as a mutable CachedSlice (RowReader), so
+// changing it through the cast is defined.
+std::shared_ptr<CachedSlice> Writable(std::shared_ptr<const CachedSlice> old) {
+  if (old.use_count() == 1) {
+    // The last other holder's release of its reference happens before what follows.
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return std::const_pointer_cast<CachedSlice>(std::move(old));
+  }
+  return std::make_shared<CachedSlice>(*old);
+}
+
+// `slice` with `entries` (all of partition `prefix`) applied, tagged `version`; null (and
+// `slice` left half changed) when that cannot be done exactly (invariants W2-W4).
+std::shared_ptr<CachedSlice> UpdatedSlice(std::shared_ptr<CachedSlice> slice,
+                                          std::string_view prefix,
+                                          std::span<const WrittenEntry> entries,
+                                          const storage::PartitionVersions::Snapshot& version) {
+  for (const WrittenEntry& entry : entries) {
+    if (entry.key.size() <= prefix.size()) return nullptr;
+    auto section = static_cast<storage::KeySection>(static_cast<uint8_t>(entry.key[prefix.size()]));
+    if (section == storage::KeySection::kStaticRow) {
+      if (entry.key.size() != prefix.size() + 1) return nullptr;
+      if (!slice->level.statics) {
+        slice->level.statics = storage::Canonical(entry.fragment);
+      } else if (!MergeWritten(entry.fragment, &*slice->level.statics)) {
+        return nullptr;
+      }
+      continue;
+    }
+    if (section != storage::KeySection::kRow) return nullptr;  // partition or range tombstone
+    if (!InIntervals(slice->intervals, entry.key)) continue;
+    auto at = std::lower_bound(
+        slice->rows.begin(), slice->rows.end(), entry.key,
+        [](const CachedRow& row, std::string_view key) { return std::string_view(row.key) < key; });
+    if (at != slice->rows.end() && std::string_view(at->key) == entry.key) {
+      if (!MergeWritten(entry.fragment, &at->fragment)) return nullptr;
+    } else {
+      slice->rows.insert(
+          at, CachedRow{common::Bytes(entry.key), storage::Canonical(entry.fragment), {}});
+    }
+  }
+  slice->version = version;
+  slice->bytes = slice->EstimateBytes();
+  return slice;
 }
 
 }  // namespace
@@ -276,6 +386,93 @@ bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
     evictions_.fetch_add(1, std::memory_order_relaxed);
   }
   return true;
+}
+
+bool RowCache::Holds(const std::string& partition) {
+  Shard& shard = ShardOf(partition);
+  std::lock_guard lock(shard.mutex);
+  return shard.partitions.contains(partition);
+}
+
+void RowCache::ApplyWrite(std::span<const storage::WrittenMerge> merges,
+                          const storage::PartitionVersions& versions) {
+  if (slices_.load(std::memory_order_relaxed) == 0) return;
+  // The written partitions that have slices, with their merges in batch order.
+  std::vector<WrittenPartition> written;
+  // The index in `written` of the previous merge's partition; kNone when it has no slices.
+  constexpr size_t kNone = static_cast<size_t>(-1);
+  size_t current = kNone;
+  std::string_view current_table, current_prefix;
+  // Stripes with a merge whose partition cannot be told (no shape, a key that does not parse):
+  // it may belong to any partition of the stripe, so none of them is updated (W4).
+  std::vector<size_t> unknown;
+  for (const storage::WrittenMerge& merge : merges) {
+    std::optional<size_t> prefix_size = PrefixSize(merge);
+    if (!prefix_size) {
+      unknown.push_back(merge.stripe);
+      continue;
+    }
+    std::string_view prefix = merge.key.substr(0, *prefix_size);
+    if (!(merge.table_id == current_table && prefix == current_prefix)) {
+      current_table = merge.table_id;
+      current_prefix = prefix;
+      current = kNone;
+      std::string partition = PartitionKey(merge.table_id, prefix);
+      for (size_t i = 0; i < written.size(); ++i) {
+        if (written[i].partition == partition) current = i;
+      }
+      if (current == kNone && Holds(partition)) {
+        current = written.size();
+        written.push_back(WrittenPartition{
+            std::move(partition), merge.table_id, prefix, merge.stripe, merge.started, {}});
+      }
+    }
+    if (current != kNone) written[current].merges.push_back(&merge);
+  }
+  for (const WrittenPartition& partition : written) {
+    // Left as they are, the slices are stale: the write's Begin made them so.
+    if (std::find(unknown.begin(), unknown.end(), partition.stripe) != unknown.end()) continue;
+    ApplyToPartition(partition, versions);
+  }
+}
+
+void RowCache::ApplyToPartition(const WrittenPartition& written,
+                                const storage::PartitionVersions& versions) {
+  // Every slice of the partition is stale since this write began: take them all out, keeping
+  // those the write can bring up to date (W1).
+  const storage::PartitionVersions::Snapshot now = versions.Take(written.stripe);
+  std::vector<std::shared_ptr<const CachedSlice>> updatable, dropped;
+  {
+    Shard& shard = ShardOf(written.partition);
+    std::lock_guard lock(shard.mutex);
+    auto found = shard.partitions.find(written.partition);
+    if (found == shard.partitions.end()) return;
+    for (size_t i = found->second.size(); i-- > 0;) {
+      std::shared_ptr<const CachedSlice> slice = Remove(shard, written.partition, i);
+      const storage::PartitionVersions::Snapshot& version = slice->version;
+      bool exact = version.Quiet() && version.stripe == written.stripe &&
+                   version.started + 1 == written.started &&
+                   now.all_started == version.all_started && now.all_finished == now.all_started;
+      (exact ? updatable : dropped).push_back(std::move(slice));
+    }
+  }
+  if (updatable.empty()) return;
+  std::vector<WrittenEntry> entries;
+  entries.reserve(written.merges.size());
+  for (const storage::WrittenMerge* merge : written.merges) {
+    common::Result<storage::RowFragment> fragment = storage::DecodeRowFragment(merge->value);
+    if (!fragment.ok()) return;
+    entries.push_back(WrittenEntry{merge->key, std::move(fragment).value()});
+  }
+  storage::PartitionVersions::Snapshot version = updatable.front()->version;
+  version.started = version.finished = written.started;
+  // Oldest first, as they were inserted.
+  for (size_t i = updatable.size(); i-- > 0;) {
+    std::shared_ptr<CachedSlice> slice =
+        UpdatedSlice(Writable(std::move(updatable[i])), written.prefix, entries, version);
+    if (slice == nullptr) continue;  // W3, W4: this one stays out
+    Insert(written.table_id, written.prefix, std::move(slice), versions);
+  }
 }
 
 RowCache::Statistics RowCache::statistics() const {

@@ -14,13 +14,44 @@
 // partition taken before it was read; it is inserted only if that snapshot was quiet and is
 // still current after the read, and served only while it is current. Any write to the
 // partition (including LWT and batches), and any drop, truncate, option change or full
-// compaction of any table, makes it stale; stale slices are dropped when met.
+// compaction of any table, makes it stale (unless the cache brings it up to date: write-through,
+// below); stale slices are dropped when met.
 //
 // Slices of one partition that are current share their version, so they hold the same data:
 // Insert unites a new slice with the partition's current ones (their intervals joined where
 // they overlap or touch, their rows merged by key) when the union fits in one slice, so that
 // reads of shifting windows over a partition (the hotel's availability) come to hit; when it
 // does not fit, the new slice is kept alone beside them.
+//
+// Write-through (`ApplyWrite`, ScyllaDB's cache update on write): the store tells the cache of
+// every write (storage::WriteObserver) while the write is visible and still bracketed, and the
+// cache applies it to the written partitions' slices instead of leaving them stale, so that a
+// partition read between writes (the hotel's availability) keeps hitting. Invariants:
+//  W1. Only a slice the write can bring up to date exactly is replaced: its snapshot was quiet,
+//      this write's `started` for the stripe is the slice's + 1 (no other change of the stripe
+//      began in between: partition_versions.h invariant 5) and the table-wide counters are
+//      the slice's and quiet. Any other slice of the partition is stale and dropped.
+//  W2. The old slice, once out of the cache and held by no reader, is reused; else copied.
+//      Each written fragment of a row inside its intervals is merged into the cached one with
+//      MergeFragments, the function RocksDB's merge operator folds operands with; commutative,
+//      associative (cell_merge.h invariant 5): so merging the cached merged value with the
+//      operand gives the bytes a read would get. A row not cached but inside an interval had
+//      no entry (the slice is complete there), so it becomes Canonical(operand), which is what
+//      a read of a lone operand gets. Static row: merged into `level.statics` alike. Rows
+//      outside the intervals are not the slice's business.
+//  W3. What the cache holds may differ from what RocksDB holds in read-equivalent ways only:
+//      compaction rewrites expired cells as tombstones and purges tombstones and dead markers
+//      past gc_grace (compaction_filter.h). Merging a write into the two forms gives the same
+//      read unless the write holds a timestamp at or below one of those rewritable items, so
+//      such a write drops the partition's slices instead. Data dropped because a partition or
+//      range tombstone shadows it is shadowed in both forms, before and after the write.
+//  W4. Partition and range tombstones, keys that do not parse, tables without a key shape and
+//      a result above `max_slice_bytes` drop the slices instead (a later read fills again).
+//  W5. The new slice is tagged {started = finished = the write's number, table-wide counters
+//      unchanged} and goes in through `Insert`, which keeps it only while it is current: so a
+//      second writer of the stripe that began meanwhile leaves it non-current for good, and a
+//      reader's slice of the old version can no longer go in (its snapshot is not current).
+// Doing nothing is always safe: the write's Begin has already made the slices stale.
 //
 // Bounded by bytes (an estimate of the memory a slice holds); least recently used slices are
 // evicted first. Sharded by partition, each shard with its own lock, LRU list and capacity.
@@ -48,6 +79,7 @@
 #include "engine/row_reader.h"
 #include "storage/partition_versions.h"
 #include "storage/row_fragment.h"
+#include "storage/store.h"
 
 namespace engine {
 
@@ -83,7 +115,7 @@ struct CachedSlice {
 std::shared_ptr<const CachedSlice> UniteSlices(
     const CachedSlice& newest, std::vector<std::shared_ptr<const CachedSlice>> others);
 
-class RowCache {
+class RowCache : public storage::WriteObserver {
  public:
   struct Statistics {
     uint64_t hits = 0;
@@ -112,6 +144,18 @@ class RowCache {
   // kept a slice.
   bool Insert(std::string_view table_id, std::string_view prefix,
               std::shared_ptr<const CachedSlice> slice, const storage::PartitionVersions& versions);
+
+  // Applies a successful store write to the cached slices of the partitions it wrote
+  // (write-through, invariants W1-W5): each such slice is replaced by one with the write
+  // merged in, or dropped when that cannot be done exactly. Costs one relaxed load when the
+  // cache is empty, one shard lookup per written partition otherwise. REQUIRES: called as
+  // storage::WriteObserver is (after the write is visible, before its End).
+  void ApplyWrite(std::span<const storage::WrittenMerge> merges,
+                  const storage::PartitionVersions& versions);
+  void Written(std::span<const storage::WrittenMerge> merges,
+               const storage::PartitionVersions& versions) override {
+    ApplyWrite(merges, versions);
+  }
 
   // The largest slice Insert keeps (half a shard's capacity).
   size_t max_slice_bytes() const { return shard_capacity_ / 2; }
@@ -150,6 +194,22 @@ class RowCache {
   // REQUIRES: shard.mutex held.
   std::shared_ptr<const CachedSlice> Remove(Shard& shard, const std::string& partition,
                                             size_t position);
+
+  // The merge operations of one store write to one partition with cached slices.
+  struct WrittenPartition {
+    std::string partition;  // PartitionKey
+    std::string_view table_id;
+    std::string_view prefix;
+    size_t stripe = 0;
+    uint64_t started = 0;  // the write's number in `stripe`
+    std::vector<const storage::WrittenMerge*> merges;
+  };
+  // Whether the cache holds a slice of `partition`.
+  bool Holds(const std::string& partition);
+  // ApplyWrite for one partition: takes its slices out, and puts back those W1 allows,
+  // updated.
+  void ApplyToPartition(const WrittenPartition& written,
+                        const storage::PartitionVersions& versions);
 
   const size_t capacity_bytes_;
   const size_t shard_capacity_;

@@ -22,6 +22,12 @@
 //  4. A cached copy tagged with a snapshot is current while `Current(snapshot)` holds; once any
 //     change to the stripe (or table-wide) starts, it is not, and it never becomes so again
 //     (counters only grow).
+//  5. Write-through (engine/row_cache.h `ApplyWrite`). A change that Begin numbered `n` is the
+//     only change of its stripe that started after a snapshot with `started == n - 1`. So a
+//     copy tagged with such a snapshot (quiet, and with the table-wide counters unchanged),
+//     with exactly this change applied to it, is the data as of this change: it may be tagged
+//     {started = finished = n} while the change is still bracketed (after it is visible, before
+//     its End). By (4) that copy is current exactly while no later change has started.
 // Counters are sequentially consistent atomics, so (3) cannot see an unchanged `started` while
 // the read missed a change that incremented it first.
 //
@@ -74,7 +80,9 @@ class PartitionVersions {
   }
 
   // Bracket a change of the partitions of `stripe` (invariant 1). Every Begin needs its End.
-  void Begin(size_t stripe) { stripes_[stripe].started.fetch_add(1); }
+  // Begin returns the stripe's `started` as this change made it: its own number, which no
+  // other change of the stripe gets (invariant 5).
+  uint64_t Begin(size_t stripe) { return stripes_[stripe].started.fetch_add(1) + 1; }
   void End(size_t stripe) { stripes_[stripe].finished.fetch_add(1); }
   // Bracket a change of any number of partitions of any table.
   void BeginAll() { all_.started.fetch_add(1); }

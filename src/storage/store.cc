@@ -643,13 +643,18 @@ common::Status Store::Write(const WriteBatch& batch) {
   // operations on one partition, the common case, are hashed once.
   std::vector<size_t> stripes;
   const WriteBatch::Operation* previous = nullptr;
+  // With an observer, what it is told: the merges, their `started` filled in after Begin.
+  WriteObserver* observer = observer_.load();
+  std::vector<WrittenMerge> merges;
   std::shared_lock lock(mutex_);  // keeps every named family alive until the write is done
-  // The family of each of the batch's tables, looked up once.
+  // The family (and key shape) of each of the batch's tables, looked up once.
   std::vector<rocksdb::ColumnFamilyHandle*> families(batch.table_ids_.size(), nullptr);
+  std::vector<const KeyShape*> shapes(batch.table_ids_.size(), nullptr);
   for (size_t i = 0; i < families.size(); ++i) {
     auto it = tables_.find(batch.table_ids_[i]);
     if (it == tables_.end()) return common::Status::Invalid("Unknown table " + batch.table_ids_[i]);
     families[i] = it->second->handle.get();
+    if (it->second->options.shape) shapes[i] = &*it->second->options.shape;
   }
   for (const WriteBatch::Operation& op : batch.operations_) {
     switch (op.kind) {
@@ -661,6 +666,10 @@ common::Status Store::Write(const WriteBatch& batch) {
             previous->key.compare(0, 8, op.key, 0, 8) != 0) {
           stripes.push_back(PartitionVersions::StripeOf(batch.table_ids_[op.table], op.key));
           previous = &op;
+        }
+        if (observer != nullptr) {
+          merges.push_back(WrittenMerge{batch.table_ids_[op.table], shapes[op.table], op.key,
+                                        op.value, stripes.back(), 0});
         }
         break;
       }
@@ -680,11 +689,24 @@ common::Status Store::Write(const WriteBatch& batch) {
   RETURN_IF_ERROR(CheckChange(bytes));
   std::sort(stripes.begin(), stripes.end());
   stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
-  for (size_t stripe : stripes) versions_.Begin(stripe);
+  // started[i]: the number Begin gave this write in stripes[i] (invariant 5), kept only for
+  // the observer.
+  std::vector<uint64_t> started(merges.empty() ? 0 : stripes.size());
+  for (size_t i = 0; i < stripes.size(); ++i) {
+    uint64_t number = versions_.Begin(stripes[i]);
+    if (!started.empty()) started[i] = number;
+  }
   rocksdb::WriteOptions write_options;
   write_options.sync = options_.sync_writes;
   write_options.disableWAL = options_.bulk_load && !options_.sync_writes && !changes_meta;
   rocksdb::Status s = db_->Write(write_options, &rocks_batch);
+  if (s.ok() && !merges.empty()) {
+    for (WrittenMerge& merge : merges) {
+      auto at = std::lower_bound(stripes.begin(), stripes.end(), merge.stripe);
+      merge.started = started[static_cast<size_t>(at - stripes.begin())];
+    }
+    observer->Written(merges, versions_);
+  }
   for (size_t stripe : stripes) versions_.End(stripe);
   return s.ok() ? common::Status::Ok() : WriteError(FromRocks(s));
 }

@@ -58,6 +58,7 @@
 #include <memory>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -158,6 +159,29 @@ struct KeyRange {
 struct StoreTable;
 // RocksDB's error state, shared by the Store and its event listener; defined in store.cc.
 struct StoreHealth;
+
+// One merge operation of a successful Store::Write, as a WriteObserver sees it. The views
+// point into the write's batch and the store's table options: valid during the call only.
+struct WrittenMerge {
+  std::string_view table_id;
+  const KeyShape* shape = nullptr;  // the table's key shape (TableOptions::shape); null: none
+  std::string_view key;
+  std::string_view value;  // the encoded RowFragment merged into `key`
+  size_t stripe = 0;       // PartitionVersions::StripeOf(table_id, key)
+  uint64_t started = 0;    // what this write's PartitionVersions::Begin(stripe) returned
+};
+
+// Told of every successful Store::Write (engine/row_cache.h applies writes to cached
+// partitions through it). Called after the write is visible to reads and before its stripes'
+// PartitionVersions::End (partition_versions.h invariant 5), with the store's table lock held
+// shared: it must not call back into the store. Not called for a failed write.
+// Thread-safety: implementations must be thread-safe (concurrent writes call it concurrently).
+class WriteObserver {
+ public:
+  virtual ~WriteObserver() = default;
+  // `merges`: the batch's merge operations in batch order (meta operations are left out).
+  virtual void Written(std::span<const WrittenMerge> merges, const PartitionVersions& versions) = 0;
+};
 
 // A pass key: only Store can make one, so only Store constructs the classes below even though
 // their constructors are public (which std::make_unique needs).
@@ -262,6 +286,9 @@ class Store {
   // TruncateTable, AlterTable and CompactTable bracket their changes in them, so a cache of
   // reads can tell whether what it holds is still current.
   const PartitionVersions& partition_versions() const { return versions_; }
+  // Tells `observer` of every later successful Write (null: nobody). REQUIRES: `observer`
+  // outlives the store or is unset first; set before the writes it must see start.
+  void set_write_observer(WriteObserver* observer) { observer_.store(observer); }
 
   // Whether the store is open read-only for lack of space (header invariant 5). It becomes
   // writable by itself once space is back.
@@ -384,6 +411,7 @@ class Store {
   StoreOptions options_;
   std::string path_;
   PartitionVersions versions_;
+  std::atomic<WriteObserver*> observer_{nullptr};
   std::unique_ptr<DiskSpaceGuard> disk_space_;
   // Shared by every table family (StoreOptions::block_cache_bytes); null when that is 0.
   // Declared before db_ so that it outlives the database.
