@@ -177,12 +177,13 @@ cql::Consistency RemoteSession::Effective(cql::Consistency consistency) const {
 }
 
 Result<protocol::ResultResponse> RemoteSession::Decode(
-    const Response& response, const std::vector<cql::ColumnSpec>* known_columns) const {
+    const Response& response,
+    std::shared_ptr<const std::vector<cql::ColumnSpec>> known_columns) const {
   if (response.opcode != protocol::Opcode::kResult) {
     return Status::ProtocolError(
         fmt::format("Expected RESULT, got {}", protocol::OpcodeName(response.opcode)));
   }
-  return protocol::DecodeResult(response.body, version_, known_columns);
+  return protocol::DecodeResult(response.body, version_, std::move(known_columns));
 }
 
 Result<cql::ResultSet> RemoteSession::Finish(protocol::ResultResponse decoded,
@@ -307,7 +308,8 @@ Result<cql::ResultSet> RemoteSession::ExecutePrepared(const cql::PreparedMetadat
       return call.response.status();
     }
     ASSIGN_OR_RETURN(protocol::ResultResponse decoded,
-                     Decode(*call.response, &cached->result_columns));
+                     Decode(*call.response, std::shared_ptr<const std::vector<cql::ColumnSpec>>(
+                                                cached, &cached->result_columns)));
     if (decoded.new_metadata_id) {
       prepared_.UpdateResultMetadata(cached->id, decoded.result.columns(),
                                      *decoded.new_metadata_id);

@@ -126,8 +126,11 @@ class RemoteSession final : public cql::Session {
   template <typename Function>
   auto RunOnIo(Function function) -> decltype(function());
 
+  // `known_columns`: the prepared statement's result columns (shared with its cache entry, so
+  // rows sent without metadata refer to them instead of copying them), or null.
   common::Result<protocol::ResultResponse> Decode(
-      const Response& response, const std::vector<cql::ColumnSpec>* known_columns) const;
+      const Response& response,
+      std::shared_ptr<const std::vector<cql::ColumnSpec>> known_columns) const;
   // USE propagation and schema agreement after a statement that changed them; the warnings
   // and the tracing id of the response go into the result.
   common::Result<cql::ResultSet> Finish(protocol::ResultResponse decoded,
