@@ -29,6 +29,69 @@ bool MentionsVersion(const std::string& message) {
 
 }  // namespace
 
+protocol::Request StartupRequest(protocol::Compression compression) {
+  protocol::StartupRequest startup;
+  startup.options = {
+      {"CQL_VERSION", "3.0.0"}, {"DRIVER_NAME", "cqld C++ driver"}, {"DRIVER_VERSION", "0.1.0"}};
+  if (compression != protocol::Compression::kNone) {
+    startup.options.emplace_back("COMPRESSION",
+                                 std::string(protocol::CompressionName(compression)));
+  }
+  return startup;
+}
+
+Result<protocol::Request> PlainAuthResponse(const ConnectionSettings& settings,
+                                            const std::string& address,
+                                            const std::string& authenticator) {
+  if (settings.username.empty()) {
+    return Status(StatusCode::kAuthenticationError,
+                  fmt::format("Host {} requires authentication (authenticator {}), but no "
+                              "username/password was given",
+                              address, authenticator));
+  }
+  // SASL PLAIN: an empty authorization id, the user and the password, NUL-separated.
+  Bytes token;
+  token.push_back('\0');
+  token += settings.username;
+  token.push_back('\0');
+  token += settings.password;
+  return protocol::Request(protocol::AuthResponseRequest{std::move(token)});
+}
+
+Status CheckAuthSuccess(const Response& answer, const std::string& address) {
+  if (answer.opcode == protocol::Opcode::kAuthSuccess) return Status::Ok();
+  return Status(StatusCode::kAuthenticationError,
+                fmt::format("Unexpected {} from {} during authentication (only SASL PLAIN "
+                            "with PasswordAuthenticator is supported)",
+                            protocol::OpcodeName(answer.opcode), address));
+}
+
+protocol::Request UseRequest(const std::string& keyspace) {
+  protocol::QueryRequest use;
+  use.query = "USE " + cql::QuoteIdentifierIfNeeded(keyspace);
+  return use;
+}
+
+Result<Response> DecodeResponse(protocol::Envelope envelope) {
+  ASSIGN_OR_RETURN(protocol::ResponsePrefix prefix, protocol::DecodeResponsePrefix(envelope));
+  if (envelope.header.opcode == protocol::Opcode::kError) {
+    ASSIGN_OR_RETURN(protocol::ErrorResponse error, protocol::DecodeError(prefix.rest));
+    return error.ToStatus();
+  }
+  Response response;
+  response.opcode = envelope.header.opcode;
+  // The body proper is the envelope's tail: keep its bytes rather than copy them (no prefix
+  // without tracing or warnings, so usually nothing moves).
+  size_t length = prefix.rest.size();
+  size_t offset = length == 0 ? 0 : static_cast<size_t>(prefix.rest.data() - envelope.body.data());
+  response.body = std::move(envelope.body);
+  if (offset > 0) response.body.erase(0, offset);
+  response.body.resize(length);
+  response.warnings = std::move(prefix.warnings);
+  response.tracing_id = std::move(prefix.tracing_id);
+  return response;
+}
+
 std::shared_ptr<Connection> Connection::Create(asio::io_context& io) {
   return std::shared_ptr<Connection>(new Connection(io));
 }
@@ -127,14 +190,7 @@ asio::awaitable<Status> Connection::Handshake(const ConnectionSettings& settings
   }
   compression_ = compression;
 
-  protocol::StartupRequest startup;
-  startup.options = {
-      {"CQL_VERSION", "3.0.0"}, {"DRIVER_NAME", "cqld C++ driver"}, {"DRIVER_VERSION", "0.1.0"}};
-  if (compression != protocol::Compression::kNone) {
-    startup.options.emplace_back("COMPRESSION",
-                                 std::string(protocol::CompressionName(compression)));
-  }
-  protocol::Request startup_request = std::move(startup);
+  protocol::Request startup_request = StartupRequest(compression);
   Result<Response> answer = co_await Call(startup_request, settings.request_timeout);
   if (!answer.ok()) co_return refused(answer.status());
   if (answer->opcode == protocol::Opcode::kAuthenticate) {
@@ -149,9 +205,7 @@ asio::awaitable<Status> Connection::Handshake(const ConnectionSettings& settings
   }
 
   if (!settings.keyspace.empty()) {
-    protocol::QueryRequest use;
-    use.query = "USE " + cql::QuoteIdentifierIfNeeded(settings.keyspace);
-    protocol::Request use_request = std::move(use);
+    protocol::Request use_request = UseRequest(settings.keyspace);
     Result<Response> used = co_await Call(use_request, settings.request_timeout);
     if (used.ok()) {
       keyspace_ = settings.keyspace;
@@ -166,26 +220,11 @@ asio::awaitable<Status> Connection::Handshake(const ConnectionSettings& settings
 
 asio::awaitable<Status> Connection::Authenticate(const ConnectionSettings& settings,
                                                  const std::string& authenticator) {
-  if (settings.username.empty()) {
-    co_return Status(StatusCode::kAuthenticationError,
-                     fmt::format("Host {} requires authentication (authenticator {}), but no "
-                                 "username/password was given",
-                                 address_, authenticator));
-  }
-  // SASL PLAIN: an empty authorization id, the user and the password, NUL-separated.
-  Bytes token;
-  token.push_back('\0');
-  token += settings.username;
-  token.push_back('\0');
-  token += settings.password;
-  protocol::Request request = protocol::AuthResponseRequest{std::move(token)};
-  Result<Response> answer = co_await Call(request, settings.request_timeout);
+  Result<protocol::Request> request = PlainAuthResponse(settings, address_, authenticator);
+  if (!request.ok()) co_return request.status();
+  Result<Response> answer = co_await Call(*request, settings.request_timeout);
   if (!answer.ok()) co_return answer.status();
-  if (answer->opcode == protocol::Opcode::kAuthSuccess) co_return Status::Ok();
-  co_return Status(StatusCode::kAuthenticationError,
-                   fmt::format("Unexpected {} from {} during authentication (only SASL PLAIN "
-                               "with PasswordAuthenticator is supported)",
-                               protocol::OpcodeName(answer->opcode), address_));
+  co_return CheckAuthSuccess(*answer, address_);
 }
 
 void Connection::Send(const protocol::Request& request, std::chrono::milliseconds timeout,
@@ -349,22 +388,7 @@ void Connection::Dispatch(protocol::Envelope envelope) {
     }
   }
 
-  Result<protocol::ResponsePrefix> prefix = protocol::DecodeResponsePrefix(envelope);
-  if (!prefix.ok()) {
-    callback(prefix.status());
-    return;
-  }
-  if (opcode == protocol::Opcode::kError) {
-    Result<protocol::ErrorResponse> error = protocol::DecodeError(prefix->rest);
-    callback(error.ok() ? error->ToStatus() : error.status());
-    return;
-  }
-  Response response;
-  response.opcode = opcode;
-  response.body = Bytes(prefix->rest);
-  response.warnings = std::move(prefix->warnings);
-  response.tracing_id = std::move(prefix->tracing_id);
-  callback(std::move(response));
+  callback(DecodeResponse(std::move(envelope)));
 }
 
 void Connection::Close(const Status& reason) {

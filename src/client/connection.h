@@ -74,6 +74,24 @@ struct ConnectionSettings {
   bool verify_hostname = true;  // with tls: the certificate must name `host`
 };
 
+// The handshake steps and the response decoding that every connection kind shares (this
+// pipelined Connection and the caller-driven DirectConnection, direct_connection.h).
+//
+// STARTUP with the driver's name and version, and COMPRESSION when `compression` is not kNone.
+protocol::Request StartupRequest(protocol::Compression compression);
+// The SASL PLAIN answer to AUTHENTICATE for the settings' credentials; AuthenticationError
+// "Host ADDRESS requires authentication ..." when no username was given.
+common::Result<protocol::Request> PlainAuthResponse(const ConnectionSettings& settings,
+                                                    const std::string& address,
+                                                    const std::string& authenticator);
+// Ok for AUTH_SUCCESS; AuthenticationError naming the opcode otherwise.
+common::Status CheckAuthSuccess(const Response& answer, const std::string& address);
+// `USE keyspace`, quoted when needed.
+protocol::Request UseRequest(const std::string& keyspace);
+// The response carried by `envelope`: an ERROR as a failed Result with the server's status,
+// ProtocolError for a malformed prefix, otherwise the body after the tracing id and warnings.
+common::Result<Response> DecodeResponse(protocol::Envelope envelope);
+
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   using Callback = std::function<void(common::Result<Response>)>;

@@ -93,6 +93,8 @@ class HostPool {
   size_t host_count() const { return hosts_.size(); }
   const std::string& host_address(size_t host) const { return hosts_[host].address; }
   const ContactPoint& host_point(size_t host) const { return hosts_[host].point; }
+  // What a new connection to `host` is opened with (the negotiated version, the pool's keyspace).
+  ConnectionSettings SettingsForHost(size_t host) const { return SettingsFor(hosts_[host]); }
   bool host_up(size_t host) const;
 
  private:

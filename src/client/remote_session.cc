@@ -1,5 +1,6 @@
 #include "client/remote_session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 #include <utility>
@@ -26,6 +27,8 @@ namespace {
 // (the connection's own timer normally answers first).
 constexpr std::chrono::milliseconds kCallGrace{5000};
 constexpr int32_t kDefaultFetchSize = 5000;
+// Direct connections open at once (lent and idle); more concurrent callers take the pool.
+constexpr size_t kMaxDirectConnections = 64;
 
 }  // namespace
 
@@ -83,11 +86,77 @@ Status RemoteSession::Start() {
   RETURN_IF_ERROR(future.get());
   version_ = RunOnIo([this] { return pool_->version(); });
   DiscoverTopology();
+  if (options_.direct_connections && !options_.tls.enabled &&
+      options_.compression == protocol::Compression::kNone) {
+    RunOnIo([this] {
+      if (pool_->host_count() != 1) return;  // routing between hosts stays the pool's
+      direct_settings_ = pool_->SettingsForHost(0);
+      direct_ = true;
+    });
+  }
   return Status::Ok();
+}
+
+std::optional<RemoteSession::CallResult> RemoteSession::CallDirect(
+    const protocol::Request& request) {
+  std::optional<DirectLease> lease = TakeDirect();
+  if (!lease) return std::nullopt;
+  Result<Response> response = lease->connection->Call(request, options_.request_timeout);
+  ReturnDirect(std::move(*lease));
+  return CallResult{std::move(response), 0};
+}
+
+std::optional<RemoteSession::DirectLease> RemoteSession::TakeDirect() {
+  uint64_t epoch = keyspace_epoch_.load();
+  for (;;) {
+    std::optional<DirectLease> idle;
+    {
+      std::lock_guard lock(direct_mutex_);
+      if (!idle_direct_.empty()) {
+        idle = std::move(idle_direct_.back());
+        idle_direct_.pop_back();
+      } else if (direct_open_ >= kMaxDirectConnections ||
+                 std::chrono::steady_clock::now() < direct_retry_after_) {
+        return std::nullopt;
+      } else {
+        ++direct_open_;
+        break;
+      }
+    }
+    if (idle->keyspace_epoch == epoch && idle->connection->StillOpen()) return idle;
+    std::lock_guard lock(direct_mutex_);
+    --direct_open_;
+  }
+  ConnectionSettings settings = direct_settings_;
+  settings.keyspace = keyspace();
+  Result<std::unique_ptr<DirectConnection>> opened = DirectConnection::Open(settings);
+  std::lock_guard lock(direct_mutex_);
+  if (!opened.ok()) {
+    --direct_open_;
+    direct_backoff_ = std::min(std::max(direct_backoff_ * 2, options_.reconnect_initial_delay),
+                               options_.reconnect_max_delay);
+    direct_retry_after_ = std::chrono::steady_clock::now() + direct_backoff_;
+    return std::nullopt;
+  }
+  direct_backoff_ = std::chrono::milliseconds(0);
+  return DirectLease{std::move(*opened), epoch};
+}
+
+void RemoteSession::ReturnDirect(DirectLease lease) {
+  bool keep = lease.connection->usable() && lease.keyspace_epoch == keyspace_epoch_.load();
+  std::lock_guard lock(direct_mutex_);
+  if (keep) {
+    idle_direct_.push_back(std::move(lease));
+  } else {
+    --direct_open_;
+  }
 }
 
 RemoteSession::CallResult RemoteSession::Call(protocol::Request request, Route route) {
   if (shut_down_) return {Status::IOError("Session is shut down"), 0};
+  if (direct_) {
+    if (std::optional<CallResult> done = CallDirect(request)) return std::move(*done);
+  }
   auto promise = std::make_shared<std::promise<CallResult>>();
   std::future<CallResult> future = promise->get_future();
   asio::post(io_, [this, request = std::move(request), route, promise]() {
@@ -108,12 +177,13 @@ cql::Consistency RemoteSession::Effective(cql::Consistency consistency) const {
 }
 
 Result<protocol::ResultResponse> RemoteSession::Decode(
-    const Response& response, const std::vector<cql::ColumnSpec>* known_columns) const {
+    const Response& response,
+    std::shared_ptr<const std::vector<cql::ColumnSpec>> known_columns) const {
   if (response.opcode != protocol::Opcode::kResult) {
     return Status::ProtocolError(
         fmt::format("Expected RESULT, got {}", protocol::OpcodeName(response.opcode)));
   }
-  return protocol::DecodeResult(response.body, version_, known_columns);
+  return protocol::DecodeResult(response.body, version_, std::move(known_columns));
 }
 
 Result<cql::ResultSet> RemoteSession::Finish(protocol::ResultResponse decoded,
@@ -133,6 +203,7 @@ Result<cql::ResultSet> RemoteSession::Finish(protocol::ResultResponse decoded,
       std::lock_guard lock(mutex_);
       keyspace_ = result.keyspace();
     }
+    ++keyspace_epoch_;
     RETURN_IF_ERROR(UseEverywhere(result.keyspace()));
   } else if (result.kind() == cql::ResultSet::Kind::kSchemaChange) {
     Status agreed = WaitForSchemaAgreement(host);
@@ -237,7 +308,8 @@ Result<cql::ResultSet> RemoteSession::ExecutePrepared(const cql::PreparedMetadat
       return call.response.status();
     }
     ASSIGN_OR_RETURN(protocol::ResultResponse decoded,
-                     Decode(*call.response, &cached->result_columns));
+                     Decode(*call.response, std::shared_ptr<const std::vector<cql::ColumnSpec>>(
+                                                cached, &cached->result_columns)));
     if (decoded.new_metadata_id) {
       prepared_.UpdateResultMetadata(cached->id, decoded.result.columns(),
                                      *decoded.new_metadata_id);
@@ -316,8 +388,7 @@ Status RemoteSession::UseEverywhere(const std::string& keyspace) {
     auto finish = [state] {
       if (--state->pending == 0) state->done.set_value(state->first_error);
     };
-    protocol::QueryRequest use;
-    use.query = "USE " + cql::QuoteIdentifierIfNeeded(keyspace);
+    protocol::Request use = UseRequest(keyspace);
     for (const std::shared_ptr<Connection>& connection : connections) {
       connection->Send(use, options_.request_timeout,
                        [state, finish, connection, keyspace](Result<Response> response) {

@@ -11,7 +11,12 @@
 // Structure: one io thread runs an asio io_context with a `HostPool` (host_pool.h) of pipelined
 // `Connection`s (connection.h). Each blocking call builds a request, posts it to the io thread
 // and waits on a future for the response, so any number of threads can call at once and their
-// requests share the connections (many in flight per connection).
+// requests share the connections (many in flight per connection). With one host, plain TCP and
+// no compression (and `ClientOptions::direct_connections`, the default), a call instead borrows
+// a `DirectConnection` (direct_connection.h) from a small pool and does the I/O on the calling
+// thread: no hand-over to the io thread and back, which costs more CPU than the request. When
+// none can be opened (the server is down) or kMaxDirectConnections are lent, the call takes the
+// pipelined path; the pool still serves the session's own work (topology, schema agreement).
 //
 // Behaviour worth knowing:
 //   - Paging is manual, as in the embedded session: `QueryOptions::page_size` > 0 returns one
@@ -32,6 +37,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -46,6 +52,7 @@
 
 #include "client/client_options.h"
 #include "client/connection.h"
+#include "client/direct_connection.h"
 #include "client/host_pool.h"
 #include "client/prepared_cache.h"
 #include "common/result.h"
@@ -119,8 +126,11 @@ class RemoteSession final : public cql::Session {
   template <typename Function>
   auto RunOnIo(Function function) -> decltype(function());
 
+  // `known_columns`: the prepared statement's result columns (shared with its cache entry, so
+  // rows sent without metadata refer to them instead of copying them), or null.
   common::Result<protocol::ResultResponse> Decode(
-      const Response& response, const std::vector<cql::ColumnSpec>* known_columns) const;
+      const Response& response,
+      std::shared_ptr<const std::vector<cql::ColumnSpec>> known_columns) const;
   // USE propagation and schema agreement after a statement that changed them; the warnings
   // and the tracing id of the response go into the result.
   common::Result<cql::ResultSet> Finish(protocol::ResultResponse decoded,
@@ -132,6 +142,19 @@ class RemoteSession final : public cql::Session {
   void DiscoverTopology();
   cql::Consistency Effective(cql::Consistency consistency) const;
 
+  // A direct connection lent to one call, with the keyspace epoch it was opened in.
+  struct DirectLease {
+    std::unique_ptr<DirectConnection> connection;
+    uint64_t keyspace_epoch = 0;
+  };
+  // `request` on a direct connection, or nullopt when the session does not use them or none can
+  // be had now (the caller then takes the pool).
+  std::optional<CallResult> CallDirect(const protocol::Request& request);
+  // An idle direct connection still open in the current keyspace, or a new one; nullopt when
+  // kMaxDirectConnections are open or opening failed recently (backoff as the pool's).
+  std::optional<DirectLease> TakeDirect();
+  void ReturnDirect(DirectLease lease);
+
   ClientOptions options_;
   boost::asio::io_context io_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
@@ -142,6 +165,16 @@ class RemoteSession final : public cql::Session {
   PreparedCache prepared_;
   mutable std::mutex mutex_;
   std::string keyspace_;  // GUARDED_BY(mutex_)
+  // Bumped by every USE: a direct connection opened in an older epoch is dropped, not reused.
+  std::atomic<uint64_t> keyspace_epoch_{0};
+
+  bool direct_ = false;                 // set by Start, then constant
+  ConnectionSettings direct_settings_;  // set by Start, then constant (keyspace: per open)
+  std::mutex direct_mutex_;
+  std::vector<DirectLease> idle_direct_;  // GUARDED_BY(direct_mutex_)
+  size_t direct_open_ = 0;                // GUARDED_BY(direct_mutex_): idle, lent or opening
+  std::chrono::steady_clock::time_point direct_retry_after_;  // GUARDED_BY(direct_mutex_)
+  std::chrono::milliseconds direct_backoff_{0};               // GUARDED_BY(direct_mutex_)
 };
 
 }  // namespace client

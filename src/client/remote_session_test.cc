@@ -45,16 +45,15 @@ bool WaitForConnections(RemoteSession* session, size_t connections) {
 
 class RemoteSessionServerTest : public testing::RemoteSessionTest {
  protected:
+  void EightThreads(const ClientOptions& options);
   void Run(RemoteSession* session, const std::string& query) {
     Result<ResultSet> result = session->Execute(query);
     ASSERT_TRUE(result.ok()) << query << ": " << result.status().ToString();
   }
 };
 
-TEST_F(RemoteSessionServerTest, PipelinesFromEightThreads) {
-  ClientOptions options = Options();
-  options.connections_per_host = 2;
-  options.max_in_flight_per_connection = 64;
+// Eight threads write and read their own rows at once through `options`' session.
+void RemoteSessionServerTest::EightThreads(const ClientOptions& options) {
   RemoteSession* session = ConnectRemote(options);
   ASSERT_NE(session, nullptr);
   Run(session, kCreateKeyspace);
@@ -90,6 +89,66 @@ TEST_F(RemoteSessionServerTest, PipelinesFromEightThreads) {
   Result<ResultSet> all = session->Execute("SELECT count(*) FROM ks.kv");
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(all->GetInteger(0, 0).value_or(-1), kThreads * 10);
+}
+
+TEST_F(RemoteSessionServerTest, PipelinesFromEightThreads) {
+  ClientOptions options = Options();
+  options.connections_per_host = 2;
+  options.max_in_flight_per_connection = 64;
+  options.direct_connections = false;  // every request through the pipelined pool
+  EightThreads(options);
+}
+
+TEST_F(RemoteSessionServerTest, DirectConnectionsFromEightThreads) {
+  ClientOptions options = Options();
+  options.connections_per_host = 1;
+  EightThreads(options);
+}
+
+TEST_F(RemoteSessionServerTest, ACallingThreadReusesItsDirectConnection) {
+  ClientOptions options = Options();
+  options.connections_per_host = 1;
+  options.direct_connections = false;
+  RemoteSession* pooled = ConnectRemote(options);
+  options.direct_connections = true;
+  RemoteSession* direct = ConnectRemote(options);
+  ASSERT_TRUE(pooled != nullptr && direct != nullptr);
+  ASSERT_TRUE(WaitForConnections(pooled, 1) && WaitForConnections(direct, 1));
+  size_t before = server_->connection_count();
+  for (int i = 0; i < 20; ++i) Run(pooled, "SELECT release_version FROM system.local");
+  EXPECT_EQ(server_->connection_count(), before);  // the pool's connection only
+  // One connection more, opened by the first call, given back and borrowed again by the rest.
+  for (int i = 0; i < 20; ++i) Run(direct, "SELECT release_version FROM system.local");
+  EXPECT_EQ(server_->connection_count(), before + 1);
+}
+
+TEST_F(RemoteSessionServerTest, DirectConnectionsFollowUse) {
+  RemoteSession* session = ConnectRemote();
+  ASSERT_NE(session, nullptr);
+  Run(session, kCreateKeyspace);
+  Run(session,
+      "CREATE KEYSPACE ks2 WITH replication = {'class': 'SimpleStrategy', "
+      "'replication_factor': 1}");
+  Run(session, "CREATE TABLE ks.t (k int PRIMARY KEY, v int)");
+  Run(session, "CREATE TABLE ks2.t (k int PRIMARY KEY, v int)");
+  Run(session, "INSERT INTO ks.t (k, v) VALUES (1, 1)");
+  Run(session, "INSERT INTO ks2.t (k, v) VALUES (1, 2)");
+  for (const auto& [keyspace, value] : {std::pair{"ks", 1}, std::pair{"ks2", 2}}) {
+    Run(session, std::string("USE ") + keyspace);
+    // From several threads, so that connections opened before the USE are borrowed too.
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&] {
+        for (int i = 0; i < 20; ++i) {
+          Result<ResultSet> rows = session->Execute("SELECT v FROM t WHERE k = 1");
+          if (!rows.ok() || rows->GetInteger(0, 0).value_or(-1) != value) ++wrong;
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    EXPECT_EQ(wrong.load(), 0) << keyspace;
+  }
 }
 
 TEST_F(RemoteSessionServerTest, UseAppliesToEveryConnection) {

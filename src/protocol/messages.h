@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -220,6 +221,11 @@ common::Result<AuthenticateResponse> DecodeAuthenticate(std::string_view body);
 // statement's result columns); may be null otherwise.
 common::Result<ResultResponse> DecodeResult(std::string_view body, uint8_t version,
                                             const std::vector<cql::ColumnSpec>* known_columns);
+// The same with the known columns shared: a result without metadata refers to them instead of
+// copying every column's names and type (a driver's prepared statement, executed many times).
+common::Result<ResultResponse> DecodeResult(
+    std::string_view body, uint8_t version,
+    std::shared_ptr<const std::vector<cql::ColumnSpec>> known_columns);
 // EVENT: SCHEMA_CHANGE gives its event; TOPOLOGY_CHANGE and STATUS_CHANGE give nullopt.
 common::Result<std::optional<cql::SchemaChangeEvent>> DecodeEvent(std::string_view body);
 

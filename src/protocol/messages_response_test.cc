@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -137,6 +138,26 @@ TEST_P(ResultVersionTest, RowsWithoutMetadataUseKnownColumns) {
   // A known column list of the wrong size is an error.
   known.pop_back();
   EXPECT_FALSE(DecodeResult(body, version, &known).ok());
+}
+
+TEST_P(ResultVersionTest, SharedKnownColumnsAreReferredToNotCopied) {
+  uint8_t version = GetParam();
+  cql::ResultSet rows = SampleRows(true, true);
+  RowsEncoding encoding;
+  encoding.skip_metadata = true;
+  auto known = std::make_shared<const std::vector<ColumnSpec>>(SampleColumns(true));
+  auto decoded = DecodeResult(Encode(rows, version, encoding), version, known);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  ExpectSameRows(decoded->result, rows);
+  EXPECT_EQ(&decoded->result.columns(), known.get());
+  // Rows that carry their metadata use it, whatever is known.
+  auto described = DecodeResult(Encode(rows, version), version, known);
+  ASSERT_TRUE(described.ok()) << described.status().ToString();
+  ExpectSameRows(described->result, rows);
+  EXPECT_NE(&described->result.columns(), known.get());
+  // A shared list of the wrong size is an error too.
+  auto shorter = std::make_shared<const std::vector<ColumnSpec>>(known->begin(), known->end() - 1);
+  EXPECT_FALSE(DecodeResult(Encode(rows, version, encoding), version, shorter).ok());
 }
 
 TEST_P(ResultVersionTest, OtherKindsRoundTrip) {

@@ -107,8 +107,12 @@ void EncodeRows(const cql::ResultSet& result, uint8_t version, const RowsEncodin
   out->PutRaw(cells);
 }
 
-Result<cql::ResultSet> DecodeRows(ByteReader* in, const std::vector<cql::ColumnSpec>* known_columns,
-                                  std::optional<Bytes>* new_metadata_id) {
+// `shared_columns`, when set, is `known_columns` shared: a result without metadata then refers
+// to it instead of copying every column's names and type.
+Result<cql::ResultSet> DecodeRows(
+    ByteReader* in, const std::vector<cql::ColumnSpec>* known_columns,
+    const std::shared_ptr<const std::vector<cql::ColumnSpec>>& shared_columns,
+    std::optional<Bytes>* new_metadata_id) {
   ASSIGN_OR_RETURN(RowsMetadata metadata, ReadRowsMetadata(in));
   std::vector<cql::ColumnSpec> columns;
   if (!metadata.no_metadata) {
@@ -119,7 +123,7 @@ Result<cql::ResultSet> DecodeRows(ByteReader* in, const std::vector<cql::ColumnS
                                    " columns but the known metadata has " +
                                    std::to_string(known_columns->size()));
     }
-    columns = *known_columns;
+    if (shared_columns == nullptr) columns = *known_columns;
   } else {
     // No names or types are known: blob columns without names keep the cells readable.
     if (metadata.column_count > kMaxPlaceholderColumns) {
@@ -131,8 +135,10 @@ Result<cql::ResultSet> DecodeRows(ByteReader* in, const std::vector<cql::ColumnS
   *new_metadata_id = std::move(metadata.new_metadata_id);
   ASSIGN_OR_RETURN(int32_t rows, in->ReadI32());
   if (rows < 0) return Status::ProtocolError("Negative row count " + std::to_string(rows));
-  const uint64_t cells = static_cast<uint64_t>(rows) * columns.size();
-  cql::ResultSet result = cql::ResultSet::Rows(std::move(columns));
+  cql::ResultSet result = metadata.no_metadata && shared_columns != nullptr
+                              ? cql::ResultSet::Rows(shared_columns)
+                              : cql::ResultSet::Rows(std::move(columns));
+  const uint64_t cells = static_cast<uint64_t>(rows) * result.column_count();
   result.set_paging_state(std::move(metadata.paging_state));
   if (cells > in->remaining() / 4) {
     return Status::ProtocolError("Not enough bytes for " + std::to_string(rows) + " rows");
@@ -140,9 +146,9 @@ Result<cql::ResultSet> DecodeRows(ByteReader* in, const std::vector<cql::ColumnS
   for (uint64_t i = 0; i < cells; ++i) {
     ASSIGN_OR_RETURN(std::optional<std::string_view> cell, internal::ReadNullableBytes(in));
     if (cell.has_value()) {
-      result.AddCell(Bytes(*cell));
+      result.AddCell(*cell);
     } else {
-      result.AddCell(std::nullopt);
+      result.AddNullCell();
     }
   }
   return result;
@@ -216,8 +222,11 @@ void EncodePreparedResult(const cql::PreparedMetadata& prepared, uint8_t version
                   std::nullopt, out);
 }
 
-Result<ResultResponse> DecodeResult(std::string_view body, uint8_t version,
-                                    const std::vector<cql::ColumnSpec>* known_columns) {
+namespace {
+
+Result<ResultResponse> DecodeResultWith(
+    std::string_view body, uint8_t version, const std::vector<cql::ColumnSpec>* known_columns,
+    const std::shared_ptr<const std::vector<cql::ColumnSpec>>& shared_columns) {
   ByteReader in(body);
   ResultResponse response;
   ASSIGN_OR_RETURN(int32_t kind, in.ReadI32());
@@ -228,7 +237,8 @@ Result<ResultResponse> DecodeResult(std::string_view body, uint8_t version,
       break;
     case kRows: {
       response.kind = ResultResponse::Kind::kRows;
-      ASSIGN_OR_RETURN(response.result, DecodeRows(&in, known_columns, &response.new_metadata_id));
+      ASSIGN_OR_RETURN(response.result,
+                       DecodeRows(&in, known_columns, shared_columns, &response.new_metadata_id));
       break;
     }
     case kSetKeyspace: {
@@ -253,6 +263,20 @@ Result<ResultResponse> DecodeResult(std::string_view body, uint8_t version,
       return Status::ProtocolError("Unknown RESULT kind " + std::to_string(kind));
   }
   return response;
+}
+
+}  // namespace
+
+Result<ResultResponse> DecodeResult(std::string_view body, uint8_t version,
+                                    const std::vector<cql::ColumnSpec>* known_columns) {
+  return DecodeResultWith(body, version, known_columns, nullptr);
+}
+
+Result<ResultResponse> DecodeResult(
+    std::string_view body, uint8_t version,
+    std::shared_ptr<const std::vector<cql::ColumnSpec>> known_columns) {
+  const std::vector<cql::ColumnSpec>* columns = known_columns.get();
+  return DecodeResultWith(body, version, columns, known_columns);
 }
 
 }  // namespace protocol
