@@ -78,8 +78,31 @@ std::string RowCache::PartitionKey(std::string_view table_id, std::string_view p
   return key;
 }
 
-RowCache::Shard& RowCache::ShardOf(const std::string& partition) {
-  return shards_[std::hash<std::string>()(partition) % kShards];
+RowCache::PartitionRef RowCache::Split(const std::string& partition) {
+  const size_t separator = partition.find('\0');
+  return PartitionRef{std::string_view(partition).substr(0, separator),
+                      std::string_view(partition).substr(separator + 1)};
+}
+
+size_t RowCache::PartitionHash::operator()(const PartitionRef& partition) const {
+  const size_t table = std::hash<std::string_view>()(partition.table_id);
+  return std::hash<std::string_view>()(partition.prefix) ^ (table * 0x9e3779b97f4a7c15ull);
+}
+
+size_t RowCache::PartitionHash::operator()(const std::string& partition) const {
+  return (*this)(Split(partition));
+}
+
+bool RowCache::PartitionEqual::operator()(const PartitionRef& a, const std::string& b) const {
+  // PartitionKey's layout, compared in place: table id, NUL, prefix.
+  const size_t table = a.table_id.size();
+  return b.size() == table + 1 + a.prefix.size() && b[table] == '\0' &&
+         std::string_view(b).substr(table + 1) == a.prefix &&
+         std::string_view(b).substr(0, table) == a.table_id;
+}
+
+RowCache::Shard& RowCache::ShardOf(const PartitionRef& partition) {
+  return shards_[PartitionHash()(partition) % kShards];
 }
 
 std::shared_ptr<const CachedSlice> RowCache::Remove(Shard& shard, const std::string& partition,
@@ -101,7 +124,8 @@ std::shared_ptr<const CachedSlice> RowCache::Find(std::string_view table_id,
                                                   std::string_view prefix,
                                                   std::span<const KeyInterval> intervals,
                                                   const storage::PartitionVersions& versions) {
-  std::string partition = PartitionKey(table_id, prefix);
+  // No PartitionKey string is built: the map is searched with the pair as it is given.
+  const PartitionRef partition{table_id, prefix};
   Shard& shard = ShardOf(partition);
   // Declared before the lock, so the slices dropped here are destroyed after it is released.
   std::vector<std::shared_ptr<const CachedSlice>> dropped;
@@ -113,18 +137,19 @@ std::shared_ptr<const CachedSlice> RowCache::Find(std::string_view table_id,
       EntryList::iterator entry = found->second[i];
       if (!versions.Current(entry->slice->version)) {
         bool last = found->second.size() == 1;
-        dropped.push_back(Remove(shard, partition, i));
+        const std::string key = found->first;  // Remove may erase the map's copy
+        dropped.push_back(Remove(shard, key, i));
         if (last) break;  // the partition's list is gone
         continue;
       }
       if (entry->slice->Covers(intervals)) {
         shard.lru.splice(shard.lru.begin(), shard.lru, entry);
-        hits_.fetch_add(1, std::memory_order_relaxed);
+        shard.hits.fetch_add(1, std::memory_order_relaxed);
         return entry->slice;
       }
     }
   }
-  misses_.fetch_add(1, std::memory_order_relaxed);
+  shard.misses.fetch_add(1, std::memory_order_relaxed);
   return nullptr;
 }
 
@@ -178,8 +203,10 @@ bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
 
 RowCache::Statistics RowCache::statistics() const {
   Statistics statistics;
-  statistics.hits = hits_.load(std::memory_order_relaxed);
-  statistics.misses = misses_.load(std::memory_order_relaxed);
+  for (const Shard& shard : shards_) {
+    statistics.hits += shard.hits.load(std::memory_order_relaxed);
+    statistics.misses += shard.misses.load(std::memory_order_relaxed);
+  }
   statistics.evictions = evictions_.load(std::memory_order_relaxed);
   statistics.used_bytes = used_bytes_.load();
   statistics.capacity_bytes = capacity_bytes_;
