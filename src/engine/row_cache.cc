@@ -1,6 +1,7 @@
 #include "engine/row_cache.h"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <utility>
 
@@ -64,9 +65,29 @@ size_t CachedSlice::EstimateBytes() const {
   return total;
 }
 
+namespace {
+
+// Admit's table: a slot per KiB of capacity (a single-row slice takes 0.5–2 KiB), 8 bytes each.
+size_t RecentMissSlots(size_t capacity_bytes) {
+  return std::bit_ceil(std::max<size_t>(1024, capacity_bytes / 1024));
+}
+
+}  // namespace
+
 RowCache::RowCache(size_t capacity_bytes)
     : capacity_bytes_(capacity_bytes),
-      shard_capacity_(std::max<size_t>(1, capacity_bytes / kShards)) {}
+      shard_capacity_(std::max<size_t>(1, capacity_bytes / kShards)),
+      recent_miss_slots_(RecentMissSlots(capacity_bytes)),
+      recent_misses_(std::make_unique<std::atomic<uint64_t>[]>(recent_miss_slots_)) {}
+
+bool RowCache::Admit(std::string_view table_id, std::string_view prefix) {
+  const uint64_t hash = PartitionHash()(PartitionRef{table_id, prefix}) | 1;  // never 0
+  // Other bits than ShardOf's, so that one shard's partitions spread over every slot.
+  std::atomic<uint64_t>& slot = recent_misses_[(hash >> 8) & (recent_miss_slots_ - 1)];
+  if (slot.load(std::memory_order_relaxed) == hash) return true;
+  slot.store(hash, std::memory_order_relaxed);
+  return false;
+}
 
 std::string RowCache::PartitionKey(std::string_view table_id, std::string_view prefix) {
   // Table ids hold no NUL byte, so the separator keeps (table, prefix) pairs apart.

@@ -102,6 +102,12 @@ class RowCache {
   bool Insert(std::string_view table_id, std::string_view prefix,
               std::shared_ptr<const CachedSlice> slice, const storage::PartitionVersions& versions);
 
+  // Whether a point read that missed should fill the cache: the first miss of a partition is
+  // only remembered (in a table of recent misses, one hash per slot, lock-free), and a second
+  // miss while it is remembered admits it. A working set far larger than the cache then does
+  // not pay an insert and an eviction on every miss for slices that would be evicted unread.
+  bool Admit(std::string_view table_id, std::string_view prefix);
+
   // The largest slice Insert keeps (half a shard's capacity).
   size_t max_slice_bytes() const { return shard_capacity_ / 2; }
 
@@ -162,6 +168,9 @@ class RowCache {
   const size_t capacity_bytes_;
   const size_t shard_capacity_;
   std::array<Shard, kShards> shards_;
+  // Admit's table: partition hashes (0: empty slot), a power of two of them.
+  const size_t recent_miss_slots_;
+  std::unique_ptr<std::atomic<uint64_t>[]> recent_misses_;
   std::atomic<uint64_t> evictions_{0};
   std::atomic<uint64_t> used_bytes_{0};
   std::atomic<uint64_t> slices_{0};

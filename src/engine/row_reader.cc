@@ -204,7 +204,7 @@ Result<bool> RowReader::ReadSingleRowPartition(std::string_view prefix,
   // tombstones), so point reads replace an iterator.
   Bytes row_key = storage::RowKey(table_->shape, prefix, std::span<const Bytes>());
   if (row_key < interval.start || !(row_key < interval.end)) return true;
-  if (cache_ == nullptr) {
+  auto read_uncached = [&]() -> Result<bool> {
     ASSIGN_OR_RETURN(storage::Store::PartitionRow read,
                      store_->GetPartitionRow(table_->storage_id,
                                              storage::PartitionDeletionKey(prefix), row_key));
@@ -212,7 +212,8 @@ Result<bool> RowReader::ReadSingleRowPartition(std::string_view prefix,
     if (read.deletion && read.deletion->deletion) deletion = *read.deletion->deletion;
     return EmitSingleRow(partition_key, std::move(row_key), deletion,
                          read.row ? &*read.row : nullptr, callback);
-  }
+  };
+  if (cache_ == nullptr) return read_uncached();
   const storage::PartitionVersions& versions = store_->partition_versions();
   std::shared_ptr<const CachedSlice> cached =
       cache_->Find(table_->storage_id, prefix, std::span(&interval, 1), versions);
@@ -226,10 +227,12 @@ Result<bool> RowReader::ReadSingleRowPartition(std::string_view prefix,
     return EmitSingleRow(partition_key, std::move(row_key), cached->level.deletion, fragment,
                          callback);
   }
-  // A miss: Get as without a cache, then keep what it read as a slice covering the whole
-  // partition — its partition tombstone and its row, or nothing when the partition is absent
-  // (a later write to it makes that slice stale like any other). The snapshot comes before the
-  // Gets, which see every write finished by then (partition_versions.h invariant 2).
+  // A partition missed for the first time (lately) is read as without a cache.
+  if (!cache_->Admit(table_->storage_id, prefix)) return read_uncached();
+  // An admitted miss: Get as without a cache, then keep what it read as a slice covering the
+  // whole partition — its partition tombstone and its row, or nothing when the partition is
+  // absent (a later write to it makes that slice stale like any other). The snapshot comes
+  // before the Gets, which see every write finished by then (partition_versions.h invariant 2).
   auto slice = std::make_shared<CachedSlice>();
   slice->version = versions.Take(storage::PartitionVersions::StripeOf(table_->storage_id, prefix));
   ASSIGN_OR_RETURN(
