@@ -1,8 +1,10 @@
 #include "engine/row_cache.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <functional>
+#include <iterator>
 #include <utility>
 
 namespace engine {
@@ -34,7 +36,70 @@ bool Contains(const KeyInterval& outer, const KeyInterval& inner) {
   return outer.start <= inner.start && inner.end <= outer.end;
 }
 
+// Whether two snapshots are the same moment of the same stripe: slices tagged with them hold
+// the same data.
+bool SameVersion(const storage::PartitionVersions::Snapshot& a,
+                 const storage::PartitionVersions::Snapshot& b) {
+  return a.stripe == b.stripe && a.started == b.started && a.finished == b.finished &&
+         a.all_started == b.all_started && a.all_finished == b.all_finished;
+}
+
+// The intervals of `a` and `b` (each sorted, not overlapping) as one such list: overlapping
+// and touching intervals become one.
+std::vector<KeyInterval> UniteIntervals(const std::vector<KeyInterval>& a,
+                                        const std::vector<KeyInterval>& b) {
+  std::vector<KeyInterval> all;
+  all.reserve(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(all),
+             [](const KeyInterval& x, const KeyInterval& y) { return x.start < y.start; });
+  std::vector<KeyInterval> united;
+  for (KeyInterval& interval : all) {
+    if (!united.empty() && interval.start <= united.back().end) {
+      if (united.back().end < interval.end) united.back().end = std::move(interval.end);
+    } else {
+      united.push_back(std::move(interval));
+    }
+  }
+  return united;
+}
+
+// The rows of `a` and `b` (each in key order, each key once) in key order, each key once.
+// Slices of one version hold the same entry under the same key, so either will do.
+std::vector<CachedRow> UniteRows(std::vector<CachedRow> a, std::vector<CachedRow> b) {
+  std::vector<CachedRow> united;
+  united.reserve(a.size() + b.size());
+  std::set_union(std::make_move_iterator(a.begin()), std::make_move_iterator(a.end()),
+                 std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()),
+                 std::back_inserter(united),
+                 [](const CachedRow& x, const CachedRow& y) { return x.key < y.key; });
+  return united;
+}
+
+// The rows of `slice`: moved out of it when nothing else holds it, else copied.
+std::vector<CachedRow> TakeRows(std::shared_ptr<const CachedSlice> slice) {
+  if (slice.use_count() != 1) return slice->rows;
+  // The last holder's reads of the slice happen before this (its release is acq_rel). Every
+  // slice is made by make_shared<CachedSlice>, not const, so it may be changed here.
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return std::move(const_cast<CachedSlice&>(*slice).rows);
+}
+
 }  // namespace
+
+std::shared_ptr<const CachedSlice> UniteSlices(
+    const CachedSlice& newest, std::vector<std::shared_ptr<const CachedSlice>> others) {
+  auto united = std::make_shared<CachedSlice>();
+  united->version = newest.version;
+  united->level = newest.level;  // the whole partition level: the same in every slice
+  united->intervals = newest.intervals;
+  united->rows = newest.rows;
+  for (std::shared_ptr<const CachedSlice>& other : others) {
+    united->intervals = UniteIntervals(united->intervals, other->intervals);
+    united->rows = UniteRows(TakeRows(std::move(other)), std::move(united->rows));
+  }
+  united->bytes = united->EstimateBytes();
+  return united;
+}
 
 bool CachedSlice::Covers(std::span<const KeyInterval> wanted) const {
   for (const KeyInterval& interval : wanted) {
@@ -174,12 +239,49 @@ std::shared_ptr<const CachedSlice> RowCache::Find(std::string_view table_id,
   return nullptr;
 }
 
+std::vector<std::shared_ptr<const CachedSlice>> RowCache::SlicesToUnite(
+    Shard& shard, const std::string& partition, const CachedSlice& slice,
+    const storage::PartitionVersions& versions) {
+  std::vector<std::shared_ptr<const CachedSlice>> others;
+  std::lock_guard lock(shard.mutex);
+  auto found = shard.partitions.find(partition);
+  if (found == shard.partitions.end()) return others;
+  std::vector<size_t> positions;
+  size_t bytes = slice.bytes;
+  for (size_t i = 0; i < found->second.size(); ++i) {
+    const CachedSlice& old = *found->second[i]->slice;
+    if (!versions.Current(old.version) || !SameVersion(old.version, slice.version) ||
+        slice.Covers(old.intervals)) {
+      continue;
+    }
+    bytes += old.bytes;
+    positions.push_back(i);
+  }
+  // The sum bounds the union's size (keys both hold count twice).
+  if (bytes > max_slice_bytes()) return others;
+  // From the last, so the earlier positions stay valid.
+  for (size_t k = positions.size(); k-- > 0;) {
+    others.push_back(Remove(shard, partition, positions[k]));
+  }
+  return others;
+}
+
 bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
                       std::shared_ptr<const CachedSlice> slice,
                       const storage::PartitionVersions& versions) {
   if (!slice->version.Quiet() || slice->bytes > max_slice_bytes()) return false;
   std::string partition = PartitionKey(table_id, prefix);
   Shard& shard = ShardOf(partition);
+  // United outside the lock: the united slice holds what its parts hold, as of their common
+  // version, so it goes in like any other slice of that version. Its parts are out of the
+  // cache meanwhile (a read of the partition misses), so their rows move unless a reader
+  // still holds them.
+  std::vector<std::shared_ptr<const CachedSlice>> others =
+      SlicesToUnite(shard, partition, *slice, versions);
+  if (!others.empty()) {
+    std::shared_ptr<const CachedSlice> united = UniteSlices(*slice, std::move(others));
+    if (united->bytes <= max_slice_bytes()) slice = std::move(united);
+  }
   // Declared before the lock: replaced and evicted slices are destroyed after it is released
   // (a slice of 700 rows takes longer to free than everything else done under the lock).
   std::vector<std::shared_ptr<const CachedSlice>> dropped;

@@ -20,6 +20,12 @@
 // partition (including LWT and batches), and any drop, truncate, option change or full
 // compaction of any table, makes it stale; stale slices are dropped when met.
 //
+// Slices of one partition that are current share their version, so they hold the same data:
+// Insert unites a new slice with the partition's current ones (their intervals joined where
+// they overlap or touch, their rows merged by key) when the union fits in one slice, so that
+// reads of shifting windows over a partition (the hotel's availability) come to hit; when it
+// does not fit, the new slice is kept alone beside them.
+//
 // Bounded by bytes (an estimate of the memory a slice holds); least recently used slices are
 // evicted first. Sharded by partition, each shard with its own lock, LRU list, capacity and
 // hit/miss counters. Find looks a partition up by its (table id, prefix) pair as given, without
@@ -75,6 +81,14 @@ struct CachedSlice {
   size_t EstimateBytes() const;
 };
 
+// One slice holding what `newest` and each of `others` hold: their intervals united
+// (overlapping and touching ones joined) and their rows merged by key, each key once. The
+// rows of a slice of `others` that nothing else holds are moved out of it, not copied.
+// REQUIRES: every slice has the same version as `newest` (so the same partition level, and
+// the same entry under any key two of them hold).
+std::shared_ptr<const CachedSlice> UniteSlices(
+    const CachedSlice& newest, std::vector<std::shared_ptr<const CachedSlice>> others);
+
 class RowCache {
  public:
   struct Statistics {
@@ -98,7 +112,10 @@ class RowCache {
                                           const storage::PartitionVersions& versions);
   // Keeps `slice` if its version was quiet and is still current and it fits (at most half a
   // shard's capacity), replacing the partition's slices it covers and evicting the least
-  // recently used slices for room. Returns whether it was kept.
+  // recently used slices for room. When the partition holds current slices of the same
+  // version that `slice` does not cover, and all of them together fit, it keeps their union
+  // (UniteSlices) instead, so that reads of shifting windows come to hit. Returns whether it
+  // kept a slice.
   bool Insert(std::string_view table_id, std::string_view prefix,
               std::shared_ptr<const CachedSlice> slice, const storage::PartitionVersions& versions);
 
@@ -157,6 +174,12 @@ class RowCache {
   static std::string PartitionKey(std::string_view table_id, std::string_view prefix);
   // The (table id, prefix) pair of a PartitionKey string.
   static PartitionRef Split(const std::string& partition);
+  // Takes out of the cache the partition's current slices of `slice`'s version that it does
+  // not cover, if they fit in one slice with it (by the sum of their bytes); else none.
+  // Locks the shard.
+  std::vector<std::shared_ptr<const CachedSlice>> SlicesToUnite(
+      Shard& shard, const std::string& partition, const CachedSlice& slice,
+      const storage::PartitionVersions& versions);
   Shard& ShardOf(const PartitionRef& partition);
   Shard& ShardOf(const std::string& partition) { return ShardOf(Split(partition)); }
   // Removes the entry `position` of `slices` (the partition's list in `shard`), and the list

@@ -95,19 +95,103 @@ TEST(RowCacheTest, ServesCurrentCoveringSlicesAndDropsStaleOnes) {
   EXPECT_EQ(cache.Find("t", prefix, std::vector{Interval("b", "c")}, versions), nullptr);
 }
 
-TEST(RowCacheTest, KeepsSeveralSlicesPerPartitionAndReplacesCoveredOnes) {
+// A slice whose rows are `keys` (one cell each), for `intervals`.
+std::shared_ptr<CachedSlice> SliceOf(const storage::PartitionVersions& versions,
+                                     std::vector<KeyInterval> intervals,
+                                     const std::vector<std::string>& keys) {
+  auto slice = Slice(versions, "p", std::move(intervals), keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) slice->rows[i].key = keys[i];
+  slice->bytes = slice->EstimateBytes();
+  return slice;
+}
+
+std::vector<std::string> KeysOf(const CachedSlice& slice) {
+  std::vector<std::string> keys;
+  for (const CachedRow& row : slice.rows) keys.push_back(row.key);
+  return keys;
+}
+
+std::vector<std::string> IntervalsOf(const CachedSlice& slice) {
+  std::vector<std::string> intervals;
+  for (const KeyInterval& interval : slice.intervals) {
+    intervals.push_back(interval.start + "-" + interval.end);
+  }
+  return intervals;
+}
+
+TEST(RowCacheTest, UnitesSlicesOfOneVersionAndReplacesCoveredOnes) {
   storage::PartitionVersions versions;
   RowCache cache(size_t{16} << 20);
-  const std::string prefix = "p";
-  ASSERT_TRUE(cache.Insert("t", prefix, Slice(versions, prefix, {Interval("a", "c")}), versions));
-  ASSERT_TRUE(cache.Insert("t", prefix, Slice(versions, prefix, {Interval("x", "z")}), versions));
-  EXPECT_EQ(cache.statistics().slices, 2u);
-  EXPECT_NE(cache.Find("t", prefix, std::vector{Interval("a", "b")}, versions), nullptr);
-  EXPECT_NE(cache.Find("t", prefix, std::vector{Interval("x", "y")}, versions), nullptr);
-  // A slice covering both replaces them.
-  ASSERT_TRUE(cache.Insert("t", prefix, Slice(versions, prefix, {Interval("a", "z")}), versions));
+  ASSERT_TRUE(
+      cache.Insert("t", "p", SliceOf(versions, {Interval("a", "c")}, {"a1", "b1"}), versions));
+  ASSERT_TRUE(cache.Insert("t", "p", SliceOf(versions, {Interval("x", "z")}, {"x1"}), versions));
+  EXPECT_EQ(cache.statistics().slices, 1u);
+  // Touching intervals join; overlapping ones too, their common rows kept once.
+  ASSERT_TRUE(
+      cache.Insert("t", "p", SliceOf(versions, {Interval("c", "e")}, {"c1", "d1"}), versions));
+  ASSERT_TRUE(cache.Insert(
+      "t", "p", SliceOf(versions, {Interval("d", "f"), Interval("w", "y")}, {"d1", "e1", "x1"}),
+      versions));
+  std::shared_ptr<const CachedSlice> united =
+      cache.Find("t", "p", std::vector{Interval("a", "f"), Interval("w", "z")}, versions);
+  ASSERT_NE(united, nullptr);
+  EXPECT_EQ(IntervalsOf(*united), (std::vector<std::string>{"a-f", "w-z"}));
+  EXPECT_EQ(KeysOf(*united), (std::vector<std::string>{"a1", "b1", "c1", "d1", "e1", "x1"}));
+  EXPECT_EQ(united->bytes, united->EstimateBytes());
+  EXPECT_EQ(cache.statistics().slices, 1u);
+  EXPECT_EQ(cache.statistics().used_bytes, united->bytes);
+  EXPECT_EQ(cache.Find("t", "p", std::vector{Interval("a", "g")}, versions), nullptr);
+  // A slice inside the union changes nothing; one covering it replaces it.
+  ASSERT_TRUE(cache.Insert("t", "p", SliceOf(versions, {Interval("b", "c")}, {"b1"}), versions));
+  EXPECT_EQ(IntervalsOf(*cache.Find("t", "p", std::vector{Interval("a", "b")}, versions)),
+            (std::vector<std::string>{"a-f", "w-z"}));
+  ASSERT_TRUE(cache.Insert("t", "p", SliceOf(versions, {Interval("a", "z")}, {"a1"}), versions));
+  EXPECT_EQ(KeysOf(*cache.Find("t", "p", std::vector{Interval("a", "b")}, versions)),
+            (std::vector<std::string>{"a1"}));
   EXPECT_EQ(cache.statistics().slices, 1u);
   EXPECT_EQ(cache.statistics().evictions, 0u);
+}
+
+TEST(RowCacheTest, DoesNotUniteAcrossAWrite) {
+  storage::PartitionVersions versions;
+  RowCache cache(size_t{16} << 20);
+  std::shared_ptr<CachedSlice> before = SliceOf(versions, {Interval("a", "c")}, {"a1"});
+  ASSERT_TRUE(cache.Insert("t", "p", before, versions));
+  const size_t stripe = storage::PartitionVersions::StripeOf("t", "p");
+  versions.Begin(stripe);
+  versions.End(stripe);
+  ASSERT_TRUE(cache.Insert("t", "p", SliceOf(versions, {Interval("c", "e")}, {"c2"}), versions));
+  EXPECT_EQ(cache.statistics().slices, 1u);
+  EXPECT_EQ(cache.Find("t", "p", std::vector{Interval("a", "b")}, versions), nullptr);
+  std::shared_ptr<const CachedSlice> after =
+      cache.Find("t", "p", std::vector{Interval("c", "d")}, versions);
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(KeysOf(*after), (std::vector<std::string>{"c2"}));
+  EXPECT_NE(after->version.started, before->version.started);
+}
+
+TEST(RowCacheTest, KeepsTheNewestAloneWhenTheUnionWouldNotFit) {
+  storage::PartitionVersions versions;
+  // 16 shards of 64 KiB: the largest slice is 32 KiB; two of these fit in it, three do not.
+  RowCache cache(size_t{1} << 20);
+  auto slice = [&](std::string start, std::string end) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < 30; ++i) keys.push_back(start + fmt::format("{:03}", i));
+    return SliceOf(versions, {Interval(start, end)}, keys);
+  };
+  std::shared_ptr<CachedSlice> first = slice("a", "b");
+  ASSERT_LE(2 * first->bytes, cache.max_slice_bytes());
+  ASSERT_GT(3 * first->bytes, cache.max_slice_bytes());
+  ASSERT_TRUE(cache.Insert("t", "p", first, versions));
+  ASSERT_TRUE(cache.Insert("t", "p", slice("c", "d"), versions));
+  EXPECT_EQ(cache.statistics().slices, 1u);  // united: two fit
+  ASSERT_TRUE(cache.Insert("t", "p", slice("e", "f"), versions));
+  EXPECT_EQ(cache.statistics().slices, 2u);  // three do not: the newest alone
+  EXPECT_NE(cache.Find("t", "p", std::vector{Interval("a", "b"), Interval("c", "d")}, versions),
+            nullptr);
+  EXPECT_NE(cache.Find("t", "p", std::vector{Interval("e", "f")}, versions), nullptr);
+  EXPECT_EQ(cache.Find("t", "p", std::vector{Interval("c", "d"), Interval("e", "f")}, versions),
+            nullptr);
 }
 
 TEST(RowCacheTest, EvictsLeastRecentlyUsedForRoomAndRefusesHugeSlices) {
@@ -292,8 +376,8 @@ std::string RowCacheConsistencyTest::RandomQuery() {
     case 0:
       return fmt::format("SELECT * FROM ks.t WHERE p = {}", p);
     case 1:
-      return fmt::format("SELECT * FROM ks.t WHERE p = {} AND c >= {} AND c < {}", p, c,
-                         c + 1 + Random(3));
+      return fmt::format("SELECT * FROM ks.t WHERE p = {} AND c >= {} AND c < {}{}", p, c,
+                         c + 1 + Random(3), Random(2) == 0 ? " ORDER BY c DESC, d DESC" : "");
     case 2:
       return fmt::format("SELECT * FROM ks.t WHERE p = {} AND c IN ({}, {})", p, c, (c + 2) % 5);
     case 3:
@@ -330,6 +414,50 @@ TEST_F(RowCacheConsistencyTest, CachedReadsMatchUncachedReads) {
   RowCache::Statistics statistics = db_->row_cache()->statistics();
   EXPECT_GT(statistics.hits, 300u);
   EXPECT_GT(statistics.misses, 300u);
+}
+
+// Reads of shifting windows come to hit as the windows read are united, and answer what
+// storage answers, forward and reverse, with a partition tombstone, a range tombstone and
+// TTL'd rows inside the union; a write starts the union afresh.
+TEST_F(RowCacheConsistencyTest, ShiftedWindowsUniteIntoHits) {
+  for (int c = 0; c < 10; ++c) {
+    // d = 0: older than the partition tombstone below; d = 1: after it, some with a TTL.
+    Both(fmt::format("INSERT INTO ks.t (p, c, d, v) VALUES (1, {0}, 0, {0}) USING TIMESTAMP 1000",
+                     c));
+    Both(fmt::format("INSERT INTO ks.t (p, c, d, v) VALUES (1, {0}, 1, {0}){1}", c,
+                     c % 3 == 0 ? " USING TTL 2" : ""));
+  }
+  Both("DELETE FROM ks.t USING TIMESTAMP 2000 WHERE p = 1");
+  Both("DELETE FROM ks.t WHERE p = 1 AND c > 3 AND c <= 5");
+  const RowCache& cache = *db_->row_cache();
+  // Reads c in [from, to) from both; whether the cached read hit.
+  auto window = [&](int from, int to, bool reverse) {
+    const std::string query = fmt::format("SELECT * FROM ks.t WHERE p = 1 AND c >= {} AND c < {}{}",
+                                          from, to, reverse ? " ORDER BY c DESC, d DESC" : "");
+    const uint64_t hits = cache.statistics().hits;
+    std::vector<std::string> warnings, expected_warnings;
+    testing::Rows rows = Fetch(0, query, 0, &warnings);
+    EXPECT_EQ(rows, Fetch(1, query, 0, &expected_warnings)) << query;
+    EXPECT_EQ(warnings, expected_warnings) << query;
+    return cache.statistics().hits == hits + 1;
+  };
+  EXPECT_FALSE(window(0, 3, false));
+  EXPECT_FALSE(window(3, 6, false));  // touching the first: united into [0, 6)
+  EXPECT_TRUE(window(1, 5, false));
+  EXPECT_TRUE(window(0, 6, true));
+  EXPECT_FALSE(window(5, 8, true));  // overlapping: united into [0, 8)
+  EXPECT_TRUE(window(2, 8, false));
+  clock_.AdvanceMicros(3'000'000);  // the TTL'd rows expire
+  EXPECT_TRUE(window(0, 8, true));
+  EXPECT_FALSE(window(8, 10, false));
+  EXPECT_TRUE(window(0, 10, false));
+  EXPECT_EQ(cache.statistics().slices, 1u);
+  // A write: the windows read before it are gone, those read after it are united again.
+  Both("INSERT INTO ks.t (p, c, d, v) VALUES (1, 2, 1, 99)");
+  EXPECT_FALSE(window(0, 3, false));
+  EXPECT_FALSE(window(3, 10, true));
+  EXPECT_TRUE(window(0, 10, true));
+  EXPECT_TRUE(window(2, 3, false));
 }
 
 // A cached slice is served until a write to the partition, and never after it.

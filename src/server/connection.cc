@@ -534,6 +534,7 @@ void Connection::CompleteAuthentication(int16_t stream, common::Result<std::stri
 }
 
 void Connection::Dispatch(int16_t stream, protocol::Request request, size_t request_size) {
+  const bool inline_run = RunsInline();
   ++in_flight_;
   request_count_.fetch_add(1, std::memory_order_relaxed);
   context_->activity->pending.fetch_add(1, std::memory_order_relaxed);
@@ -542,30 +543,65 @@ void Connection::Dispatch(int16_t stream, protocol::Request request, size_t requ
   size_t reserved = request_size + estimate;
   in_flight_reserved_ += reserved;
   in_flight_estimate_ += estimate;
-  auto self = shared_from_this();
   uint8_t version = *version_;
-  asio::post(context_->request_executor, [self, stream, version, reserved, estimate,
-                                          request = std::move(request)]() mutable {
-    RequestActivity& activity = *self->context_->activity;
-    activity.pending.fetch_sub(1, std::memory_order_relaxed);
-    activity.active.fetch_add(1, std::memory_order_relaxed);
-    Response response;
-    try {
-      response = self->context_->handler->Handle(request, version, &self->keyspace_);
-    } catch (const std::exception& e) {
-      LOG_ERROR("connection {}: request on stream {} failed: {}", self->peer_, stream, e.what());
-      response = ErrorBody(Status::ServerError(fmt::format("Internal error: {}", e.what())));
-    } catch (...) {
-      LOG_ERROR("connection {}: request on stream {} failed", self->peer_, stream);
-      response = ErrorBody(Status::ServerError("Internal error"));
-    }
-    activity.active.fetch_sub(1, std::memory_order_relaxed);
-    activity.completed.fetch_add(1, std::memory_order_relaxed);
-    asio::post(self->strand_,
-               [self, stream, reserved, estimate, response = std::move(response)]() mutable {
+  if (inline_run) {
+    // Design 4c: nothing else waits, so the request runs here, on the strand, and its response
+    // is queued without a hand-off in either direction.
+    NativeMetrics::Get().requests_inline.Increment();
+    CompleteRequest(stream, Execute(stream, version, request), reserved, estimate);
+    return;
+  }
+  // Reads go to the io threads even with a worker pool: they never wait for a sync.
+  const bool on_io = !context_->read_executor || context_->handler->OnlyReads(request);
+  (on_io ? NativeMetrics::Get().requests_on_io : NativeMetrics::Get().requests_on_workers)
+      .Increment();
+  const asio::any_io_executor& executor =
+      context_->read_executor && on_io ? context_->read_executor : context_->request_executor;
+  auto self = shared_from_this();
+  asio::post(executor,
+             [self, stream, version, reserved, estimate, request = std::move(request)]() mutable {
+               Response response = self->Execute(stream, version, request);
+               asio::post(self->strand_, [self, stream, reserved, estimate,
+                                          response = std::move(response)]() mutable {
                  self->CompleteRequest(stream, std::move(response), reserved, estimate);
                });
-  });
+             });
+}
+
+bool Connection::RunsInline() {
+  if (!context_->run_alone_inline) return false;
+  RequestActivity& activity = *context_->activity;
+  const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count();
+  if (activity.last_connection.load(std::memory_order_relaxed) != this) {
+    activity.last_connection.store(this, std::memory_order_relaxed);
+    activity.last_switch.store(now, std::memory_order_relaxed);
+    return false;
+  }
+  const int64_t window = std::chrono::nanoseconds(kAloneWindow).count();
+  return now - activity.last_switch.load(std::memory_order_relaxed) >= window && in_flight_ == 0 &&
+         reader_.buffered() == 0 && activity.pending.load(std::memory_order_relaxed) == 0 &&
+         activity.active.load(std::memory_order_relaxed) == 0;
+}
+
+Response Connection::Execute(int16_t stream, uint8_t version, const protocol::Request& request) {
+  RequestActivity& activity = *context_->activity;
+  activity.pending.fetch_sub(1, std::memory_order_relaxed);
+  activity.active.fetch_add(1, std::memory_order_relaxed);
+  Response response;
+  try {
+    response = context_->handler->Handle(request, version, &keyspace_);
+  } catch (const std::exception& e) {
+    LOG_ERROR("connection {}: request on stream {} failed: {}", peer_, stream, e.what());
+    response = ErrorBody(Status::ServerError(fmt::format("Internal error: {}", e.what())));
+  } catch (...) {
+    LOG_ERROR("connection {}: request on stream {} failed", peer_, stream);
+    response = ErrorBody(Status::ServerError("Internal error"));
+  }
+  activity.active.fetch_sub(1, std::memory_order_relaxed);
+  activity.completed.fetch_add(1, std::memory_order_relaxed);
+  return response;
 }
 
 void Connection::CompleteRequest(int16_t stream, Response response, size_t reserved,

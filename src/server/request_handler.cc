@@ -4,9 +4,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
+#include "common/ascii.h"
 #include "common/logging.h"
 #include "cql/parser/parser.h"
 #include "server/audit_entry.h"
@@ -144,6 +146,22 @@ Response RequestHandler::Handle(const protocol::Request& request, uint8_t versio
   }
   return ErrorBody(Status::ProtocolError(fmt::format(
       "Unexpected message {}", protocol::OpcodeName(protocol::RequestOpcode(request)))));
+}
+
+bool RequestHandler::OnlyReads(const protocol::Request& request) const {
+  if (const auto* execute = std::get_if<protocol::ExecuteRequest>(&request)) {
+    auto found = database_->FindPrepared(execute->id);
+    return found.ok() && (*found)->select != nullptr;
+  }
+  const auto* query = std::get_if<protocol::QueryRequest>(&request);
+  if (query == nullptr) return false;
+  constexpr std::string_view kSelect = "select";
+  std::string_view text = query->query;
+  const size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos || text.size() - start <= kSelect.size()) return false;
+  const char after = text[start + kSelect.size()];
+  return common::AsciiLower(text.substr(start, kSelect.size())) == kSelect &&
+         (after == ' ' || after == '\t' || after == '\r' || after == '\n' || after == '*');
 }
 
 Response RequestHandler::Query(const protocol::QueryRequest& query, uint8_t version,

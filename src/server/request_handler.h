@@ -107,6 +107,12 @@ class RequestHandler {
   Response Handle(const protocol::Request& request, uint8_t version,
                   SessionKeyspace* keyspace) const;
 
+  // Whether `request` only reads: a QUERY whose text starts with SELECT, or an EXECUTE of a
+  // prepared SELECT. It never waits for a write-ahead-log sync, so with durability batch the
+  // server runs it on the io threads, not the workers (connection.h design 4c). False when
+  // unsure (other requests, an unknown prepared id, text that starts with a comment).
+  bool OnlyReads(const protocol::Request& request) const;
+
   // Whether connections must log in (PasswordAuthenticator): STARTUP is then answered with
   // AUTHENTICATE naming kAuthenticatorClass.
   bool authentication_required() const;

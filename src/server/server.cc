@@ -128,6 +128,8 @@ common::Result<std::unique_ptr<Server>> Server::Start(engine::Database* database
   if (options.execute_on_workers) {
     server->workers_ = std::make_unique<asio::thread_pool>(options.worker_threads);
     server->context_.request_executor = server->workers_->get_executor();
+    server->context_.run_alone_inline = options.run_alone_inline;
+    server->context_.read_executor = server->io_.get_executor();
   } else {
     server->context_.request_executor = server->io_.get_executor();
   }

@@ -6,8 +6,15 @@
 // io_context driven by `io_threads` threads: one coroutine accepts, and each connection
 // (connection.h) has a reader and a writer coroutine on its own strand, while its statement
 // requests run concurrently (request_handler.h). Engine calls block: with durability periodic
-// they run inline on the io threads; with durability batch (`execute_on_workers`) they run on a
-// pool of `worker_threads`, so concurrent writers share one write-ahead-log sync.
+// they run on the io threads; with durability batch (`execute_on_workers`) writes run on a pool
+// of `worker_threads`, so concurrent writers share one write-ahead-log sync, while reads (which
+// never sync) stay on the io threads, and a request that nothing else waits for
+// (`run_alone_inline`, connection.h design 4c) runs on its io thread at once, so a lone durable
+// client waits for one sync and no thread hand-off. The bound: an io thread runs at most one
+// such request at a time (the thread is busy with it) and normally the whole server runs one, so
+// the other connections of that io thread wait at most one request, with batch about one sync,
+// before they are read again; their requests then find the server busy and go to the workers,
+// where they share syncs.
 //
 // Schema changes made through the Database (by any client, or in-process) are pushed as
 // EVENT SCHEMA_CHANGE to every connection that REGISTERed for them.
@@ -76,11 +83,15 @@ struct ServerOptions {
   // A ready connection without requests or writes for this long is closed; 0 (default): never,
   // as Cassandra's native_transport_idle_timeout.
   std::chrono::milliseconds idle_timeout = std::chrono::milliseconds(0);
-  // Run engine calls on a pool of `worker_threads` instead of the io threads. Set it when the
-  // Database was opened with durability batch: a write then waits for a WAL sync, and many
-  // writers waiting together is what lets the sync be shared.
+  // Run engine calls other than reads on a pool of `worker_threads` instead of the io threads.
+  // Set it when the Database was opened with durability batch: a write then waits for a WAL
+  // sync, and many writers waiting together is what lets the sync be shared.
   bool execute_on_workers = false;
   size_t worker_threads = 32;
+  // With execute_on_workers: a request that nothing else waits for (its connection has no
+  // other request in flight or buffered, and the server runs and queues none) runs on its io
+  // thread instead of being handed to a worker (connection.h design 4c).
+  bool run_alone_inline = true;
   // How long Stop() lets in-flight requests finish and their responses be written.
   std::chrono::milliseconds stop_timeout = std::chrono::seconds(5);
   // TLS on the native port (Cassandra's client_encryption_options); off by default.

@@ -26,6 +26,10 @@ constexpr ErrorCode kErrorCodes[] = {
     {0x2400, "already_exists"},    {0x2500, "unprepared"},
 };
 
+constexpr std::string_view kExecutedHelp =
+    "Statement requests run: inline on the connection's io thread as read (durability batch, "
+    "nothing else waiting), queued to the io threads, or queued to the worker pool (batch).";
+
 }  // namespace
 
 std::string_view ErrorCodeName(int32_t code) {
@@ -61,7 +65,13 @@ NativeMetrics::NativeMetrics()
       bytes_sent(Registry::Global().counter("cqld_native_bytes_sent_total",
                                             "Bytes written to native-protocol clients.")),
       requests_in_flight(Registry::Global().gauge(
-          "cqld_native_requests_in_flight", "Statement requests dispatched and not answered.")) {
+          "cqld_native_requests_in_flight", "Statement requests dispatched and not answered.")),
+      requests_inline(Registry::Global().counter("cqld_native_requests_executed_total",
+                                                 kExecutedHelp, {{"where", "inline"}})),
+      requests_on_io(Registry::Global().counter("cqld_native_requests_executed_total",
+                                                kExecutedHelp, {{"where", "io"}})),
+      requests_on_workers(Registry::Global().counter("cqld_native_requests_executed_total",
+                                                     kExecutedHelp, {{"where", "workers"}})) {
   using protocol::Opcode;
   for (Opcode opcode :
        {Opcode::kStartup, Opcode::kOptions, Opcode::kQuery, Opcode::kPrepare, Opcode::kExecute,

@@ -37,6 +37,11 @@ class NativeMetrics {
   common::metrics::Counter& bytes_received;
   common::metrics::Counter& bytes_sent;
   common::metrics::Gauge& requests_in_flight;
+  // Statement requests run (connection.h design 4c): inline on their connection's io thread
+  // as they were read, queued to the io threads, queued to the worker pool.
+  common::metrics::Counter& requests_inline;
+  common::metrics::Counter& requests_on_io;
+  common::metrics::Counter& requests_on_workers;
 
  private:
   NativeMetrics();

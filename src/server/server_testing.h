@@ -121,6 +121,19 @@ class TestClient {
     header.opcode = protocol::RequestOpcode(request);
     return SendBody(header, protocol::EncodeRequestBody(request, version_));
   }
+  // Sends request envelopes (stream, request) in one write, so the server reads them together.
+  bool SendTogether(const std::vector<std::pair<int16_t, protocol::Request>>& requests) {
+    for (const auto& [stream, request] : requests) {
+      protocol::EnvelopeHeader header;
+      header.version = version_;
+      header.stream = stream;
+      header.opcode = protocol::RequestOpcode(request);
+      writer_.Add(header, protocol::EncodeRequestBody(request, version_));
+    }
+    common::Bytes out;
+    writer_.Flush(&out);
+    return SendRaw(out);
+  }
   bool SendBody(const protocol::EnvelopeHeader& header, std::string_view body) {
     writer_.Add(header, body);
     common::Bytes out;

@@ -25,6 +25,11 @@ bool RowFragmentMergeOperator::FullMergeV2(const MergeOperationInput& merge_in,
     // Invariant 6: a lone canonical operand is its own merge; RocksDB copies it out (or keeps
     // it pinned) instead of our re-encoding it. Decoding still checks it (invariant 4).
     const rocksdb::Slice& operand = merge_in.operand_list.front();
+    // Most operands (a row written once) carry no deletion: checked without decoding them.
+    if (IsEncodedWithoutDeletions(std::string_view(operand.data(), operand.size()))) {
+      merge_out->existing_operand = operand;
+      return true;
+    }
     common::Result<RowFragment> fragment =
         DecodeRowFragment(std::string_view(operand.data(), operand.size()));
     if (!fragment.ok()) return false;

@@ -19,7 +19,9 @@
 //     returned as itself through `existing_operand`: the fragment encoding is one-to-one
 //     (DecodeRowFragment accepts only what EncodeRowFragment writes), so these are the bytes
 //     invariant 2 would produce, without re-encoding. This is the common case of a point read
-//     of a row written once since its last compaction.
+//     of a row written once since its last compaction. An operand without row or collection
+//     deletions that decodes is canonical, so it is recognized without decoding it into
+//     memory (row_fragment.h IsEncodedWithoutDeletions).
 //
 // Thread-safety: stateless; RocksDB calls it from many threads at once.
 

@@ -75,6 +75,190 @@ common::Status ValidateCell(const Cell& cell) {
   return common::Status::Ok();
 }
 
+// The fast path of decoding: reads without Result or error text. Any failure sends the
+// caller to the checked path (CheckedDecode), which says what is wrong.
+class FastReader {
+ public:
+  explicit FastReader(std::string_view in) : p_(in.data()), end_(in.data() + in.size()) {}
+  size_t remaining() const { return static_cast<size_t>(end_ - p_); }
+  bool U8(uint8_t* v) {
+    if (p_ == end_) return false;
+    *v = static_cast<uint8_t>(*p_++);
+    return true;
+  }
+  // An [unsigned vint] in its shortest encoding only, as ReadMinimalUnsignedVInt.
+  bool Unsigned(uint64_t* v) {
+    if (p_ == end_) return false;
+    const auto first = static_cast<uint8_t>(*p_);
+    if (first < 0x80) {
+      *v = first;
+      ++p_;
+      return true;
+    }
+    const int extra =
+        first == 0xFF ? 8
+                      : __builtin_clz(static_cast<uint32_t>(static_cast<uint8_t>(~first)) << 24);
+    if (remaining() < static_cast<size_t>(extra) + 1) return false;
+    uint64_t value = extra == 8 ? 0 : (first & (0xFF >> extra));
+    ++p_;
+    for (int i = 0; i < extra; ++i) value = (value << 8) | static_cast<uint8_t>(*p_++);
+    // Shortest: the value does not fit in fewer extra bytes (7 more bits per byte).
+    if ((value >> (7 * extra)) == 0) return false;
+    *v = value;
+    return true;
+  }
+  bool Signed(int64_t* v) {
+    uint64_t u = 0;
+    if (!Unsigned(&u)) return false;
+    *v = static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
+    return true;
+  }
+  bool ColumnId(uint32_t* v) {
+    uint64_t id = 0;
+    if (!Unsigned(&id) || id > std::numeric_limits<uint32_t>::max()) return false;
+    *v = static_cast<uint32_t>(id);
+    return true;
+  }
+  bool Deletion(DeletionTime* d) {
+    return Signed(&d->timestamp) && Signed(&d->local_deletion_time);
+  }
+  bool LengthPrefixed(std::string_view* v) {
+    uint64_t length = 0;
+    if (!Unsigned(&length) || length > remaining()) return false;
+    *v = std::string_view(p_, static_cast<size_t>(length));
+    p_ += length;
+    return true;
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+// A cell as the fast path reads it: its path and value view the input.
+struct CellView {
+  uint32_t column_id = 0;
+  std::optional<std::string_view> path;
+  int64_t timestamp = 0;
+  CellKind kind = CellKind::kLive;
+  int64_t ttl = 0;
+  int64_t local_deletion_time = 0;
+  std::string_view value;
+};
+
+// CompareCellPosition(a, b) < 0.
+bool Before(const CellView& a, const CellView& b) {
+  if (a.column_id != b.column_id) return a.column_id < b.column_id;
+  if (a.path.has_value() != b.path.has_value()) return !a.path.has_value();
+  return a.path.has_value() && *a.path < *b.path;
+}
+
+// Reads one cell with every check CheckedDecode makes of it.
+bool ReadCell(FastReader& in, CellView* cell) {
+  uint8_t flags = 0;
+  if (!in.ColumnId(&cell->column_id) || !in.U8(&flags) || (flags & ~kCellFlagMask) != 0) {
+    return false;
+  }
+  const uint8_t kind = flags & kCellKindMask;
+  if (kind > static_cast<uint8_t>(CellKind::kTombstone)) return false;
+  cell->kind = static_cast<CellKind>(kind);
+  if (flags & kCellHasPath) {
+    std::string_view path;
+    if (!in.LengthPrefixed(&path)) return false;
+    cell->path = path;
+  }
+  if (!in.Signed(&cell->timestamp)) return false;
+  if (cell->kind == CellKind::kExpiring) {
+    uint64_t ttl = 0;
+    if (!in.Unsigned(&ttl) || ttl == 0 || ttl > static_cast<uint64_t>(kMaxTtl)) return false;
+    cell->ttl = static_cast<int64_t>(ttl);
+  }
+  if (cell->kind != CellKind::kLive && !in.Signed(&cell->local_deletion_time)) return false;
+  return cell->kind == CellKind::kTombstone || in.LengthPrefixed(&cell->value);
+}
+
+// Walks the encoding `bytes` making every check CheckedDecode makes; false when one fails.
+// Hands what it reads to `sink`: Liveness(LivenessInfo), Deletion(DeletionTime),
+// CollectionDeletion(column id, DeletionTime), Cells(count), then AddCell(CellView) per cell.
+template <typename Sink>
+bool WalkEncoded(std::string_view bytes, Sink& sink) {
+  FastReader in(bytes);
+  uint8_t version = 0;
+  uint8_t flags = 0;
+  if (!in.U8(&version) || version != kRowFragmentVersion || !in.U8(&flags) ||
+      (flags & ~kFragmentFlagMask) != 0) {
+    return false;
+  }
+  if (flags & kHasLiveness) {
+    LivenessInfo l;
+    uint64_t ttl = 0;
+    if (!in.Signed(&l.timestamp) || !in.Unsigned(&ttl) || ttl > static_cast<uint64_t>(kMaxTtl)) {
+      return false;
+    }
+    l.ttl = static_cast<int64_t>(ttl);
+    if (l.ttl > 0 && !in.Signed(&l.local_expiration_time)) return false;
+    sink.Liveness(l);
+  }
+  if (flags & kHasDeletion) {
+    DeletionTime d;
+    if (!in.Deletion(&d)) return false;
+    sink.Deletion(d);
+  }
+  uint64_t count = 0;
+  if (!in.Unsigned(&count) || count > in.remaining() / 3) return false;
+  int64_t previous_column = -1;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint32_t column_id = 0;
+    DeletionTime d;
+    if (!in.ColumnId(&column_id) || column_id <= previous_column || !in.Deletion(&d)) {
+      return false;
+    }
+    previous_column = column_id;
+    sink.CollectionDeletion(column_id, d);
+  }
+  if (!in.Unsigned(&count) || count > in.remaining() / 3) return false;
+  sink.Cells(count);
+  CellView previous;
+  for (uint64_t i = 0; i < count; ++i) {
+    CellView cell;
+    if (!ReadCell(in, &cell) || (i > 0 && !Before(previous, cell))) return false;
+    sink.AddCell(cell);
+    previous = cell;
+  }
+  return in.remaining() == 0;
+}
+
+// Builds the fragment the walk reads.
+struct DecodeSink {
+  RowFragment* fragment;
+  void Liveness(const LivenessInfo& l) { fragment->liveness = l; }
+  void Deletion(const DeletionTime& d) { fragment->deletion = d; }
+  void CollectionDeletion(uint32_t column_id, const DeletionTime& d) {
+    fragment->collection_deletions.emplace_hint(fragment->collection_deletions.end(), column_id, d);
+  }
+  void Cells(uint64_t count) { fragment->cells.reserve(static_cast<size_t>(count)); }
+  void AddCell(const CellView& view) {
+    Cell& cell = fragment->cells.emplace_back();
+    cell.column_id = view.column_id;
+    if (view.path) cell.path = common::Bytes(*view.path);
+    cell.timestamp = view.timestamp;
+    cell.kind = view.kind;
+    cell.ttl = view.ttl;
+    cell.local_deletion_time = view.local_deletion_time;
+    cell.value.assign(view.value);
+  }
+};
+
+// Notes whether the walk met a row deletion or a collection deletion; keeps nothing.
+struct DeletionSink {
+  bool any = false;
+  void Liveness(const LivenessInfo&) {}
+  void Deletion(const DeletionTime&) { any = true; }
+  void CollectionDeletion(uint32_t, const DeletionTime&) { any = true; }
+  void Cells(uint64_t) {}
+  void AddCell(const CellView&) {}
+};
+
 }  // namespace
 
 std::strong_ordering CompareCellPosition(const Cell& a, const Cell& b) {
@@ -158,7 +342,10 @@ common::Bytes EncodeRowFragment(const RowFragment& fragment) {
   return out;
 }
 
-common::Result<RowFragment> DecodeRowFragment(std::string_view bytes) {
+namespace {
+
+// DecodeRowFragment with a Status saying what is wrong; the fast path's fallback.
+common::Result<RowFragment> CheckedDecode(std::string_view bytes) {
   common::ByteReader in(bytes);
   RowFragment fragment;
   ASSIGN_OR_RETURN(uint8_t version, OrCorrupt(in.ReadU8(), "version"));
@@ -235,6 +422,20 @@ common::Result<RowFragment> DecodeRowFragment(std::string_view bytes) {
   }
   if (!in.empty()) return Corrupt("trailing bytes");
   return fragment;
+}
+
+}  // namespace
+
+common::Result<RowFragment> DecodeRowFragment(std::string_view bytes) {
+  RowFragment fragment;
+  DecodeSink sink{&fragment};
+  if (WalkEncoded(bytes, sink)) return fragment;
+  return CheckedDecode(bytes);
+}
+
+bool IsEncodedWithoutDeletions(std::string_view bytes) {
+  DeletionSink sink;
+  return WalkEncoded(bytes, sink) && !sink.any;
 }
 
 }  // namespace storage

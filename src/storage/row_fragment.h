@@ -132,4 +132,9 @@ common::Bytes EncodeRowFragment(const RowFragment& fragment);
 // Corruption; never reads out of bounds.
 common::Result<RowFragment> DecodeRowFragment(std::string_view bytes);
 
+// Whether DecodeRowFragment(bytes) succeeds with a fragment that has no row deletion and no
+// collection deletions (such a fragment is canonical when it decodes: cell_merge.h), checked
+// without building the fragment.
+bool IsEncodedWithoutDeletions(std::string_view bytes);
+
 }  // namespace storage

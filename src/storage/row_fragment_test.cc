@@ -94,6 +94,46 @@ TEST(RowFragmentTest, RejectsBadBytes) {
   expect_corrupt(common::FromHex("0100000105030602").value());
 }
 
+TEST(RowFragmentTest, LongerThanShortestVIntsAreCorruption) {
+  // The one-cell encoding above with each number widened to two bytes in turn: cell count 1,
+  // column id 5, timestamp 6, value length 2; and the collection deletion count 0.
+  for (const char* hex :
+       {"0100008001050006026162", "0100000180050006026162", "0100000105008006026162",
+        "0100000105000680026162", "0100800001050006026162"}) {
+    auto r = DecodeRowFragment(common::FromHex(hex).value());
+    ASSERT_FALSE(r.ok()) << hex;
+    EXPECT_EQ(r.status().code(), common::StatusCode::kCorruption) << hex;
+    EXPECT_FALSE(IsEncodedWithoutDeletions(common::FromHex(hex).value())) << hex;
+  }
+  // The widest form of a value that needs it decodes (a timestamp of 2^62).
+  RowFragment f;
+  f.cells.push_back(LiveCell(5, int64_t{1} << 62, "ab"));
+  auto decoded = DecodeRowFragment(EncodeRowFragment(f));
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(*decoded, f);
+}
+
+TEST(RowFragmentTest, EncodedWithoutDeletions) {
+  RowFragment plain;
+  plain.liveness = LivenessInfo{1000, 60, 1700000060};
+  plain.cells.push_back(LiveCell(1, 1001, "a value longer than fifteen bytes"));
+  plain.cells.push_back(WithPath(LiveCell(3, 1003, "v"), "key1"));
+  plain.cells.push_back(WithPath(TombstoneCell(3, 1004, 1700000002), "key2"));
+  common::Bytes bytes = EncodeRowFragment(plain);
+  EXPECT_TRUE(IsEncodedWithoutDeletions(bytes));
+  EXPECT_TRUE(IsEncodedWithoutDeletions(EncodeRowFragment(RowFragment{})));
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_FALSE(IsEncodedWithoutDeletions(std::string_view(bytes).substr(0, n))) << n;
+  }
+  EXPECT_FALSE(IsEncodedWithoutDeletions(bytes + "x"));
+  RowFragment deleted = plain;
+  deleted.deletion = DeletionTime{900, 1700000000};
+  EXPECT_FALSE(IsEncodedWithoutDeletions(EncodeRowFragment(deleted)));
+  RowFragment collection_deleted = plain;
+  collection_deleted.collection_deletions[3] = DeletionTime{950, 1700000001};
+  EXPECT_FALSE(IsEncodedWithoutDeletions(EncodeRowFragment(collection_deleted)));
+}
+
 TEST(RowFragmentTest, FuzzedBytesNeverCrash) {
   std::mt19937 engine(42);
   common::Bytes good = EncodeRowFragment(SampleFragment());
@@ -102,6 +142,8 @@ TEST(RowFragmentTest, FuzzedBytesNeverCrash) {
     int flips = 1 + static_cast<int>(engine() % 4);
     for (int k = 0; k < flips; ++k) b[engine() % b.size()] = static_cast<char>(engine());
     auto r = DecodeRowFragment(b);
+    EXPECT_EQ(IsEncodedWithoutDeletions(b),
+              r.ok() && !r->deletion && r->collection_deletions.empty());
     if (r.ok()) {
       // Whatever decodes must survive a re-encode (varints may shrink, the value may not
       // change).
