@@ -67,6 +67,12 @@ Bytes ResultMetadataId(const std::vector<cql::ColumnSpec>& columns) {
 
 // `values` in marker order: positional as given, or placed by name. Errors: Invalid for an
 // unknown name or a count that does not match the markers.
+Status WrongValueCount(const std::vector<cql::ColumnSpec>& specs,
+                       const std::vector<cql::BoundValue>& values) {
+  return Status::Invalid(fmt::format("There were {} markers(?) in CQL but {} bound variables",
+                                     specs.size(), values.size()));
+}
+
 Result<std::vector<cql::BoundValue>> ResolveValues(const std::vector<cql::ColumnSpec>& specs,
                                                    const cql::QueryOptions& options) {
   std::vector<cql::BoundValue> values = options.values;
@@ -85,10 +91,7 @@ Result<std::vector<cql::BoundValue>> ResolveValues(const std::vector<cql::Column
       }
     }
   }
-  if (values.size() != specs.size()) {
-    return Status::Invalid(fmt::format("There were {} markers(?) in CQL but {} bound variables",
-                                       specs.size(), values.size()));
-  }
+  if (values.size() != specs.size()) return WrongValueCount(specs, values);
   return values;
 }
 
@@ -246,8 +249,13 @@ Result<cql::ResultSet> QueryProcessor::Execute(const PreparedStatement& prepared
     ASSIGN_OR_RETURN(holder, Rebind(*prepared));
     prepared = holder.get();
   }
-  ASSIGN_OR_RETURN(std::vector<cql::BoundValue> values,
-                   ResolveValues(prepared->metadata->bind_variables, options));
+  const std::vector<cql::ColumnSpec>& specs = prepared->metadata->bind_variables;
+  if (options.value_names.empty()) {
+    // Positional values, the common case: bound as they are, without a copy.
+    if (options.values.size() != specs.size()) return WrongValueCount(specs, options.values);
+    return Dispatch(*prepared, options, options.values, state);
+  }
+  ASSIGN_OR_RETURN(std::vector<cql::BoundValue> values, ResolveValues(specs, options));
   return Dispatch(*prepared, options, values, state);
 }
 

@@ -71,14 +71,25 @@ Result<std::vector<PartitionKey>> EvaluatePartitionKeys(const TableSchema& table
     }
     lists.push_back(std::move(values));
   }
+  // One value per column (a point read) is the only key: taken as it is, without Product's
+  // copies.
+  std::vector<std::vector<Bytes>> combinations;
+  if (std::all_of(lists.begin(), lists.end(), [](const auto& l) { return l.size() == 1; })) {
+    std::vector<Bytes>& only = combinations.emplace_back();
+    only.reserve(lists.size());
+    for (std::vector<Bytes>& values : lists) only.push_back(std::move(values[0]));
+  } else {
+    combinations = Product(lists);
+  }
   std::vector<PartitionKey> keys;
-  for (std::vector<Bytes>& values : Product(lists)) {
-    std::vector<std::string_view> views(values.begin(), values.end());
-    if (views.size() > 1)
+  keys.reserve(combinations.size());
+  for (std::vector<Bytes>& values : combinations) {
+    if (values.size() > 1) {
+      std::vector<std::string_view> views(values.begin(), values.end());
       RETURN_IF_ERROR(cql::ValidatePartitionKeyComponentSizes(views));
-    else if (!views.empty() && views[0].size() > 65535) {
+    } else if (!values.empty() && values[0].size() > 65535) {
       return Status::Invalid(
-          fmt::format("Key length of {} is longer than maximum of 65535", views[0].size()));
+          fmt::format("Key length of {} is longer than maximum of 65535", values[0].size()));
     }
     PartitionKey key;
     key.prefix = storage::PartitionPrefix(table.shape, values);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <functional>
 #include <iterator>
 #include <limits>
@@ -239,9 +240,29 @@ size_t CachedSlice::EstimateBytes() const {
   return total;
 }
 
+namespace {
+
+// Admit's table: a slot per KiB of capacity (a single-row slice takes 0.5–2 KiB), 8 bytes each.
+size_t RecentMissSlots(size_t capacity_bytes) {
+  return std::bit_ceil(std::max<size_t>(1024, capacity_bytes / 1024));
+}
+
+}  // namespace
+
 RowCache::RowCache(size_t capacity_bytes)
     : capacity_bytes_(capacity_bytes),
-      shard_capacity_(std::max<size_t>(1, capacity_bytes / kShards)) {}
+      shard_capacity_(std::max<size_t>(1, capacity_bytes / kShards)),
+      recent_miss_slots_(RecentMissSlots(capacity_bytes)),
+      recent_misses_(std::make_unique<std::atomic<uint64_t>[]>(recent_miss_slots_)) {}
+
+bool RowCache::Admit(std::string_view table_id, std::string_view prefix) {
+  const uint64_t hash = PartitionHash()(PartitionRef{table_id, prefix}) | 1;  // never 0
+  // Other bits than ShardOf's, so that one shard's partitions spread over every slot.
+  std::atomic<uint64_t>& slot = recent_misses_[(hash >> 8) & (recent_miss_slots_ - 1)];
+  if (slot.load(std::memory_order_relaxed) == hash) return true;
+  slot.store(hash, std::memory_order_relaxed);
+  return false;
+}
 
 std::string RowCache::PartitionKey(std::string_view table_id, std::string_view prefix) {
   // Table ids hold no NUL byte, so the separator keeps (table, prefix) pairs apart.
@@ -253,8 +274,31 @@ std::string RowCache::PartitionKey(std::string_view table_id, std::string_view p
   return key;
 }
 
-RowCache::Shard& RowCache::ShardOf(const std::string& partition) {
-  return shards_[std::hash<std::string>()(partition) % kShards];
+RowCache::PartitionRef RowCache::Split(const std::string& partition) {
+  const size_t separator = partition.find('\0');
+  return PartitionRef{std::string_view(partition).substr(0, separator),
+                      std::string_view(partition).substr(separator + 1)};
+}
+
+size_t RowCache::PartitionHash::operator()(const PartitionRef& partition) const {
+  const size_t table = std::hash<std::string_view>()(partition.table_id);
+  return std::hash<std::string_view>()(partition.prefix) ^ (table * 0x9e3779b97f4a7c15ull);
+}
+
+size_t RowCache::PartitionHash::operator()(const std::string& partition) const {
+  return (*this)(Split(partition));
+}
+
+bool RowCache::PartitionEqual::operator()(const PartitionRef& a, const std::string& b) const {
+  // PartitionKey's layout, compared in place: table id, NUL, prefix.
+  const size_t table = a.table_id.size();
+  return b.size() == table + 1 + a.prefix.size() && b[table] == '\0' &&
+         std::string_view(b).substr(table + 1) == a.prefix &&
+         std::string_view(b).substr(0, table) == a.table_id;
+}
+
+RowCache::Shard& RowCache::ShardOf(const PartitionRef& partition) {
+  return shards_[PartitionHash()(partition) % kShards];
 }
 
 std::shared_ptr<const CachedSlice> RowCache::Remove(Shard& shard, const std::string& partition,
@@ -276,7 +320,8 @@ std::shared_ptr<const CachedSlice> RowCache::Find(std::string_view table_id,
                                                   std::string_view prefix,
                                                   std::span<const KeyInterval> intervals,
                                                   const storage::PartitionVersions& versions) {
-  std::string partition = PartitionKey(table_id, prefix);
+  // No PartitionKey string is built: the map is searched with the pair as it is given.
+  const PartitionRef partition{table_id, prefix};
   Shard& shard = ShardOf(partition);
   // Declared before the lock, so the slices dropped here are destroyed after it is released.
   std::vector<std::shared_ptr<const CachedSlice>> dropped;
@@ -288,18 +333,19 @@ std::shared_ptr<const CachedSlice> RowCache::Find(std::string_view table_id,
       EntryList::iterator entry = found->second[i];
       if (!versions.Current(entry->slice->version)) {
         bool last = found->second.size() == 1;
-        dropped.push_back(Remove(shard, partition, i));
+        const std::string key = found->first;  // Remove may erase the map's copy
+        dropped.push_back(Remove(shard, key, i));
         if (last) break;  // the partition's list is gone
         continue;
       }
       if (entry->slice->Covers(intervals)) {
         shard.lru.splice(shard.lru.begin(), shard.lru, entry);
-        hits_.fetch_add(1, std::memory_order_relaxed);
+        shard.hits.fetch_add(1, std::memory_order_relaxed);
         return entry->slice;
       }
     }
   }
-  misses_.fetch_add(1, std::memory_order_relaxed);
+  shard.misses.fetch_add(1, std::memory_order_relaxed);
   return nullptr;
 }
 
@@ -477,8 +523,10 @@ void RowCache::ApplyToPartition(const WrittenPartition& written,
 
 RowCache::Statistics RowCache::statistics() const {
   Statistics statistics;
-  statistics.hits = hits_.load(std::memory_order_relaxed);
-  statistics.misses = misses_.load(std::memory_order_relaxed);
+  for (const Shard& shard : shards_) {
+    statistics.hits += shard.hits.load(std::memory_order_relaxed);
+    statistics.misses += shard.misses.load(std::memory_order_relaxed);
+  }
   statistics.evictions = evictions_.load(std::memory_order_relaxed);
   statistics.used_bytes = used_bytes_.load();
   statistics.capacity_bytes = capacity_bytes_;

@@ -3,7 +3,11 @@
 // read from storage — the partition-level entries (partition tombstone, static row, range
 // tombstones) and the decoded row fragments of the clustering intervals the read covered — so
 // that a repeated single-partition SELECT (the hotel's Q4: one hotel's availability over a
-// week) is served without a RocksDB iterator and without decoding a fragment per row.
+// week) is served without a RocksDB iterator and without decoding a fragment per row. A
+// partition of a table without clustering columns (RowReader::ReadSingleRowPartition) is
+// cached as a slice covering the whole partition with its partition tombstone and its one row
+// entry, or no row when it is absent: a repeated point read then needs no RocksDB Get, and a
+// write that creates the partition makes the "absent" slice stale like any other.
 //
 // Fragments are cached as stored, not as assembled rows: the reader applies tombstones, TTL
 // expiry against its own "now", dropped columns and tombstone counting to cached fragments
@@ -54,7 +58,9 @@
 // Doing nothing is always safe: the write's Begin has already made the slices stale.
 //
 // Bounded by bytes (an estimate of the memory a slice holds); least recently used slices are
-// evicted first. Sharded by partition, each shard with its own lock, LRU list and capacity.
+// evicted first. Sharded by partition, each shard with its own lock, LRU list, capacity and
+// hit/miss counters. Find looks a partition up by its (table id, prefix) pair as given, without
+// building the PartitionKey string the shard's map is keyed by.
 //
 // Thread-safety: thread-safe. Slices are immutable once inserted and shared: a reader keeps
 // its slice alive while it reads it, even if it is evicted meanwhile.
@@ -156,6 +162,11 @@ class RowCache : public storage::WriteObserver {
                const storage::PartitionVersions& versions) override {
     ApplyWrite(merges, versions);
   }
+  // Whether a point read that missed should fill the cache: the first miss of a partition is
+  // only remembered (in a table of recent misses, one hash per slot, lock-free), and a second
+  // miss while it is remembered admits it. A working set far larger than the cache then does
+  // not pay an insert and an eviction on every miss for slices that would be evicted unread.
+  bool Admit(std::string_view table_id, std::string_view prefix);
 
   // The largest slice Insert keeps (half a shard's capacity).
   size_t max_slice_bytes() const { return shard_capacity_ / 2; }
@@ -173,22 +184,47 @@ class RowCache : public storage::WriteObserver {
     std::shared_ptr<const CachedSlice> slice;
   };
   using EntryList = std::list<Entry>;
+  // A partition as Find is given it: looked up without building its PartitionKey string.
+  struct PartitionRef {
+    std::string_view table_id;
+    std::string_view prefix;
+  };
+  // Hashes and compares PartitionKey strings and PartitionRefs alike (heterogeneous lookup).
+  struct PartitionHash {
+    using is_transparent = void;
+    size_t operator()(const PartitionRef& partition) const;
+    size_t operator()(const std::string& partition) const;
+  };
+  struct PartitionEqual {
+    using is_transparent = void;
+    bool operator()(const std::string& a, const std::string& b) const { return a == b; }
+    bool operator()(const PartitionRef& a, const std::string& b) const;
+    bool operator()(const std::string& a, const PartitionRef& b) const { return (*this)(b, a); }
+  };
   struct Shard {
     std::mutex mutex;
     EntryList lru;  // GUARDED_BY(mutex); most recently used first
     // GUARDED_BY(mutex); per partition, its entries in `lru`, oldest insert first.
-    std::unordered_map<std::string, std::vector<EntryList::iterator>> partitions;
+    std::unordered_map<std::string, std::vector<EntryList::iterator>, PartitionHash, PartitionEqual>
+        partitions;
     size_t bytes = 0;  // GUARDED_BY(mutex)
+    // Counted under the mutex, per shard, so that readers on different cores do not contend
+    // for one counter's cache line; atomic only for statistics(), which reads without it.
+    std::atomic<uint64_t> hits{0};
+    std::atomic<uint64_t> misses{0};
   };
 
   static std::string PartitionKey(std::string_view table_id, std::string_view prefix);
+  // The (table id, prefix) pair of a PartitionKey string.
+  static PartitionRef Split(const std::string& partition);
   // Takes out of the cache the partition's current slices of `slice`'s version that it does
   // not cover, if they fit in one slice with it (by the sum of their bytes); else none.
   // Locks the shard.
   std::vector<std::shared_ptr<const CachedSlice>> SlicesToUnite(
       Shard& shard, const std::string& partition, const CachedSlice& slice,
       const storage::PartitionVersions& versions);
-  Shard& ShardOf(const std::string& partition);
+  Shard& ShardOf(const PartitionRef& partition);
+  Shard& ShardOf(const std::string& partition) { return ShardOf(Split(partition)); }
   // Removes the entry `position` of `slices` (the partition's list in `shard`), and the list
   // when it becomes empty; returns its slice, for the caller to release after unlocking.
   // REQUIRES: shard.mutex held.
@@ -214,8 +250,9 @@ class RowCache : public storage::WriteObserver {
   const size_t capacity_bytes_;
   const size_t shard_capacity_;
   std::array<Shard, kShards> shards_;
-  std::atomic<uint64_t> hits_{0};
-  std::atomic<uint64_t> misses_{0};
+  // Admit's table: partition hashes (0: empty slot), a power of two of them.
+  const size_t recent_miss_slots_;
+  std::unique_ptr<std::atomic<uint64_t>[]> recent_misses_;
   std::atomic<uint64_t> evictions_{0};
   std::atomic<uint64_t> used_bytes_{0};
   std::atomic<uint64_t> slices_{0};

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -216,6 +217,16 @@ TEST(RowCacheTest, EvictsLeastRecentlyUsedForRoomAndRefusesHugeSlices) {
       cache.Insert("t", "huge", Slice(versions, "huge", {Interval("a", "z")}, 2000), versions));
 }
 
+TEST(RowCacheTest, AdmitsAPartitionOnItsSecondMiss) {
+  RowCache cache(size_t{1} << 20);
+  EXPECT_FALSE(cache.Admit("t", "p1"));
+  EXPECT_TRUE(cache.Admit("t", "p1"));
+  EXPECT_TRUE(cache.Admit("t", "p1"));   // still remembered
+  EXPECT_FALSE(cache.Admit("u", "p1"));  // another table's partition
+  EXPECT_FALSE(cache.Admit("t", "p2"));
+  EXPECT_TRUE(cache.Admit("t", "p2"));
+}
+
 // Two databases on one manual clock: SessionTest's, with a row cache, and one without.
 class RowCacheConsistencyTest : public testing::SessionTest {
  protected:
@@ -303,6 +314,10 @@ class RowCacheConsistencyTest : public testing::SessionTest {
 
   std::string RandomWrite();
   std::string RandomQuery();
+  // 400 steps of: a `write` on both, three `query`s compared (paged at random when `paged`),
+  // with the clock moving on at random between them.
+  void CompareRandomly(const std::function<std::string()>& write,
+                       const std::function<std::string()>& query, bool paged);
 
   common::ManualClock clock_{int64_t{1'700'000'000} * 1'000'000};
   std::mt19937 random_{20261126};
@@ -378,19 +393,26 @@ std::string RowCacheConsistencyTest::RandomQuery() {
   }
 }
 
-TEST_F(RowCacheConsistencyTest, CachedReadsMatchUncachedReads) {
+void RowCacheConsistencyTest::CompareRandomly(const std::function<std::string()>& write,
+                                              const std::function<std::string()>& query,
+                                              bool paged) {
   for (int step = 0; step < 400; ++step) {
-    ASSERT_NO_FATAL_FAILURE(Both(RandomWrite()));
+    ASSERT_NO_FATAL_FAILURE(Both(write()));
     if (Random(4) == 0) clock_.AdvanceMicros(1'000'000);  // TTLs run out
     for (int q = 0; q < 3; ++q) {
-      ASSERT_NO_FATAL_FAILURE(Compare(RandomQuery(), Random(3) == 0 ? 2 : 0));
+      ASSERT_NO_FATAL_FAILURE(Compare(query(), paged && Random(3) == 0 ? 2 : 0));
     }
     // Time passes between reads too: a cached slice must not outlive its TTLs.
     if (Random(4) == 0) {
       clock_.AdvanceMicros(1'000'000);
-      ASSERT_NO_FATAL_FAILURE(Compare(RandomQuery(), 0));
+      ASSERT_NO_FATAL_FAILURE(Compare(query(), 0));
     }
   }
+}
+
+TEST_F(RowCacheConsistencyTest, CachedReadsMatchUncachedReads) {
+  ASSERT_NO_FATAL_FAILURE(CompareRandomly([this] { return RandomWrite(); },
+                                          [this] { return RandomQuery(); }, /*paged=*/true));
   RowCache::Statistics statistics = db_->row_cache()->statistics();
   EXPECT_GT(statistics.hits, 300u);
   EXPECT_GT(statistics.misses, 200u);  // fewer since writes go through the cache
@@ -825,6 +847,198 @@ TEST_F(RowCacheApplyWriteTest, ATableWideChangeInProgressDropsTheSlice) {
   versions_.EndAll();
   EXPECT_EQ(cache_.statistics().slices, 0u);
   EXPECT_EQ(Find(), nullptr);
+}
+
+// Tables without clustering columns (single-row partitions): their point reads go through
+// the cache too (RowReader::ReadSingleRowPartition), with the same coherence.
+class SingleRowCacheTest : public RowCacheConsistencyTest {
+ protected:
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(RowCacheConsistencyTest::SetUp());
+    ASSERT_NO_FATAL_FAILURE(Both(kCreate));
+  }
+
+  static constexpr const char* kCreate =
+      "CREATE TABLE ks.kv (k int PRIMARY KEY, v int, w text, m map<int, int>) "
+      "WITH gc_grace_seconds = 0";
+
+  uint64_t Hits() const { return db_->row_cache()->statistics().hits; }
+  uint64_t Misses() const { return db_->row_cache()->statistics().misses; }
+
+  // Column 0 of the rows `query` returns on the cached database, as ints (-1: null).
+  std::vector<int> Ints(const std::string& query) {
+    auto result = sessions_[0]->Execute(query);
+    EXPECT_TRUE(result.ok()) << query << ": " << result.status().ToString();
+    std::vector<int> values;
+    if (!result.ok()) return values;
+    for (size_t r = 0; r < result->row_count(); ++r) {
+      values.push_back(result->Value(r, 0) ? static_cast<int>(result->GetInteger(r, 0).value())
+                                           : -1);
+    }
+    return values;
+  }
+
+  // Reads `query` three times on the cached database: by the second read its partition is
+  // admitted (RowCache::Admit) and cached, so the third must be a hit, and all must return the
+  // same; returns what they read.
+  std::vector<int> ReadCached(const std::string& query) {
+    std::vector<int> first = Ints(query);
+    EXPECT_EQ(Ints(query), first) << query;
+    const uint64_t hits = Hits();
+    std::vector<int> third = Ints(query);
+    EXPECT_EQ(Hits(), hits + 1) << query << ": the third read is not a hit";
+    EXPECT_EQ(third, first) << query;
+    return third;
+  }
+
+  std::string RandomSingleRowWrite();
+  std::string RandomSingleRowQuery();
+};
+
+std::string SingleRowCacheTest::RandomSingleRowWrite() {
+  const int k = Random(4), v = Random(100);
+  const std::string ttl = Random(3) == 0 ? fmt::format(" USING TTL {}", 1 + Random(4)) : "";
+  switch (Random(12)) {
+    case 0:
+    case 1:
+      return fmt::format("INSERT INTO ks.kv (k, v, w) VALUES ({}, {}, 'w{}'){}", k, v, v, ttl);
+    case 2:
+      return fmt::format("UPDATE ks.kv{} SET v = {} WHERE k = {}", ttl, v, k);
+    case 3:
+      return fmt::format("UPDATE ks.kv{} SET m[{}] = {} WHERE k = {}", ttl, Random(3), v, k);
+    case 4:
+      return fmt::format("DELETE FROM ks.kv WHERE k = {}", k);
+    case 5:
+      return fmt::format("DELETE v, m FROM ks.kv WHERE k = {}", k);
+    case 6:
+      return fmt::format("INSERT INTO ks.kv (k, v) VALUES ({}, {}) IF NOT EXISTS", k, v);
+    case 7:
+      return fmt::format("UPDATE ks.kv SET v = {} WHERE k = {} IF v = {}", v, k, Random(100));
+    case 8:
+      return fmt::format(
+          "BEGIN BATCH INSERT INTO ks.kv (k, v) VALUES ({0}, {1}); "
+          "DELETE FROM ks.kv WHERE k = {2}; APPLY BATCH",
+          k, v, (k + 1) % 4);
+    case 9:
+      // An older write than what is there: shadowed, yet it still stales the slice.
+      return fmt::format("INSERT INTO ks.kv (k, v) VALUES ({}, {}) USING TIMESTAMP {}", k, v,
+                         Random(1000));
+    case 10:
+      return fmt::format("DELETE FROM ks.kv USING TIMESTAMP {} WHERE k = {}", Random(1000), k);
+    default:
+      return Random(15) == 0 ? "TRUNCATE ks.kv"
+                             : fmt::format("DELETE w FROM ks.kv WHERE k = {}", k);
+  }
+}
+
+std::string SingleRowCacheTest::RandomSingleRowQuery() {
+  const int k = Random(5);  // 4 is never written: an absent partition
+  switch (Random(4)) {
+    case 0:
+      return fmt::format("SELECT * FROM ks.kv WHERE k = {}", k);
+    case 1:
+      return fmt::format("SELECT v, ttl(v), writetime(v), m FROM ks.kv WHERE k = {}", k);
+    case 2:
+      return fmt::format("SELECT k, w FROM ks.kv WHERE k IN ({}, {})", k, (k + 1) % 5);
+    default:
+      return fmt::format("SELECT * FROM ks.kv WHERE k = {} AND v > 50 ALLOW FILTERING", k);
+  }
+}
+
+TEST_F(SingleRowCacheTest, CachedReadsMatchUncachedReads) {
+  ASSERT_NO_FATAL_FAILURE(CompareRandomly([this] { return RandomSingleRowWrite(); },
+                                          [this] { return RandomSingleRowQuery(); },
+                                          /*paged=*/false));
+  EXPECT_GT(Hits(), 300u);
+  // Writes are applied to the cached rows (write-through); truncates, deletions no newer than
+  // a cached tombstone and racing reads still send reads to storage.
+  EXPECT_GT(Misses(), 30u);
+}
+
+TEST_F(SingleRowCacheTest, RepeatReadsAreHitsAndAbsentRowsAreCachedToo) {
+  Both("INSERT INTO ks.kv (k, v) VALUES (1, 10)");
+  const uint64_t misses = Misses();
+  // The first miss is only remembered, the second fills the cache, the third read is a hit.
+  EXPECT_EQ(ReadCached("SELECT v FROM ks.kv WHERE k = 1"), std::vector<int>{10});
+  EXPECT_EQ(Misses(), misses + 2);
+  EXPECT_EQ(ReadCached("SELECT v FROM ks.kv WHERE k = 2"), std::vector<int>{});
+  EXPECT_EQ(Misses(), misses + 4);
+  // The absent partition, once written, stays cached: the write is applied to its cached
+  // slice (write-through), so the new row is read without a miss.
+  Both("INSERT INTO ks.kv (k, v) VALUES (2, 20)");
+  EXPECT_EQ(ReadCached("SELECT v FROM ks.kv WHERE k = 2"), std::vector<int>{20});
+  EXPECT_EQ(Misses(), misses + 4);
+  // A write to another partition leaves the cached one served.
+  const uint64_t hits = Hits();
+  EXPECT_EQ(Ints("SELECT v FROM ks.kv WHERE k = 1"), std::vector<int>{10});
+  EXPECT_EQ(Hits(), hits + 1);
+}
+
+TEST_F(SingleRowCacheTest, WritesAndDeletesAfterACachedReadAreSeen) {
+  const std::string read = "SELECT v FROM ks.kv WHERE k = 1";
+  Both("INSERT INTO ks.kv (k, v, w) VALUES (1, 10, 'a')");
+  EXPECT_EQ(ReadCached(read), std::vector<int>{10});
+  Both("UPDATE ks.kv SET v = 11 WHERE k = 1");
+  EXPECT_EQ(ReadCached(read), std::vector<int>{11});
+  Both("DELETE v FROM ks.kv WHERE k = 1");  // the row stays (w, its marker)
+  EXPECT_EQ(ReadCached(read), std::vector<int>{-1});
+  Both("DELETE FROM ks.kv WHERE k = 1");  // the partition
+  EXPECT_EQ(ReadCached(read), std::vector<int>{});
+  Both("INSERT INTO ks.kv (k, v) VALUES (1, 12)");
+  EXPECT_EQ(ReadCached(read), std::vector<int>{12});
+  Both("UPDATE ks.kv SET v = 13 WHERE k = 1 IF v = 12");  // LWT
+  EXPECT_EQ(ReadCached(read), std::vector<int>{13});
+  Both(
+      "BEGIN BATCH UPDATE ks.kv SET v = 14 WHERE k = 1; "
+      "INSERT INTO ks.kv (k, v) VALUES (2, 2); APPLY BATCH");
+  EXPECT_EQ(ReadCached(read), std::vector<int>{14});
+  Both("BEGIN UNLOGGED BATCH DELETE FROM ks.kv WHERE k = 1; APPLY BATCH");
+  EXPECT_EQ(ReadCached(read), std::vector<int>{});
+  Both("INSERT INTO ks.kv (k, v) VALUES (1, 15) IF NOT EXISTS");
+  EXPECT_EQ(ReadCached(read), std::vector<int>{15});
+  Both("TRUNCATE ks.kv");
+  EXPECT_EQ(ReadCached(read), std::vector<int>{});
+}
+
+TEST_F(SingleRowCacheTest, ExpiryAfterACachedReadIsApplied) {
+  const std::string read = "SELECT v FROM ks.kv WHERE k = 1";
+  Both("INSERT INTO ks.kv (k, v) VALUES (1, 10) USING TTL 5");
+  Both("INSERT INTO ks.kv (k, w) VALUES (2, 'w')");
+  Both("UPDATE ks.kv USING TTL 5 SET v = 20 WHERE k = 2");
+  EXPECT_EQ(ReadCached(read), std::vector<int>{10});
+  EXPECT_EQ(ReadCached("SELECT v FROM ks.kv WHERE k = 2"), std::vector<int>{20});
+  EXPECT_EQ(ReadCached("SELECT ttl(v) FROM ks.kv WHERE k = 1"), std::vector<int>{5});
+  clock_.AdvanceMicros(3'000'000);
+  // Served from the cache, with the TTL left now.
+  const uint64_t hits = Hits();
+  EXPECT_EQ(Ints("SELECT ttl(v) FROM ks.kv WHERE k = 1"), std::vector<int>{2});
+  clock_.AdvanceMicros(3'000'000);
+  EXPECT_EQ(Ints(read), std::vector<int>{});  // the whole row expired
+  EXPECT_EQ(Ints("SELECT v FROM ks.kv WHERE k = 2"), std::vector<int>{-1});  // its cell only
+  EXPECT_EQ(Hits(), hits + 3);
+  Compare(read, 0);
+  Compare("SELECT * FROM ks.kv WHERE k = 2", 0);
+}
+
+TEST_F(SingleRowCacheTest, SchemaChangesAfterACachedReadAreSeen) {
+  Both("INSERT INTO ks.kv (k, v, w) VALUES (1, 10, 'a')");
+  const std::string read = "SELECT * FROM ks.kv WHERE k = 1";
+  Compare(read, 0);
+  Both("ALTER TABLE ks.kv DROP w");
+  Compare(read, 0);
+  clock_.AdvanceMicros(1'000);
+  Both("ALTER TABLE ks.kv ADD w text");
+  Compare(read, 0);  // the dropped value does not come back
+  auto result = sessions_[0]->Execute("SELECT w FROM ks.kv WHERE k = 1");
+  ASSERT_TRUE(result.ok());
+  ASSERT_EQ(result->row_count(), 1u);
+  EXPECT_FALSE(result->Value(0, 0));
+  EXPECT_EQ(ReadCached("SELECT v FROM ks.kv WHERE k = 1"), std::vector<int>{10});
+  Both("DROP TABLE ks.kv");
+  Both(kCreate);
+  EXPECT_EQ(ReadCached("SELECT v FROM ks.kv WHERE k = 1"), std::vector<int>{});
+  Both("INSERT INTO ks.kv (k, v) VALUES (1, 30)");
+  EXPECT_EQ(ReadCached("SELECT v FROM ks.kv WHERE k = 1"), std::vector<int>{30});
 }
 
 }  // namespace

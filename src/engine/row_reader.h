@@ -12,10 +12,11 @@
 // of a table without clustering columns (at most a partition tombstone and one row) is read
 // with two point reads instead of an iterator, unless paging, DISTINCT or several intervals.
 //
-// With a row cache (`set_row_cache`, row_cache.h), a partition with clustering columns is
-// read from a cached slice when one covers the intervals, and a read from storage that covers
-// them whole (no paging, not DISTINCT) leaves its fragments in the cache; the same steps
-// assemble rows from either, so results and counts are the same.
+// With a row cache (`set_row_cache`, row_cache.h), a partition is read from a cached slice
+// when one covers the intervals, and a read from storage that covers them whole (no paging,
+// not DISTINCT) leaves its fragments in the cache; the same steps assemble rows from either,
+// so results and counts are the same. A partition without clustering columns is cached whole
+// by its point read (its one row, or none).
 //
 // Counting (docs/operations.md §7): the reader counts the live rows it returns and the
 // tombstones it scans as Cassandra's ReadCommand does — each tombstone or expired cell of a row
@@ -137,9 +138,8 @@ class RowReader {
     tombstone_failure_threshold_ = threshold;
     node_ = node;
   }
-  // Serve reads of partitions with clustering columns from `cache` and fill it on misses
-  // (row_cache.h); null (the default): read storage every time. REQUIRES: `cache` outlives
-  // the reader.
+  // Serve single-partition reads from `cache` and fill it on misses (row_cache.h); null (the
+  // default): read storage every time. REQUIRES: `cache` outlives the reader.
   void set_row_cache(RowCache* cache) { cache_ = cache; }
   // What the reader has counted since it was made (or since the last TakeCounts).
   const ReadCounts& counts() const { return counts_; }
@@ -175,6 +175,13 @@ class RowReader {
                                               std::span<const common::Bytes> partition_key,
                                               const KeyInterval& interval,
                                               const RowCallback& callback);
+  // Assembles the row entry `fragment` (null: none) of a partition without clustering columns
+  // under its partition tombstone `partition_deletion`, and passes it to `callback` if live.
+  common::Result<bool> EmitSingleRow(std::span<const common::Bytes> partition_key,
+                                     common::Bytes row_key,
+                                     const std::optional<storage::DeletionTime>& partition_deletion,
+                                     const storage::RowFragment* fragment,
+                                     const RowCallback& callback) const;
 
   // The state of one ReadPartition, shared by its steps.
   struct PartitionScan;
