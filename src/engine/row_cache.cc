@@ -259,9 +259,19 @@ bool RowCache::Admit(std::string_view table_id, std::string_view prefix) {
   const uint64_t hash = PartitionHash()(PartitionRef{table_id, prefix}) | 1;  // never 0
   // Other bits than ShardOf's, so that one shard's partitions spread over every slot.
   std::atomic<uint64_t>& slot = recent_misses_[(hash >> 8) & (recent_miss_slots_ - 1)];
-  if (slot.load(std::memory_order_relaxed) == hash) return true;
-  slot.store(hash, std::memory_order_relaxed);
-  return false;
+  if (slot.load(std::memory_order_relaxed) != hash) {
+    slot.store(hash, std::memory_order_relaxed);
+    return false;
+  }
+  if (used_bytes_.load(std::memory_order_relaxed) + capacity_bytes_ / 64 < capacity_bytes_) {
+    return true;
+  }
+  // Full: admit one in kFullAdmission, drawn per thread (xorshift32), with no shared state.
+  thread_local uint32_t state = 0x9e3779b9u ^ static_cast<uint32_t>(hash);
+  state ^= state << 13;
+  state ^= state >> 17;
+  state ^= state << 5;
+  return state % kFullAdmission == 0;
 }
 
 std::string RowCache::PartitionKey(std::string_view table_id, std::string_view prefix) {

@@ -166,7 +166,12 @@ class RowCache : public storage::WriteObserver {
   // only remembered (in a table of recent misses, one hash per slot, lock-free), and a second
   // miss while it is remembered admits it. A working set far larger than the cache then does
   // not pay an insert and an eviction on every miss for slices that would be evicted unread.
+  // While the cache is full (within 1/64 of its capacity), where every admission evicts, only
+  // one second miss in kFullAdmission (at random) is admitted: the cached rows then keep being
+  // served to a working set somewhat larger than the cache instead of being churned, and a
+  // partition read often still gets in soon.
   bool Admit(std::string_view table_id, std::string_view prefix);
+  static constexpr uint32_t kFullAdmission = 8;
 
   // The largest slice Insert keeps (half a shard's capacity).
   size_t max_slice_bytes() const { return shard_capacity_ / 2; }

@@ -227,6 +227,35 @@ TEST(RowCacheTest, AdmitsAPartitionOnItsSecondMiss) {
   EXPECT_TRUE(cache.Admit("t", "p2"));
 }
 
+// While the cache is full, a second miss is admitted about one time in kFullAdmission.
+TEST(RowCacheTest, AdmitsFewSecondMissesWhileFull) {
+  RowCache cache(size_t{1} << 20);
+  storage::PartitionVersions versions;
+  // Second misses admitted of 800 partitions named `name`N, each missed twice.
+  auto admitted = [&cache](const std::string& name) {
+    int count = 0;
+    for (int i = 0; i < 800; ++i) {
+      const std::string partition = name + std::to_string(i);
+      EXPECT_FALSE(cache.Admit("t", partition));
+      count += cache.Admit("t", partition) ? 1 : 0;
+    }
+    return count;
+  };
+  EXPECT_EQ(admitted("p"), 800);
+  // Fill the cache with slices of other partitions until it is full.
+  for (int i = 0; cache.statistics().used_bytes + (size_t{1} << 20) / 64 < (size_t{1} << 20); ++i) {
+    ASSERT_LT(i, 100000);
+    const std::string prefix = "f" + std::to_string(i);
+    auto slice = Slice(versions, prefix, {Interval(prefix, prefix + "~")});
+    slice->rows[0].fragment.cells[0].value.assign(2000, 'x');
+    slice->bytes = slice->EstimateBytes();
+    cache.Insert("t", prefix, std::move(slice), versions);
+  }
+  const int full = admitted("q");
+  EXPECT_GT(full, 800 / static_cast<int>(RowCache::kFullAdmission) / 3);
+  EXPECT_LT(full, 800 / static_cast<int>(RowCache::kFullAdmission) * 3);
+}
+
 // Two databases on one manual clock: SessionTest's, with a row cache, and one without.
 class RowCacheConsistencyTest : public testing::SessionTest {
  protected:
