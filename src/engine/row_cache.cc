@@ -80,13 +80,22 @@ std::vector<CachedRow> UniteRows(std::vector<CachedRow> a, std::vector<CachedRow
   return united;
 }
 
+// A slice that may be changed, holding what `old` holds: `old` itself when nothing else holds
+// it (it is out of the cache, so nothing can start to), which spares copying every row on
+// every write; a copy otherwise. Every slice is made as a mutable CachedSlice (RowReader), so
+// changing it through the cast is defined.
+std::shared_ptr<CachedSlice> Writable(std::shared_ptr<const CachedSlice> old) {
+  if (old.use_count() == 1) {
+    // The last other holder's release of its reference happens before what follows.
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return std::const_pointer_cast<CachedSlice>(std::move(old));
+  }
+  return std::make_shared<CachedSlice>(*old);
+}
+
 // The rows of `slice`: moved out of it when nothing else holds it, else copied.
 std::vector<CachedRow> TakeRows(std::shared_ptr<const CachedSlice> slice) {
-  if (slice.use_count() != 1) return slice->rows;
-  // The last holder's reads of the slice happen before this (its release is acq_rel). Every
-  // slice is made by make_shared<CachedSlice>, not const, so it may be changed here.
-  std::atomic_thread_fence(std::memory_order_acquire);
-  return std::move(const_cast<CachedSlice&>(*slice).rows);
+  return std::move(Writable(std::move(slice))->rows);
 }
 
 // The lowest write timestamp anywhere in `fragment` (max when it holds nothing).
@@ -145,19 +154,6 @@ struct WrittenEntry {
   std::string_view key;
   storage::RowFragment fragment;
 };
-
-// A slice that may be changed, holding what `old` holds: `old` itself when nothing else holds
-// it (it is out of the cache, so nothing can start to), which spares copying every row on
-// every write; a copy otherwise. Every slice is made as a mutable CachedSlice (RowReader), so
-// changing it through the cast is defined.
-std::shared_ptr<CachedSlice> Writable(std::shared_ptr<const CachedSlice> old) {
-  if (old.use_count() == 1) {
-    // The last other holder's release of its reference happens before what follows.
-    std::atomic_thread_fence(std::memory_order_acquire);
-    return std::const_pointer_cast<CachedSlice>(std::move(old));
-  }
-  return std::make_shared<CachedSlice>(*old);
-}
 
 // `slice` with `entries` (all of partition `prefix`) applied, tagged `version`; null (and
 // `slice` left half changed) when that cannot be done exactly (invariants W2-W4).
