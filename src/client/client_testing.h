@@ -93,6 +93,8 @@ struct FakeReply {
   protocol::Opcode opcode = protocol::Opcode::kReady;
   common::Bytes body;
   std::optional<uint8_t> version;  // default: the request's version
+  // When positive, the reply is sent one byte at a time, this long apart (a server that trickles).
+  std::chrono::milliseconds trickle{0};
 };
 
 class FakeServer {
@@ -179,9 +181,19 @@ class FakeServer {
         writer.Add(header, reply->body);
         common::Bytes out;
         writer.Flush(&out);
-        if (::send(socket->native_handle(), out.data(), out.size(), MSG_NOSIGNAL) < 0) return;
+        if (!Send(socket->native_handle(), out, reply->trickle)) return;
       }
     }
+  }
+
+  // Sends `out` at once, or a byte every `trickle`. False when the socket is closed.
+  bool Send(int fd, const common::Bytes& out, std::chrono::milliseconds trickle) {
+    if (trickle.count() <= 0) return ::send(fd, out.data(), out.size(), MSG_NOSIGNAL) >= 0;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (stopped_ || ::send(fd, out.data() + i, 1, MSG_NOSIGNAL) < 0) return false;
+      std::this_thread::sleep_for(trickle);
+    }
+    return true;
   }
 
   Handler handler_;

@@ -9,6 +9,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -106,8 +107,13 @@ Status DirectConnection::Handshake(const ConnectionSettings& settings) {
     return Status::IOError(fmt::format("Timed out connecting to {} after {} ms", address_,
                                        settings.connect_timeout.count()));
   };
-  Result<Response> answer =
-      Call(StartupRequest(protocol::Compression::kNone), settings.connect_timeout);
+  // The handshake's requests share settings.connect_timeout.
+  const auto end = std::chrono::steady_clock::now() + settings.connect_timeout;
+  auto left = [&end] {
+    return std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(
+                                                      end - std::chrono::steady_clock::now()));
+  };
+  Result<Response> answer = Call(StartupRequest(protocol::Compression::kNone), left());
   if (!answer.ok()) return failed(answer.status());
   if (version_ >= 5 && (answer->opcode == protocol::Opcode::kReady ||
                         answer->opcode == protocol::Opcode::kAuthenticate)) {
@@ -119,7 +125,7 @@ Status DirectConnection::Handshake(const ConnectionSettings& settings) {
                      protocol::DecodeAuthenticate(answer->body));
     ASSIGN_OR_RETURN(protocol::Request token,
                      PlainAuthResponse(settings, address_, authenticate.authenticator));
-    Result<Response> done = Call(token, settings.connect_timeout);
+    Result<Response> done = Call(token, left());
     if (!done.ok()) return failed(done.status());
     RETURN_IF_ERROR(CheckAuthSuccess(*done, address_));
   } else if (answer->opcode != protocol::Opcode::kReady) {
@@ -127,7 +133,7 @@ Status DirectConnection::Handshake(const ConnectionSettings& settings) {
                                              address_, protocol::OpcodeName(answer->opcode)));
   }
   if (!settings.keyspace.empty()) {
-    Result<Response> used = Call(UseRequest(settings.keyspace), settings.connect_timeout);
+    Result<Response> used = Call(UseRequest(settings.keyspace), left());
     if (used.ok()) {
       keyspace_ = settings.keyspace;
     } else if (used.status().code() == StatusCode::kIOError) {
@@ -139,6 +145,7 @@ Status DirectConnection::Handshake(const ConnectionSettings& settings) {
 
 Result<Response> DirectConnection::Call(const protocol::Request& request,
                                         std::chrono::milliseconds timeout) {
+  deadline_ = std::chrono::steady_clock::now() + timeout;
   if (timeout != timeout_) RETURN_IF_ERROR(SetTimeout(timeout));
   RETURN_IF_ERROR(Send(request));
   ASSIGN_OR_RETURN(protocol::Envelope envelope, Receive());
@@ -158,6 +165,14 @@ Status DirectConnection::SetTimeout(std::chrono::milliseconds timeout) {
   return Status::Ok();
 }
 
+Status DirectConnection::KeepDeadline() {
+  auto left =
+      std::chrono::ceil<std::chrono::milliseconds>(deadline_ - std::chrono::steady_clock::now());
+  if (left <= std::chrono::milliseconds(0)) return Fail(SocketError(EAGAIN));
+  if (left < timeout_) return SetTimeout(left);
+  return Status::Ok();
+}
+
 Status DirectConnection::Send(const protocol::Request& request) {
   protocol::EnvelopeHeader header;
   header.version = version_;
@@ -169,6 +184,7 @@ Status DirectConnection::Send(const protocol::Request& request) {
   writer_.Flush(&out_);
   size_t sent = 0;
   while (sent < out_.size()) {
+    RETURN_IF_ERROR(KeepDeadline());
     ssize_t n = ::send(fd_, out_.data() + sent, out_.size() - sent, MSG_NOSIGNAL);
     if (n >= 0) {
       sent += static_cast<size_t>(n);
@@ -195,6 +211,7 @@ Result<protocol::Envelope> DirectConnection::Receive() {
       }
       return envelope;
     }
+    RETURN_IF_ERROR(KeepDeadline());
     ssize_t n = ::recv(fd_, buffer_.data(), buffer_.size(), 0);
     if (n > 0) {
       reader_.Append(std::string_view(buffer_.data(), static_cast<size_t>(n)));

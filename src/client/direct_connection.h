@@ -16,8 +16,13 @@
 //   2. Any failure (an I/O error, a timeout, bad bytes, a response on another stream) makes the
 //      connection unusable (`usable()` false): it is closed, never reused, so a late response
 //      can never be taken for the answer to a newer request.
-//   3. Timeouts are socket timeouts (SO_RCVTIMEO, SO_SNDTIMEO), set again only when they
-//      change: no extra system call per request.
+//   3. A request's timeout bounds the whole request, from its first send to the last byte of
+//      its response. It is enforced with socket timeouts (SO_RCVTIMEO, SO_SNDTIMEO), set again
+//      only when they change: a request answered within a millisecond of its start costs no
+//      extra system call. Before each send or recv after the first, the socket timeouts are
+//      cut to what is left of the request's time (rounded up to a millisecond), and a request
+//      with no time left fails as timed out, so a server that trickles its answer a byte at a
+//      time cannot stretch a call beyond its timeout.
 //
 // Errors carry the same wording as the pipelined connection's ("Request timed out: no response
 // from HOST:PORT (stream 0)", "Connection to HOST:PORT was closed by the server", ...).
@@ -55,8 +60,8 @@ class DirectConnection {
   ~DirectConnection();
 
   // Sends `request` and waits for its response on this thread: the response, an ERROR as a
-  // failed Result with the server's status, or IOError when the connection breaks or no byte
-  // arrives within `timeout`. REQUIRES: usable().
+  // failed Result with the server's status, or IOError when the connection breaks or the whole
+  // response has not arrived within `timeout` (invariant 3). REQUIRES: usable().
   common::Result<Response> Call(const protocol::Request& request,
                                 std::chrono::milliseconds timeout);
 
@@ -75,6 +80,9 @@ class DirectConnection {
   DirectConnection(int fd, std::string address, uint8_t version);
   common::Status Handshake(const ConnectionSettings& settings);
   common::Status SetTimeout(std::chrono::milliseconds timeout);
+  // Before a send or recv after a request's first: cuts the socket timeouts to what is left
+  // until deadline_, or fails the request as timed out when nothing is (invariant 3).
+  common::Status KeepDeadline();
   common::Status Send(const protocol::Request& request);
   common::Result<protocol::Envelope> Receive();
   // The IOError for a failed send or recv with `error` (errno): a timeout or a broken socket.
@@ -85,7 +93,8 @@ class DirectConnection {
   int fd_;
   std::string address_;
   uint8_t version_;
-  std::chrono::milliseconds timeout_{0};  // the socket timeouts now set
+  std::chrono::milliseconds timeout_{0};            // the socket timeouts now set
+  std::chrono::steady_clock::time_point deadline_;  // the current request's end
   protocol::FrameReader reader_;
   protocol::FrameWriter writer_;
   common::Bytes out_;         // reused for every request

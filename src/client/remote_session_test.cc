@@ -434,6 +434,34 @@ TEST(RemoteSessionFakeServerTest, RequestTimesOutWhenTheServerNeverAnswers) {
       << result.status().message();
 }
 
+// A server that answers a query one byte every 100 ms (a 13-byte Void result: 1.3 s) must not
+// stretch a request beyond its 300 ms timeout, on the direct path (one deadline over every
+// recv) and on the pipelined one.
+TEST(RemoteSessionFakeServerTest, RequestTimesOutWhenTheServerTricklesItsAnswer) {
+  testing::FakeServer server([](const protocol::Envelope& request) {
+    if (request.header.opcode == protocol::Opcode::kStartup) {
+      return std::optional<testing::FakeReply>(testing::FakeReply{});
+    }
+    testing::FakeReply reply{protocol::Opcode::kResult, VoidResult(4), std::nullopt};
+    reply.trickle = std::chrono::milliseconds(100);
+    return std::optional<testing::FakeReply>(std::move(reply));
+  });
+  for (bool direct : {true, false}) {
+    SCOPED_TRACE(direct ? "direct connections" : "pipelined connections");
+    ClientOptions options = FakeOptions(server.port());
+    options.protocol_version = 4;
+    options.direct_connections = direct;
+    options.request_timeout = std::chrono::milliseconds(300);
+    Result<std::unique_ptr<RemoteSession>> session = RemoteSession::Connect(options);
+    ASSERT_TRUE(session.ok()) << session.status().ToString();
+    Result<ResultSet> result = (*session)->Execute("INSERT INTO ks.t (k) VALUES (1)");
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.status().code(), StatusCode::kIOError);
+    EXPECT_NE(result.status().message().find("timed out"), std::string::npos)
+        << result.status().message();
+  }
+}
+
 TEST(RemoteSessionFakeServerTest, ConnectTimesOutOnASilentSocket) {
   testing::FakeServer server(nullptr, /*accept=*/false);  // a raw listening socket
   ClientOptions options = FakeOptions(server.port());
