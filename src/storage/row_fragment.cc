@@ -270,8 +270,11 @@ std::strong_ordering CompareCellPosition(const Cell& a, const Cell& b) {
 }
 
 void SortCells(RowFragment* fragment) {
-  std::stable_sort(fragment->cells.begin(), fragment->cells.end(),
-                   [](const Cell& a, const Cell& b) { return CompareCellPosition(a, b) < 0; });
+  auto less = [](const Cell& a, const Cell& b) { return CompareCellPosition(a, b) < 0; };
+  // Most fragments arrive sorted (a statement's assignments in column order); checking first
+  // spares stable_sort's buffer.
+  if (std::is_sorted(fragment->cells.begin(), fragment->cells.end(), less)) return;
+  std::stable_sort(fragment->cells.begin(), fragment->cells.end(), less);
 }
 
 common::Status ValidateRowFragment(const RowFragment& fragment) {
