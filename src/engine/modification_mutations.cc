@@ -463,7 +463,8 @@ Status ModificationStatement::AddRowWrites(const ExecutionContext& context, cons
                                            std::span<const Assignment> assignments, int64_t ttl,
                                            std::vector<Mutation>* out) const {
   const TableSchema& table = *table_;
-  Bytes static_key = storage::StaticRowKey(partition.prefix);
+  // Only a table with static columns writes the static row.
+  Bytes static_key = table.has_statics() ? storage::StaticRowKey(partition.prefix) : Bytes();
   for (const std::vector<Bytes>& ck : targets.clusterings) {
     Bytes row_key = storage::RowKey(table.shape, partition.prefix, ck);
     RowFragment row;
@@ -490,7 +491,8 @@ Status ModificationStatement::AddRowWrites(const ExecutionContext& context, cons
       RETURN_IF_ERROR(ApplyAssignment(a, target, eval));
     }
     if (!row.empty() && !targets.static_only) {
-      out->push_back(Mutation{partition.prefix, partition.values, row_key, std::move(row)});
+      out->push_back(
+          Mutation{partition.prefix, partition.values, std::move(row_key), std::move(row)});
     }
     if (!statics.empty()) {
       out->push_back(Mutation{partition.prefix, partition.values, static_key, std::move(statics)});
@@ -507,6 +509,12 @@ namespace {
 void MergeSamePosition(bool counters, std::vector<Mutation>* mutations) {
   for (Mutation& m : *mutations) {
     storage::SortCells(&m.fragment);
+    std::vector<Cell>& cells = m.fragment.cells;
+    auto same = [](const Cell& a, const Cell& b) {
+      return storage::CompareCellPosition(a, b) == 0;
+    };
+    // The common case, one operation per cell, keeps the cells where they are.
+    if (std::adjacent_find(cells.begin(), cells.end(), same) == cells.end()) continue;
     std::vector<Cell> unique;
     for (Cell& cell : m.fragment.cells) {
       if (unique.empty() || storage::CompareCellPosition(unique.back(), cell) != 0) {

@@ -33,25 +33,27 @@ bool IsStrictlySorted(const std::vector<Cell>& cells) {
   return true;
 }
 
-// Merges `b`'s cells into the sorted, unique `a` cells.
-std::vector<Cell> MergeCellLists(const std::vector<Cell>& a, const std::vector<Cell>& b) {
+// Merges `b`'s cells into the sorted, unique `a` cells, moving them out of both.
+std::vector<Cell> MergeCellLists(std::vector<Cell> a, std::vector<Cell> b) {
+  if (b.empty()) return a;
+  if (a.empty()) return b;
   std::vector<Cell> out;
   out.reserve(a.size() + b.size());
   size_t i = 0;
   size_t j = 0;
   while (i < a.size() || j < b.size()) {
     if (j == b.size()) {
-      out.push_back(a[i++]);
+      out.push_back(std::move(a[i++]));
     } else if (i == a.size()) {
-      out.push_back(b[j++]);
+      out.push_back(std::move(b[j++]));
     } else {
       std::strong_ordering c = CompareCellPosition(a[i], b[j]);
       if (c < 0) {
-        out.push_back(a[i++]);
+        out.push_back(std::move(a[i++]));
       } else if (c > 0) {
-        out.push_back(b[j++]);
+        out.push_back(std::move(b[j++]));
       } else {
-        out.push_back(ReconcileCells(a[i], b[j]));
+        out.push_back(CompareForReconcile(a[i], b[j]) >= 0 ? std::move(a[i]) : std::move(b[j]));
         ++i;
         ++j;
       }
@@ -141,7 +143,7 @@ RowFragment Canonical(RowFragment fragment) {
   return fragment;
 }
 
-RowFragment MergeFragments(const RowFragment& a, const RowFragment& b) {
+RowFragment MergeFragments(RowFragment a, RowFragment b) {
   RowFragment out;
   if (a.liveness && b.liveness) {
     out.liveness = LivenessSupersedes(*b.liveness, *a.liveness) ? b.liveness : a.liveness;
@@ -153,17 +155,17 @@ RowFragment MergeFragments(const RowFragment& a, const RowFragment& b) {
   } else {
     out.deletion = a.deletion ? a.deletion : b.deletion;
   }
-  out.collection_deletions = a.collection_deletions;
+  out.collection_deletions = std::move(a.collection_deletions);
   for (const auto& [column_id, deletion] : b.collection_deletions) {
     auto [it, inserted] = out.collection_deletions.emplace(column_id, deletion);
     if (!inserted) it->second = MergeDeletion(it->second, deletion);
   }
   if (IsStrictlySorted(a.cells) && IsStrictlySorted(b.cells)) {
-    out.cells = MergeCellLists(a.cells, b.cells);
+    out.cells = MergeCellLists(std::move(a.cells), std::move(b.cells));
   } else {
     // Canonical(x) only drops data that x's own deletions shadow, which the merged deletions
     // (never smaller) shadow too.
-    out.cells = MergeCellLists(Canonical(a).cells, Canonical(b).cells);
+    out.cells = MergeCellLists(Canonical(std::move(a)).cells, Canonical(std::move(b)).cells);
   }
   DropShadowed(&out);
   return out;
@@ -172,7 +174,7 @@ RowFragment MergeFragments(const RowFragment& a, const RowFragment& b) {
 RowFragment MergeAllFragments(std::span<const RowFragment> fragments) {
   if (fragments.empty()) return RowFragment{};
   RowFragment out = Canonical(fragments[0]);
-  for (size_t i = 1; i < fragments.size(); ++i) out = MergeFragments(out, fragments[i]);
+  for (size_t i = 1; i < fragments.size(); ++i) out = MergeFragments(std::move(out), fragments[i]);
   return out;
 }
 

@@ -66,8 +66,9 @@ RowFragment Canonical(RowFragment fragment);
 bool IsCanonical(const RowFragment& fragment);
 
 // Merges two fragments of the same key (invariants 1–5). Inputs need not be canonical; the
-// result is canonical.
-RowFragment MergeFragments(const RowFragment& a, const RowFragment& b);
+// result is canonical. Taken by value: callers done with their fragments move them in, and
+// the cells are moved rather than copied.
+RowFragment MergeFragments(RowFragment a, RowFragment b);
 
 // Merges any number of fragments (same result as folding MergeFragments); empty input gives an
 // empty fragment.

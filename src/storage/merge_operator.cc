@@ -1,5 +1,6 @@
 #include "storage/merge_operator.h"
 
+#include <utility>
 #include <vector>
 
 #include "storage/cell_merge.h"
@@ -13,7 +14,7 @@ bool MergeInto(const rocksdb::Slice& bytes, RowFragment* acc) {
   common::Result<RowFragment> fragment =
       DecodeRowFragment(std::string_view(bytes.data(), bytes.size()));
   if (!fragment.ok()) return false;
-  *acc = MergeFragments(*acc, *fragment);
+  *acc = MergeFragments(std::move(*acc), std::move(fragment).value());
   return true;
 }
 

@@ -71,6 +71,10 @@ constexpr uint64_t kMaxTotalWalBytes = uint64_t{256} << 20;
 constexpr size_t kBulkLoadWriteBufferBytes = size_t{128} << 20;
 constexpr size_t kTableBlockBytes = size_t{16} << 10;
 constexpr char kTableOptionsPrefix[] = "storage/table_options/";
+// The fixed header of a rocksdb::WriteBatch (sequence number and count), and the most a
+// record adds to its key and value (a tag and three varint32s: family, key and value sizes).
+constexpr size_t kRocksBatchHeaderBytes = 12;
+constexpr size_t kRocksRecordOverheadBytes = 16;
 
 common::Status FromRocks(const rocksdb::Status& s) {
   if (s.ok()) return common::Status::Ok();
@@ -636,7 +640,13 @@ std::vector<std::string> Store::TableIds() const {
 }
 
 common::Status Store::Write(const WriteBatch& batch) {
-  rocksdb::WriteBatch rocks_batch;
+  // RocksDB's batch grows its buffer by copying as records are appended: sized once instead
+  // (a record is its key and value plus a tag, a family id and two lengths, each <= 5 bytes).
+  size_t reserved = kRocksBatchHeaderBytes;
+  for (const WriteBatch::Operation& op : batch.operations_) {
+    reserved += op.key.size() + op.value.size() + kRocksRecordOverheadBytes;
+  }
+  rocksdb::WriteBatch rocks_batch(reserved);
   uint64_t bytes = 0;
   bool changes_meta = false;
   // The partition stripes the batch touches (partition_versions.h invariant 1); consecutive
