@@ -1,6 +1,11 @@
 #include "engine/partition_row_table.h"
 
+#include <cstring>
+#include <new>
+#include <type_traits>
 #include <utility>
+
+#include "common/bytes.h"
 
 namespace engine {
 
@@ -13,29 +18,38 @@ constexpr size_t kControlBlock = 16;
 
 }  // namespace
 
-std::shared_ptr<CachedPartitionRow> CachedPartitionRow::Make(
+std::shared_ptr<const CachedPartitionRow> CachedPartitionRow::Make(
     const PartitionName& partition, const storage::PartitionVersions::Snapshot& version,
     const std::optional<storage::DeletionTime>& deletion, const storage::RowFragment* row) {
-  auto entry = std::make_shared<CachedPartitionRow>();
+  common::Bytes encoded;
+  if (row != nullptr) storage::EncodeRowFragment(*row, &encoded);
+  const size_t key_size = partition.table_id.size() + 1 + partition.prefix.size();
+  const size_t total = sizeof(CachedPartitionRow) + key_size + encoded.size();
+  // One block, aligned for the header, its control block beside it.
+  std::shared_ptr<std::max_align_t[]> block = std::make_shared<std::max_align_t[]>(
+      (total + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+  auto* entry = new (block.get()) CachedPartitionRow();
   entry->version = version;
   entry->deletion = deletion;
   entry->has_row = row != nullptr;
-  entry->key_size = static_cast<uint32_t>(partition.table_id.size() + 1 + partition.prefix.size());
-  entry->data.reserve(entry->key_size + (row == nullptr ? 0 : 16 + 48 * row->cells.size()));
-  entry->data.append(partition.table_id);
-  entry->data.push_back('\0');
-  entry->data.append(partition.prefix);
-  if (row != nullptr) storage::EncodeRowFragment(*row, &entry->data);
-  entry->data.shrink_to_fit();
+  entry->key_size = static_cast<uint32_t>(key_size);
+  entry->row_size = static_cast<uint32_t>(encoded.size());
+  char* data = reinterpret_cast<char*>(entry + 1);
+  std::memcpy(data, partition.table_id.data(), partition.table_id.size());
+  data[partition.table_id.size()] = '\0';
+  std::memcpy(data + partition.table_id.size() + 1, partition.prefix.data(),
+              partition.prefix.size());
+  std::memcpy(data + key_size, encoded.data(), encoded.size());
   entry->bytes = entry->EstimateBytes();
-  return entry;
+  // The header is trivially destructible: freeing the block ends it.
+  static_assert(std::is_trivially_destructible_v<CachedPartitionRow>);
+  return std::shared_ptr<const CachedPartitionRow>(std::move(block), entry);
 }
 
 size_t CachedPartitionRow::EstimateBytes() const {
-  // Short strings live inside the object (counted with it).
-  const size_t data_bytes = data.capacity() > 15 ? data.capacity() + 1 + kAllocation : 0;
-  return sizeof(CachedPartitionRow) + kControlBlock + kAllocation + data_bytes +
-         2 * PartitionRowTable::kSlotBytes;
+  const size_t block = sizeof(CachedPartitionRow) + key_size + row_size;
+  const size_t rounded = (block + 15) / 16 * 16;
+  return kControlBlock + rounded + kAllocation + 2 * PartitionRowTable::kSlotBytes;
 }
 
 size_t PartitionRowTable::Probe(uint64_t hash, const PartitionName& partition) const {

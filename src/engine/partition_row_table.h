@@ -30,7 +30,6 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -58,27 +57,32 @@ struct PartitionName {
 };
 
 // One cached partition of a table without clustering columns, as a point read (or a write
-// merged into one, row_cache.h W1-W5) saw it.
+// merged into one, row_cache.h W1-W5) saw it. Made only by Make, as one block: this header,
+// then the partition key (table id, NUL, prefix: PartitionName) and the row entry's encoded
+// fragment (empty without a row) right behind it, under the shared_ptr's control block — so
+// a hit reads one allocation.
 struct CachedPartitionRow {
   storage::PartitionVersions::Snapshot version;   // taken before the read; quiet
   std::optional<storage::DeletionTime> deletion;  // the partition tombstone
   bool has_row = false;                           // the partition has a row entry
-  uint32_t key_size = 0;                          // of `data`'s leading partition key
-  // The partition key (table id, NUL, prefix: PartitionName), then the row entry's
-  // encoded fragment (empty without a row). One block, read together on a hit.
-  std::string data;
-  size_t bytes = 0;  // EstimateBytes(), set by Make
+  uint32_t key_size = 0;
+  uint32_t row_size = 0;
+  size_t bytes = 0;  // EstimateBytes()
 
-  std::string_view key() const { return std::string_view(data).substr(0, key_size); }
-  std::string_view encoded_row() const { return std::string_view(data).substr(key_size); }
+  std::string_view key() const { return std::string_view(data(), key_size); }
+  std::string_view encoded_row() const { return std::string_view(data() + key_size, row_size); }
   // The entry for `partition` with `row` (null: none) encoded, its bytes estimated.
-  static std::shared_ptr<CachedPartitionRow> Make(
+  static std::shared_ptr<const CachedPartitionRow> Make(
       const PartitionName& partition, const storage::PartitionVersions::Snapshot& version,
       const std::optional<storage::DeletionTime>& deletion, const storage::RowFragment* row);
-  // The memory the entry holds: the object and its shared_ptr control block (one block, by
-  // make_shared), the data block, and its share of the index's slots (two: the table holds
-  // between 8/7 and 16/7 slots per entry, invariant 3).
+  // The memory the entry holds: its block (control block, this header, key and row, rounded
+  // to 16 bytes, plus the heap's header) and its share of the index's slots (two: the table
+  // holds between 8/7 and 16/7 slots per entry, invariant 3).
   size_t EstimateBytes() const;
+
+ private:
+  CachedPartitionRow() = default;  // in Make's block only
+  const char* data() const { return reinterpret_cast<const char*>(this + 1); }
 };
 
 class PartitionRowTable {

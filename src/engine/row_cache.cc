@@ -193,7 +193,7 @@ std::shared_ptr<CachedSlice> UpdatedSlice(std::shared_ptr<CachedSlice> slice,
 // `entry` (a single-row entry of partition `prefix`, whose row key is `row_key`) with
 // `entries` applied, tagged `version`: the entry as a slice of the whole partition, updated
 // by UpdatedSlice, and back; null when that cannot be done exactly.
-std::shared_ptr<CachedPartitionRow> UpdatedRow(
+std::shared_ptr<const CachedPartitionRow> UpdatedRow(
     const CachedPartitionRow& entry, std::string_view prefix, std::string_view row_key,
     std::span<const WrittenEntry> entries, const storage::PartitionVersions::Snapshot& version) {
   auto slice = std::make_shared<CachedSlice>();
@@ -262,7 +262,7 @@ size_t CachedSlice::EstimateBytes() const {
 
 namespace {
 
-// Admit's table: a slot per KiB of capacity (a single-row slice takes 0.5–2 KiB), 8 bytes each.
+// Admit's table: a slot per KiB of capacity (a point-read row takes 0.3–1 KiB), 8 bytes each.
 size_t RecentMissSlots(size_t capacity_bytes) {
   return std::bit_ceil(std::max<size_t>(1024, capacity_bytes / 1024));
 }
@@ -276,15 +276,16 @@ RowCache::RowCache(size_t capacity_bytes)
       recent_misses_(std::make_unique<std::atomic<uint64_t>[]>(recent_miss_slots_)) {}
 
 bool RowCache::Admit(std::string_view table_id, std::string_view prefix) {
+  // Room left: admitting evicts nothing, so there is nothing to churn.
+  if (used_bytes_.load(std::memory_order_relaxed) + capacity_bytes_ / 64 < capacity_bytes_) {
+    return true;
+  }
   const uint64_t hash = PartitionHash()(PartitionRef{table_id, prefix}) | 1;  // never 0
   // Other bits than ShardOf's, so that one shard's partitions spread over every slot.
   std::atomic<uint64_t>& slot = recent_misses_[(hash >> 8) & (recent_miss_slots_ - 1)];
   if (slot.load(std::memory_order_relaxed) != hash) {
     slot.store(hash, std::memory_order_relaxed);
     return false;
-  }
-  if (used_bytes_.load(std::memory_order_relaxed) + capacity_bytes_ / 64 < capacity_bytes_) {
-    return true;
   }
   // Full: admit one in kFullAdmission, drawn per thread (xorshift32), with no shared state.
   thread_local uint32_t state = 0x9e3779b9u ^ static_cast<uint32_t>(hash);
@@ -670,8 +671,8 @@ void WriteRowCacheMetrics(common::metrics::SampleWriter& writer,
                static_cast<double>(statistics.used_bytes));
   writer.Gauge("cqld_row_cache_capacity_bytes", "Capacity of the row cache.", {},
                static_cast<double>(statistics.capacity_bytes));
-  writer.Gauge("cqld_row_cache_entries", "Partition slices in the row cache.", {},
-               static_cast<double>(statistics.slices));
+  writer.Gauge("cqld_row_cache_entries", "Partition slices and point-read rows in the row cache.",
+               {}, static_cast<double>(statistics.slices));
 }
 
 }  // namespace engine

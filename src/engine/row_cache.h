@@ -178,14 +178,15 @@ class RowCache : public storage::WriteObserver {
                const storage::PartitionVersions& versions) override {
     ApplyWrite(merges, versions);
   }
-  // Whether a point read that missed should fill the cache: the first miss of a partition is
-  // only remembered (in a table of recent misses, one hash per slot, lock-free), and a second
-  // miss while it is remembered admits it. A working set far larger than the cache then does
-  // not pay an insert and an eviction on every miss for slices that would be evicted unread.
-  // While the cache is full (within 1/64 of its capacity), where every admission evicts, only
-  // one second miss in kFullAdmission (at random) is admitted: the cached rows then keep being
-  // served to a working set somewhat larger than the cache instead of being churned, and a
-  // partition read often still gets in soon.
+  // Whether a point read that missed should fill the cache. While the cache has room (more
+  // than 1/64 of its capacity free), every miss is: an admission evicts nothing, and a working
+  // set that fits comes to be cached in one pass. While it is full, where every admission
+  // evicts, the first miss of a partition is only remembered (in a table of recent misses, one
+  // hash per slot, lock-free), and only one second miss in kFullAdmission (at random) while it
+  // is remembered admits it: a working set far larger than the cache then does not pay an
+  // insert and an eviction on every miss for entries that would be evicted unread, and the
+  // cached rows keep being served to a working set somewhat larger than the cache instead of
+  // being churned.
   bool Admit(std::string_view table_id, std::string_view prefix);
   static constexpr uint32_t kFullAdmission = 8;
 
