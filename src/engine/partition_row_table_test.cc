@@ -122,7 +122,9 @@ TEST(PartitionRowTableTest, StaysConsistentWithAMapUnderCollisions) {
   }
   for (int i = 0; i < 300; ++i) {
     const std::string prefix = "p" + std::to_string(i);
-    if (!model.contains(prefix)) EXPECT_FALSE(table.Contains(16, {kTable, prefix}));
+    if (!model.contains(prefix)) {
+      EXPECT_FALSE(table.Contains(16, {kTable, prefix}));
+    }
   }
 }
 
