@@ -63,9 +63,10 @@
 //
 // Bounded by bytes (an estimate of the memory a slice or entry holds); least recently used
 // slices are evicted first, single-row entries by CLOCK (partition_row_table.h), each shard
-// evicting from whichever of the two holds more of its bytes. Sharded by partition, each shard with
-// its own lock, LRU list, capacity and hit/miss counters. Find looks a partition up by its (table
-// id, prefix) pair as given, without building the PartitionKey string the shard's map is keyed by.
+// evicting from whichever of the two holds more of its bytes. Sharded by partition, each
+// shard with its own lock, LRU list, row table, capacity and hit/miss counters. Find and
+// FindRow look a partition up by its (table id, prefix) pair as given, without building the
+// PartitionKey string the shard's map is keyed by.
 //
 // Thread-safety: thread-safe. Slices are immutable once inserted and shared: a reader keeps
 // its slice alive while it reads it, even if it is evicted meanwhile.
@@ -132,7 +133,7 @@ class RowCache : public storage::WriteObserver {
   struct Statistics {
     uint64_t hits = 0;
     uint64_t misses = 0;
-    uint64_t evictions = 0;  // slices dropped for room (not stale ones)
+    uint64_t evictions = 0;  // slices and entries dropped for room (not stale ones)
     uint64_t used_bytes = 0;
     uint64_t capacity_bytes = 0;
     uint64_t slices = 0;  // slices and single-row entries
