@@ -190,6 +190,30 @@ std::shared_ptr<CachedSlice> UpdatedSlice(std::shared_ptr<CachedSlice> slice,
   return slice;
 }
 
+// `entry` (a single-row entry of partition `prefix`, whose row key is `row_key`) with
+// `entries` applied, tagged `version`: the entry as a slice of the whole partition, updated
+// by UpdatedSlice, and back; null when that cannot be done exactly.
+std::shared_ptr<const CachedPartitionRow> UpdatedRow(
+    const CachedPartitionRow& entry, std::string_view prefix, std::string_view row_key,
+    std::span<const WrittenEntry> entries, const storage::PartitionVersions::Snapshot& version) {
+  auto slice = std::make_shared<CachedSlice>();
+  slice->level.deletion = entry.deletion;
+  slice->intervals.push_back(KeyInterval{common::Bytes(prefix), storage::PartitionEndKey(prefix)});
+  if (entry.has_row) {
+    common::Result<storage::RowFragment> row = storage::DecodeRowFragment(entry.encoded_row());
+    if (!row.ok()) return nullptr;
+    slice->rows.push_back(CachedRow{common::Bytes(row_key), std::move(row).value(), {}});
+  }
+  slice = UpdatedSlice(std::move(slice), prefix, entries, version);
+  // A table without clustering columns has one row key; anything else is not this entry's.
+  if (slice == nullptr || slice->rows.size() > 1 ||
+      (!slice->rows.empty() && slice->rows[0].key != row_key)) {
+    return nullptr;
+  }
+  return CachedPartitionRow::Make(PartitionName::Of(entry.key()), version, slice->level.deletion,
+                                  slice->rows.empty() ? nullptr : &slice->rows[0].fragment);
+}
+
 }  // namespace
 
 std::shared_ptr<const CachedSlice> UniteSlices(
@@ -238,7 +262,7 @@ size_t CachedSlice::EstimateBytes() const {
 
 namespace {
 
-// Admit's table: a slot per KiB of capacity (a single-row slice takes 0.5–2 KiB), 8 bytes each.
+// Admit's table: a slot per KiB of capacity (a point-read row takes 0.3–1 KiB), 8 bytes each.
 size_t RecentMissSlots(size_t capacity_bytes) {
   return std::bit_ceil(std::max<size_t>(1024, capacity_bytes / 1024));
 }
@@ -252,15 +276,16 @@ RowCache::RowCache(size_t capacity_bytes)
       recent_misses_(std::make_unique<std::atomic<uint64_t>[]>(recent_miss_slots_)) {}
 
 bool RowCache::Admit(std::string_view table_id, std::string_view prefix) {
+  // Room left: admitting evicts nothing, so there is nothing to churn.
+  if (used_bytes_.load(std::memory_order_relaxed) + capacity_bytes_ / 64 < capacity_bytes_) {
+    return true;
+  }
   const uint64_t hash = PartitionHash()(PartitionRef{table_id, prefix}) | 1;  // never 0
   // Other bits than ShardOf's, so that one shard's partitions spread over every slot.
   std::atomic<uint64_t>& slot = recent_misses_[(hash >> 8) & (recent_miss_slots_ - 1)];
   if (slot.load(std::memory_order_relaxed) != hash) {
     slot.store(hash, std::memory_order_relaxed);
     return false;
-  }
-  if (used_bytes_.load(std::memory_order_relaxed) + capacity_bytes_ / 64 < capacity_bytes_) {
-    return true;
   }
   // Full: admit one in kFullAdmission, drawn per thread (xorshift32), with no shared state.
   thread_local uint32_t state = 0x9e3779b9u ^ static_cast<uint32_t>(hash);
@@ -355,6 +380,90 @@ std::shared_ptr<const CachedSlice> RowCache::Find(std::string_view table_id,
   return nullptr;
 }
 
+std::shared_ptr<const CachedPartitionRow> RowCache::TakeRow(Shard& shard,
+                                                            const PartitionRef& partition) {
+  std::shared_ptr<const CachedPartitionRow> entry = shard.rows.Take(
+      PartitionHash()(partition), PartitionName{partition.table_id, partition.prefix});
+  if (entry != nullptr) {
+    shard.bytes -= entry->bytes;
+    used_bytes_.fetch_sub(entry->bytes);
+    slices_.fetch_sub(1);
+  }
+  return entry;
+}
+
+std::shared_ptr<const CachedPartitionRow> RowCache::FindRow(
+    std::string_view table_id, std::string_view prefix,
+    const storage::PartitionVersions& versions) {
+  const PartitionRef partition{table_id, prefix};
+  const size_t hash = PartitionHash()(partition);
+  Shard& shard = shards_[hash % kShards];
+  // Declared before the lock, so that a stale entry is freed after it is released.
+  std::shared_ptr<const CachedPartitionRow> stale;
+  std::lock_guard lock(shard.mutex);
+  std::shared_ptr<const CachedPartitionRow> entry =
+      shard.rows.Find(hash, PartitionName{table_id, prefix});
+  if (entry != nullptr) {
+    if (versions.Current(entry->version)) {
+      shard.hits.fetch_add(1, std::memory_order_relaxed);
+      return entry;
+    }
+    stale = TakeRow(shard, partition);
+  }
+  shard.misses.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
+
+bool RowCache::InsertRow(std::shared_ptr<const CachedPartitionRow> entry,
+                         const storage::PartitionVersions& versions) {
+  if (!entry->version.Quiet() || entry->bytes > max_slice_bytes()) return false;
+  const PartitionName name = PartitionName::Of(entry->key());
+  const PartitionRef partition{name.table_id, name.prefix};
+  const size_t hash = PartitionHash()(partition);
+  Shard& shard = shards_[hash % kShards];
+  // Declared before the lock: what is replaced or evicted is freed after it is released.
+  std::vector<std::shared_ptr<const CachedSlice>> dropped;
+  std::vector<std::shared_ptr<const CachedPartitionRow>> dropped_rows;
+  std::lock_guard lock(shard.mutex);
+  // Checked under the lock, as Insert does.
+  if (!versions.Current(entry->version)) return false;
+  const size_t bytes = entry->bytes;
+  std::shared_ptr<const CachedPartitionRow> old = shard.rows.Put(hash, std::move(entry));
+  if (old != nullptr) {
+    shard.bytes -= old->bytes;
+    used_bytes_.fetch_sub(old->bytes);
+    dropped_rows.push_back(std::move(old));
+  } else {
+    slices_.fetch_add(1);
+  }
+  shard.bytes += bytes;
+  used_bytes_.fetch_add(bytes);
+  EvictForRoom(shard, dropped, dropped_rows);
+  return true;
+}
+
+void RowCache::EvictForRoom(Shard& shard, std::vector<std::shared_ptr<const CachedSlice>>& dropped,
+                            std::vector<std::shared_ptr<const CachedPartitionRow>>& dropped_rows) {
+  while (shard.bytes > shard_capacity_) {
+    evictions_.fetch_add(1, std::memory_order_relaxed);
+    const size_t row_bytes = shard.rows.bytes();
+    if (shard.lru.empty() || (row_bytes > shard.bytes - row_bytes && shard.rows.size() > 0)) {
+      std::shared_ptr<const CachedPartitionRow> victim = shard.rows.Evict();
+      shard.bytes -= victim->bytes;
+      used_bytes_.fetch_sub(victim->bytes);
+      slices_.fetch_sub(1);
+      dropped_rows.push_back(std::move(victim));
+      continue;
+    }
+    const Entry& victim = shard.lru.back();
+    std::vector<EntryList::iterator>& victims = shard.partitions.find(victim.partition)->second;
+    size_t position = 0;
+    while (&*victims[position] != &victim) ++position;
+    std::string victim_partition = victim.partition;
+    dropped.push_back(Remove(shard, victim_partition, position));
+  }
+}
+
 std::vector<std::shared_ptr<const CachedSlice>> RowCache::SlicesToUnite(
     Shard& shard, const std::string& partition, const CachedSlice& slice,
     const storage::PartitionVersions& versions) {
@@ -401,6 +510,7 @@ bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
   // Declared before the lock: replaced and evicted slices are destroyed after it is released
   // (a slice of 700 rows takes longer to free than everything else done under the lock).
   std::vector<std::shared_ptr<const CachedSlice>> dropped;
+  std::vector<std::shared_ptr<const CachedPartitionRow>> dropped_rows;
   std::lock_guard lock(shard.mutex);
   // Checked under the lock: a Find of the same shard cannot meet a slice that was stale when
   // it went in.
@@ -428,22 +538,15 @@ bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
   shard.bytes += bytes;
   used_bytes_.fetch_add(bytes);
   slices_.fetch_add(1);
-  while (shard.bytes > shard_capacity_) {
-    const Entry& victim = shard.lru.back();
-    std::vector<EntryList::iterator>& victims = shard.partitions.find(victim.partition)->second;
-    size_t position = 0;
-    while (&*victims[position] != &victim) ++position;
-    std::string victim_partition = victim.partition;
-    dropped.push_back(Remove(shard, victim_partition, position));
-    evictions_.fetch_add(1, std::memory_order_relaxed);
-  }
+  EvictForRoom(shard, dropped, dropped_rows);
   return true;
 }
 
 bool RowCache::Holds(const std::string& partition) {
   Shard& shard = ShardOf(partition);
   std::lock_guard lock(shard.mutex);
-  return shard.partitions.contains(partition);
+  return shard.partitions.contains(partition) ||
+         shard.rows.Contains(PartitionHash()(partition), PartitionName::Of(partition));
 }
 
 void RowCache::ApplyWrite(std::span<const storage::WrittenMerge> merges,
@@ -475,8 +578,13 @@ void RowCache::ApplyWrite(std::span<const storage::WrittenMerge> merges,
       }
       if (current == kNone && Holds(partition)) {
         current = written.size();
-        written.push_back(WrittenPartition{
-            std::move(partition), merge.table_id, prefix, merge.stripe, merge.started, {}});
+        written.push_back(WrittenPartition{std::move(partition),
+                                           merge.table_id,
+                                           prefix,
+                                           merge.shape,
+                                           merge.stripe,
+                                           merge.started,
+                                           {}});
       }
     }
     if (current != kNone) written[current].merges.push_back(&merge);
@@ -490,25 +598,28 @@ void RowCache::ApplyWrite(std::span<const storage::WrittenMerge> merges,
 
 void RowCache::ApplyToPartition(const WrittenPartition& written,
                                 const storage::PartitionVersions& versions) {
-  // Every slice of the partition is stale since this write began: take them all out, keeping
-  // those the write can bring up to date (W1).
+  // Every slice and entry of the partition is stale since this write began: take them all
+  // out, keeping those the write can bring up to date (W1).
   const storage::PartitionVersions::Snapshot now = versions.Take(written.stripe);
+  auto exact = [&](const storage::PartitionVersions::Snapshot& version) {
+    return version.Quiet() && version.stripe == written.stripe &&
+           version.started + 1 == written.started && now.all_started == version.all_started &&
+           now.all_finished == now.all_started;
+  };
   std::vector<std::shared_ptr<const CachedSlice>> updatable, dropped;
+  std::shared_ptr<const CachedPartitionRow> row;
   {
     Shard& shard = ShardOf(written.partition);
     std::lock_guard lock(shard.mutex);
+    row = TakeRow(shard, PartitionRef{written.table_id, written.prefix});
     auto found = shard.partitions.find(written.partition);
-    if (found == shard.partitions.end()) return;
-    for (size_t i = found->second.size(); i-- > 0;) {
+    for (size_t i = found == shard.partitions.end() ? 0 : found->second.size(); i-- > 0;) {
       std::shared_ptr<const CachedSlice> slice = Remove(shard, written.partition, i);
-      const storage::PartitionVersions::Snapshot& version = slice->version;
-      bool exact = version.Quiet() && version.stripe == written.stripe &&
-                   version.started + 1 == written.started &&
-                   now.all_started == version.all_started && now.all_finished == now.all_started;
-      (exact ? updatable : dropped).push_back(std::move(slice));
+      (exact(slice->version) ? updatable : dropped).push_back(std::move(slice));
     }
   }
-  if (updatable.empty()) return;
+  if (row != nullptr && !exact(row->version)) row = nullptr;
+  if (updatable.empty() && row == nullptr) return;
   std::vector<WrittenEntry> entries;
   entries.reserve(written.merges.size());
   for (const storage::WrittenMerge* merge : written.merges) {
@@ -516,8 +627,15 @@ void RowCache::ApplyToPartition(const WrittenPartition& written,
     if (!fragment.ok()) return;
     entries.push_back(WrittenEntry{merge->key, std::move(fragment).value()});
   }
-  storage::PartitionVersions::Snapshot version = updatable.front()->version;
+  storage::PartitionVersions::Snapshot version =
+      row != nullptr ? row->version : updatable.front()->version;
   version.started = version.finished = written.started;
+  if (row != nullptr && written.shape->clustering.empty()) {
+    const common::Bytes row_key = storage::RowKey(*written.shape, written.prefix, {});
+    std::shared_ptr<const CachedPartitionRow> updated =
+        UpdatedRow(*row, written.prefix, row_key, entries, version);
+    if (updated != nullptr) InsertRow(std::move(updated), versions);  // else W3, W4
+  }
   // Oldest first, as they were inserted.
   for (size_t i = updatable.size(); i-- > 0;) {
     std::shared_ptr<CachedSlice> slice =
@@ -553,8 +671,8 @@ void WriteRowCacheMetrics(common::metrics::SampleWriter& writer,
                static_cast<double>(statistics.used_bytes));
   writer.Gauge("cqld_row_cache_capacity_bytes", "Capacity of the row cache.", {},
                static_cast<double>(statistics.capacity_bytes));
-  writer.Gauge("cqld_row_cache_entries", "Partition slices in the row cache.", {},
-               static_cast<double>(statistics.slices));
+  writer.Gauge("cqld_row_cache_entries", "Partition slices and point-read rows in the row cache.",
+               {}, static_cast<double>(statistics.slices));
 }
 
 }  // namespace engine

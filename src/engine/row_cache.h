@@ -4,10 +4,14 @@
 // tombstones) and the decoded row fragments of the clustering intervals the read covered — so
 // that a repeated single-partition SELECT (the hotel's Q4: one hotel's availability over a
 // week) is served without a RocksDB iterator and without decoding a fragment per row. A
-// partition of a table without clustering columns (RowReader::ReadSingleRowPartition) is
-// cached as a slice covering the whole partition with its partition tombstone and its one row
-// entry, or no row when it is absent: a repeated point read then needs no RocksDB Get, and a
-// write that creates the partition makes the "absent" slice stale like any other.
+// partition of a table without clustering columns read by key
+// (RowReader::ReadSingleRowPartition) is cached as a compact entry of its own, in a flat index
+// beside the slices (partition_row_table.h): its partition tombstone and its one row entry's
+// encoded fragment, or no row when it is absent. A repeated point read then needs no RocksDB
+// Get, and a write that creates the partition makes the "absent" entry stale like any other.
+// Such entries follow every rule below that slices follow (coherence, write-through, bytes);
+// a point read of the partition uses only its entry, a paged or multi-interval read only
+// slices.
 //
 // Fragments are cached as stored, not as assembled rows: the reader applies tombstones, TTL
 // expiry against its own "now", dropped columns and tombstone counting to cached fragments
@@ -57,10 +61,12 @@
 //      reader's slice of the old version can no longer go in (its snapshot is not current).
 // Doing nothing is always safe: the write's Begin has already made the slices stale.
 //
-// Bounded by bytes (an estimate of the memory a slice holds); least recently used slices are
-// evicted first. Sharded by partition, each shard with its own lock, LRU list, capacity and
-// hit/miss counters. Find looks a partition up by its (table id, prefix) pair as given, without
-// building the PartitionKey string the shard's map is keyed by.
+// Bounded by bytes (an estimate of the memory a slice or entry holds); least recently used
+// slices are evicted first, single-row entries by CLOCK (partition_row_table.h), each shard
+// evicting from whichever of the two holds more of its bytes. Sharded by partition, each
+// shard with its own lock, LRU list, row table, capacity and hit/miss counters. Find and
+// FindRow look a partition up by its (table id, prefix) pair as given, without building the
+// PartitionKey string the shard's map is keyed by.
 //
 // Thread-safety: thread-safe. Slices are immutable once inserted and shared: a reader keeps
 // its slice alive while it reads it, even if it is evicted meanwhile.
@@ -82,6 +88,7 @@
 
 #include "common/bytes.h"
 #include "common/metrics.h"
+#include "engine/partition_row_table.h"
 #include "engine/row_reader.h"
 #include "storage/partition_versions.h"
 #include "storage/row_fragment.h"
@@ -126,10 +133,10 @@ class RowCache : public storage::WriteObserver {
   struct Statistics {
     uint64_t hits = 0;
     uint64_t misses = 0;
-    uint64_t evictions = 0;  // slices dropped for room (not stale ones)
+    uint64_t evictions = 0;  // slices and entries dropped for room (not stale ones)
     uint64_t used_bytes = 0;
     uint64_t capacity_bytes = 0;
-    uint64_t slices = 0;
+    uint64_t slices = 0;  // slices and single-row entries
   };
 
   // REQUIRES: `capacity_bytes` > 0 (a database without a row cache has no RowCache).
@@ -151,6 +158,16 @@ class RowCache : public storage::WriteObserver {
   bool Insert(std::string_view table_id, std::string_view prefix,
               std::shared_ptr<const CachedSlice> slice, const storage::PartitionVersions& versions);
 
+  // The single-row entry of the partition `prefix` of table `table_id` while it is current,
+  // or null (a miss). A stale entry met is dropped.
+  std::shared_ptr<const CachedPartitionRow> FindRow(std::string_view table_id,
+                                                    std::string_view prefix,
+                                                    const storage::PartitionVersions& versions);
+  // Keeps `entry` (made for this partition) if its version was quiet and is still current and
+  // it fits, replacing the partition's entry and evicting for room. Returns whether it kept it.
+  bool InsertRow(std::shared_ptr<const CachedPartitionRow> entry,
+                 const storage::PartitionVersions& versions);
+
   // Applies a successful store write to the cached slices of the partitions it wrote
   // (write-through, invariants W1-W5): each such slice is replaced by one with the write
   // merged in, or dropped when that cannot be done exactly. Costs one relaxed load when the
@@ -162,14 +179,15 @@ class RowCache : public storage::WriteObserver {
                const storage::PartitionVersions& versions) override {
     ApplyWrite(merges, versions);
   }
-  // Whether a point read that missed should fill the cache: the first miss of a partition is
-  // only remembered (in a table of recent misses, one hash per slot, lock-free), and a second
-  // miss while it is remembered admits it. A working set far larger than the cache then does
-  // not pay an insert and an eviction on every miss for slices that would be evicted unread.
-  // While the cache is full (within 1/64 of its capacity), where every admission evicts, only
-  // one second miss in kFullAdmission (at random) is admitted: the cached rows then keep being
-  // served to a working set somewhat larger than the cache instead of being churned, and a
-  // partition read often still gets in soon.
+  // Whether a point read that missed should fill the cache. While the cache has room (more
+  // than 1/64 of its capacity free), every miss is: an admission evicts nothing, and a working
+  // set that fits comes to be cached in one pass. While it is full, where every admission
+  // evicts, the first miss of a partition is only remembered (in a table of recent misses, one
+  // hash per slot, lock-free), and only one second miss in kFullAdmission (at random) while it
+  // is remembered admits it: a working set far larger than the cache then does not pay an
+  // insert and an eviction on every miss for entries that would be evicted unread, and the
+  // cached rows keep being served to a working set somewhat larger than the cache instead of
+  // being churned.
   bool Admit(std::string_view table_id, std::string_view prefix);
   static constexpr uint32_t kFullAdmission = 8;
 
@@ -212,7 +230,8 @@ class RowCache : public storage::WriteObserver {
     // GUARDED_BY(mutex); per partition, its entries in `lru`, oldest insert first.
     std::unordered_map<std::string, std::vector<EntryList::iterator>, PartitionHash, PartitionEqual>
         partitions;
-    size_t bytes = 0;  // GUARDED_BY(mutex)
+    PartitionRowTable rows;  // GUARDED_BY(mutex); single-row entries
+    size_t bytes = 0;        // GUARDED_BY(mutex); of slices and entries
     // Counted under the mutex, per shard, so that readers on different cores do not contend
     // for one counter's cache line; atomic only for statistics(), which reads without it.
     std::atomic<uint64_t> hits{0};
@@ -230,6 +249,13 @@ class RowCache : public storage::WriteObserver {
       const storage::PartitionVersions& versions);
   Shard& ShardOf(const PartitionRef& partition);
   Shard& ShardOf(const std::string& partition) { return ShardOf(Split(partition)); }
+  // Evicts slices (into `dropped`) and entries (into `dropped_rows`) until the shard fits,
+  // from whichever kind holds more of its bytes. REQUIRES: shard.mutex held.
+  void EvictForRoom(Shard& shard, std::vector<std::shared_ptr<const CachedSlice>>& dropped,
+                    std::vector<std::shared_ptr<const CachedPartitionRow>>& dropped_rows);
+  // Takes the single-row entry of `partition` out of `shard`; null when it has none.
+  // REQUIRES: shard.mutex held.
+  std::shared_ptr<const CachedPartitionRow> TakeRow(Shard& shard, const PartitionRef& partition);
   // Removes the entry `position` of `slices` (the partition's list in `shard`), and the list
   // when it becomes empty; returns its slice, for the caller to release after unlocking.
   // REQUIRES: shard.mutex held.
@@ -241,14 +267,15 @@ class RowCache : public storage::WriteObserver {
     std::string partition;  // PartitionKey
     std::string_view table_id;
     std::string_view prefix;
+    const storage::KeyShape* shape = nullptr;  // the table's
     size_t stripe = 0;
     uint64_t started = 0;  // the write's number in `stripe`
     std::vector<const storage::WrittenMerge*> merges;
   };
-  // Whether the cache holds a slice of `partition`.
+  // Whether the cache holds a slice or a single-row entry of `partition`.
   bool Holds(const std::string& partition);
-  // ApplyWrite for one partition: takes its slices out, and puts back those W1 allows,
-  // updated.
+  // ApplyWrite for one partition: takes its slices and entry out, and puts back those W1
+  // allows, updated.
   void ApplyToPartition(const WrittenPartition& written,
                         const storage::PartitionVersions& versions);
 

@@ -215,40 +215,33 @@ Result<bool> RowReader::ReadSingleRowPartition(std::string_view prefix,
   };
   if (cache_ == nullptr) return read_uncached();
   const storage::PartitionVersions& versions = store_->partition_versions();
-  std::shared_ptr<const CachedSlice> cached =
-      cache_->Find(table_->storage_id, prefix, std::span(&interval, 1), versions);
+  std::shared_ptr<const CachedPartitionRow> cached =
+      cache_->FindRow(table_->storage_id, prefix, versions);
   if (cached != nullptr) {
-    // The partition's one row, if the slice holds it (a slice the iterator path filled for a
-    // paged read may hold it too: same key, same fragment).
-    const RowFragment* fragment = nullptr;
-    for (const CachedRow& row : cached->rows) {
-      if (row.key == row_key) fragment = &row.fragment;
-    }
-    return EmitSingleRow(partition_key, std::move(row_key), cached->level.deletion, fragment,
-                         callback);
+    if (!cached->has_row) return true;  // the partition has no row
+    ASSIGN_OR_RETURN(RowFragment fragment, storage::DecodeRowFragment(cached->encoded_row()));
+    return EmitSingleRow(partition_key, std::move(row_key), cached->deletion, &fragment, callback);
   }
   // A partition missed for the first time (lately) is read as without a cache.
   if (!cache_->Admit(table_->storage_id, prefix)) return read_uncached();
-  // An admitted miss: Get as without a cache, then keep what it read as a slice covering the
-  // whole partition — its partition tombstone and its row, or nothing when the partition is
-  // absent (a later write to it makes that slice stale like any other). The snapshot comes
-  // before the Gets, which see every write finished by then (partition_versions.h invariant 2).
-  auto slice = std::make_shared<CachedSlice>();
-  slice->version = versions.Take(storage::PartitionVersions::StripeOf(table_->storage_id, prefix));
+  // An admitted miss: Get as without a cache, then keep what it read as the partition's
+  // entry — its partition tombstone and its row, or that it has none (a later write to it
+  // makes that entry stale like any other). The snapshot comes before the Gets, which see
+  // every write finished by then (partition_versions.h invariant 2).
+  const storage::PartitionVersions::Snapshot version =
+      versions.Take(storage::PartitionVersions::StripeOf(table_->storage_id, prefix));
   ASSIGN_OR_RETURN(
       storage::Store::PartitionRow read,
       store_->GetPartitionRow(table_->storage_id, storage::PartitionDeletionKey(prefix), row_key));
-  if (read.deletion && read.deletion->deletion) slice->level.deletion = *read.deletion->deletion;
-  if (read.row) slice->rows.push_back(CachedRow{row_key, std::move(*read.row), {}});
-  Result<bool> emitted =
-      EmitSingleRow(partition_key, std::move(row_key), slice->level.deletion,
-                    slice->rows.empty() ? nullptr : &slice->rows[0].fragment, callback);
-  if (slice->version.Quiet()) {
-    slice->intervals.push_back(KeyInterval{Bytes(prefix), storage::PartitionEndKey(prefix)});
-    slice->bytes = slice->EstimateBytes();
-    cache_->Insert(table_->storage_id, prefix, std::move(slice), versions);
+  std::optional<DeletionTime> deletion;
+  if (read.deletion && read.deletion->deletion) deletion = *read.deletion->deletion;
+  const RowFragment* row = read.row ? &*read.row : nullptr;
+  if (version.Quiet()) {
+    cache_->InsertRow(
+        CachedPartitionRow::Make(PartitionName{table_->storage_id, prefix}, version, deletion, row),
+        versions);
   }
-  return emitted;
+  return EmitSingleRow(partition_key, std::move(row_key), deletion, row, callback);
 }
 
 Result<bool> RowReader::EmitSingleRow(std::span<const Bytes> partition_key, Bytes row_key,
