@@ -561,7 +561,11 @@ Result<bool> RowReader::AssembleRow(PartitionScan& scan, std::string_view key,
   const int64_t before = counts_.tombstones;
   AssembleCells(fragment, deletion, /*is_static=*/false, &scan.row, &live_cell);
   const bool live = live_cell || MarkerIsLive(fragment, deletion, now_seconds_);
-  RETURN_IF_ERROR(CountRowTombstone(fragment, live, before));
+  // A live row counts nothing itself: only a count already past the threshold fails it (the
+  // common case makes no Status).
+  if (!live || counts_.tombstones > tombstone_failure_threshold_) {
+    RETURN_IF_ERROR(CountRowTombstone(fragment, live, before));
+  }
   if (!live) return false;
   if (!clustering.empty()) {
     UnpackClustering(*table_, clustering, &scan.row);
