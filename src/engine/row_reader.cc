@@ -1,6 +1,7 @@
 #include "engine/row_reader.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include <fmt/format.h>
@@ -37,6 +38,17 @@ void SetPartitionKey(const TableSchema& table, std::span<const Bytes> partition_
   }
 }
 
+// `*to = from`, in place when the sizes match (the keys and clustering values of consecutive
+// rows mostly do), as std::string::assign's general replace is not. REQUIRES: `from` does not
+// point into `*to`.
+void AssignInPlace(Bytes* to, std::string_view from) {
+  if (to->size() != from.size()) {
+    to->assign(from);
+  } else if (!from.empty()) {
+    std::memcpy(to->data(), from.data(), from.size());
+  }
+}
+
 // `values` in CachedRow::clustering's packed form: each as the protocol's [bytes].
 Bytes PackClustering(const std::vector<Bytes>& values) {
   common::ByteWriter writer;
@@ -62,7 +74,7 @@ void UnpackClustering(const TableSchema& table, std::string_view packed, RowData
       continue;
     }
     if (value) {
-      value->assign(packed.substr(at, size));
+      AssignInPlace(&*value, packed.substr(at, size));
     } else {
       value.emplace(packed.substr(at, size));
     }
@@ -583,7 +595,7 @@ Result<bool> RowReader::AssembleRow(PartitionScan& scan, std::string_view key,
       }
     }
   }
-  scan.row.key.assign(key);
+  AssignInPlace(&scan.row.key, key);
   scan.row.static_only = false;
   return true;
 }
