@@ -217,12 +217,10 @@ std::shared_ptr<const CachedPartitionRow> UpdatedRow(
 }  // namespace
 
 std::shared_ptr<const CachedSlice> UniteSlices(
-    const CachedSlice& newest, std::vector<std::shared_ptr<const CachedSlice>> others) {
-  auto united = std::make_shared<CachedSlice>();
-  united->version = newest.version;
-  united->level = newest.level;  // the whole partition level: the same in every slice
-  united->intervals = newest.intervals;
-  united->rows = newest.rows;
+    std::shared_ptr<const CachedSlice> newest,
+    std::vector<std::shared_ptr<const CachedSlice>> others) {
+  // Its version and partition level (the same in every slice) are the union's.
+  std::shared_ptr<CachedSlice> united = Writable(std::move(newest));
   for (std::shared_ptr<const CachedSlice>& other : others) {
     united->intervals = UniteIntervals(united->intervals, other->intervals);
     united->rows = UniteRows(TakeRows(std::move(other)), std::move(united->rows));
@@ -253,9 +251,7 @@ size_t CachedSlice::EstimateBytes() const {
   }
   total += rows.capacity() * sizeof(CachedRow);
   for (const CachedRow& row : rows) {
-    total += BytesOf(row.key) + BytesOf(row.fragment);
-    total += row.clustering.capacity() * sizeof(common::Bytes);
-    for (const common::Bytes& value : row.clustering) total += BytesOf(value);
+    total += BytesOf(row.key) + BytesOf(row.fragment) + BytesOf(row.clustering);
   }
   return total;
 }
@@ -504,8 +500,11 @@ bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
   std::vector<std::shared_ptr<const CachedSlice>> others =
       SlicesToUnite(shard, partition, *slice, versions);
   if (!others.empty()) {
-    std::shared_ptr<const CachedSlice> united = UniteSlices(*slice, std::move(others));
-    if (united->bytes <= max_slice_bytes()) slice = std::move(united);
+    // The new slice becomes the union (its rows are not copied). SlicesToUnite bounded the
+    // parts' sum, which bounds the union's estimate; were it above anyway, nothing is kept
+    // (the parts are out already) and a later read fills again.
+    slice = UniteSlices(std::move(slice), std::move(others));
+    if (slice->bytes > max_slice_bytes()) return false;
   }
   // Declared before the lock: replaced and evicted slices are destroyed after it is released
   // (a slice of 700 rows takes longer to free than everything else done under the lock).

@@ -99,10 +99,13 @@ namespace engine {
 // One row entry of a cached slice, as stored, with its clustering values decoded from `key`
 // when the read that filled the slice found the row live (empty otherwise: a hit decodes them
 // from the key then). They depend on the key alone, so they stay true for the slice's life.
+// They are packed in one string, each value as the protocol's [bytes] (its length as 4 bytes,
+// big-endian, then the value), which short values keep inline: no allocation per row to fill
+// or free.
 struct CachedRow {
   common::Bytes key;
   storage::RowFragment fragment;
-  std::vector<common::Bytes> clustering;
+  common::Bytes clustering;
 };
 
 // What one read of a partition saw: complete for `intervals` (every row entry whose key lies
@@ -121,12 +124,14 @@ struct CachedSlice {
 };
 
 // One slice holding what `newest` and each of `others` hold: their intervals united
-// (overlapping and touching ones joined) and their rows merged by key, each key once. The
-// rows of a slice of `others` that nothing else holds are moved out of it, not copied.
+// (overlapping and touching ones joined) and their rows merged by key, each key once. A slice
+// that nothing else holds gives its rows up (moved, not copied); `newest` then becomes the
+// union itself.
 // REQUIRES: every slice has the same version as `newest` (so the same partition level, and
 // the same entry under any key two of them hold).
 std::shared_ptr<const CachedSlice> UniteSlices(
-    const CachedSlice& newest, std::vector<std::shared_ptr<const CachedSlice>> others);
+    std::shared_ptr<const CachedSlice> newest,
+    std::vector<std::shared_ptr<const CachedSlice>> others);
 
 class RowCache : public storage::WriteObserver {
  public:

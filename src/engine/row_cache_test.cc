@@ -445,6 +445,34 @@ TEST_F(RowCacheConsistencyTest, CachedReadsMatchUncachedReads) {
   EXPECT_GT(statistics.misses, 200u);  // fewer since writes go through the cache
 }
 
+// A hit sets each row's clustering cells from the values its fill kept: empty values stay
+// empty (not null), and rows that are not live (deleted, expired) between live ones leave
+// nothing of theirs in the rows after them, forwards and reversed.
+TEST_F(RowCacheConsistencyTest, HitsKeepClusteringValuesIncludingEmptyOnes) {
+  Both("CREATE TABLE ks.e (p int, a text, b blob, v int, PRIMARY KEY (p, a, b))");
+  Both("INSERT INTO ks.e (p, a, b, v) VALUES (1, '', 0x, 1)");
+  Both("INSERT INTO ks.e (p, a, b, v) VALUES (1, '', 0x01, 2)");
+  Both("INSERT INTO ks.e (p, a, b, v) VALUES (1, 'x', 0x, 3)");
+  Both("INSERT INTO ks.e (p, a, b, v) VALUES (1, 'xy', 0x0203, 4) USING TTL 5");
+  Both("INSERT INTO ks.e (p, a, b, v) VALUES (1, 'y', 0x, 5)");
+  Both("DELETE FROM ks.e WHERE p = 1 AND a = 'x' AND b = 0x");
+  const std::vector<std::string> queries = {
+      "SELECT * FROM ks.e WHERE p = 1",
+      "SELECT b, a FROM ks.e WHERE p = 1 AND a >= '' AND a < 'y'",
+      "SELECT * FROM ks.e WHERE p = 1 ORDER BY a DESC, b DESC",
+  };
+  for (const std::string& query : queries) ASSERT_NO_FATAL_FAILURE(Compare(query, 0));
+  clock_.AdvanceMicros(6'000'000);  // the TTL'd row expires, in the cached slices too
+  for (const std::string& query : queries) ASSERT_NO_FATAL_FAILURE(Compare(query, 0));
+  auto rows = sessions_[0]->Execute("SELECT a, b FROM ks.e WHERE p = 1");
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->row_count(), 3u);
+  EXPECT_EQ(rows->Value(0, 0), std::optional<std::string_view>(""));
+  EXPECT_EQ(rows->Value(0, 1), std::optional<std::string_view>(""));
+  EXPECT_EQ(rows->Value(2, 0), std::optional<std::string_view>("y"));
+  EXPECT_GT(db_->row_cache()->statistics().hits, 0u);
+}
+
 // Reads of shifting windows come to hit as the windows read are united, and answer what
 // storage answers, forward and reverse, with a partition tombstone, a range tombstone and
 // TTL'd rows inside the union; a write keeps the union, brought up to date.

@@ -1,6 +1,7 @@
 #include "engine/row_reader.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include <fmt/format.h>
@@ -34,6 +35,50 @@ bool MarkerIsLive(const RowFragment& fragment, const std::optional<DeletionTime>
 void SetPartitionKey(const TableSchema& table, std::span<const Bytes> partition_key, RowData* row) {
   for (size_t i = 0; i < table.partition_key.size() && i < partition_key.size(); ++i) {
     row->cells[table.partition_key[i]].value = partition_key[i];
+  }
+}
+
+// `*to = from`, in place when the sizes match (the keys and clustering values of consecutive
+// rows mostly do), as std::string::assign's general replace is not. REQUIRES: `from` does not
+// point into `*to`.
+void AssignInPlace(Bytes* to, std::string_view from) {
+  if (to->size() != from.size()) {
+    to->assign(from);
+  } else if (!from.empty()) {
+    std::memcpy(to->data(), from.data(), from.size());
+  }
+}
+
+// `values` in CachedRow::clustering's packed form: each as the protocol's [bytes].
+Bytes PackClustering(const std::vector<Bytes>& values) {
+  common::ByteWriter writer;
+  for (const Bytes& value : values) writer.PutIntBytes(value);
+  return writer.Release();
+}
+
+// Sets the clustering cells of `row` from `packed` (CachedRow::clustering's form), in
+// `table.clustering` order; those it holds no value for to null.
+void UnpackClustering(const TableSchema& table, std::string_view packed, RowData* row) {
+  size_t at = 0;  // never past packed.size()
+  for (int index : table.clustering) {
+    std::optional<Bytes>& value = row->cells[index].value;
+    if (packed.size() - at < 4) {
+      value.reset();
+      continue;
+    }
+    const size_t size = common::LoadBigEndian32(packed.data() + at);
+    at += 4;
+    if (packed.size() - at < size) {
+      value.reset();
+      at = packed.size();
+      continue;
+    }
+    if (value) {
+      AssignInPlace(&*value, packed.substr(at, size));
+    } else {
+      value.emplace(packed.substr(at, size));
+    }
+    at += size;
   }
 }
 
@@ -313,16 +358,19 @@ class RowReader::IteratorCursor {
     return &collect_->back().fragment;
   }
   // Storage rows have no decoded clustering values.
-  const std::vector<Bytes>* Clustering() const { return nullptr; }
+  std::string_view Clustering() const { return {}; }
   // Where to keep the current entry's decoded clustering values: in its cached row when the
   // entry is being collected.
-  std::vector<Bytes>* KeepClustering() {
-    return current_collected_ ? &collect_->back().clustering : nullptr;
-  }
+  Bytes* KeepClustering() { return current_collected_ ? &collect_->back().clustering : nullptr; }
   bool collected() const { return collect_ != nullptr; }
+  // Bounds the walk at `end` (exclusive): InLimit is then whether the cursor is on an entry
+  // before it.
+  void LimitTo(std::string_view end) { limit_ = end; }
+  bool InLimit() const { return it_->Valid() && it_->key() < limit_; }
 
  private:
   storage::FragmentIterator* it_;
+  std::string_view limit_;
   std::vector<CachedRow>* collect_;
   size_t budget_;
   RowFragment current_;
@@ -352,8 +400,22 @@ class RowReader::SliceCursor {
   std::string_view key() const { return (*rows_)[position_].key; }
   Status status() const { return Status::Ok(); }
   Result<const RowFragment*> Fragment() const { return &(*rows_)[position_].fragment; }
-  const std::vector<Bytes>* Clustering() const { return &(*rows_)[position_].clustering; }
-  std::vector<Bytes>* KeepClustering() const { return nullptr; }  // the slice is immutable
+  std::string_view Clustering() const { return (*rows_)[position_].clustering; }
+  Bytes* KeepClustering() const { return nullptr; }  // the slice is immutable
+  // As IteratorCursor's, but the bound is found once (a binary search from the current entry)
+  // rather than compared with every key: the slice is sorted and complete for the interval.
+  // REQUIRES: the cursor was positioned by Seek (so not before the first entry).
+  void LimitTo(std::string_view end) {
+    if (position_ >= rows_->size()) {
+      limit_ = position_;
+      return;
+    }
+    limit_ = static_cast<size_t>(
+        std::lower_bound(rows_->begin() + static_cast<std::ptrdiff_t>(position_), rows_->end(), end,
+                         Less) -
+        rows_->begin());
+  }
+  bool InLimit() const { return position_ < limit_; }
 
  private:
   static bool Less(const CachedRow& row, std::string_view target) {
@@ -361,6 +423,7 @@ class RowReader::SliceCursor {
   }
   const std::vector<CachedRow>* rows_;
   size_t position_ = SIZE_MAX;
+  size_t limit_ = 0;  // LimitTo's: the first entry at or past its bound
 };
 
 Result<bool> RowReader::ReadPartition(std::string_view prefix, std::span<const Bytes> partition_key,
@@ -477,9 +540,11 @@ void RowReader::AssembleStaticRow(PartitionScan& scan) const {
   for (int index : table_->statics) scan.static_cells.push_back(scan.row.cells[index]);
 }
 
-void RowReader::ResetRow(PartitionScan& scan) const {
+void RowReader::ResetRow(PartitionScan& scan, bool clustering) const {
   RowData& row = scan.row;
-  for (int index : table_->clustering) row.cells[index] = CellData();
+  if (clustering) {
+    for (int index : table_->clustering) row.cells[index] = CellData();
+  }
   for (int index : table_->regulars) row.cells[index] = CellData();
   for (size_t i = 0; i < table_->statics.size(); ++i) {
     row.cells[table_->statics[i]] = scan.static_cells.empty() ? CellData() : scan.static_cells[i];
@@ -487,35 +552,43 @@ void RowReader::ResetRow(PartitionScan& scan) const {
 }
 
 Result<bool> RowReader::AssembleRow(PartitionScan& scan, std::string_view key,
-                                    const RowFragment& fragment,
-                                    const std::vector<Bytes>* clustering,
-                                    std::vector<Bytes>* keep_clustering) const {
+                                    const RowFragment& fragment, std::string_view clustering,
+                                    Bytes* keep_clustering) const {
   std::optional<DeletionTime> deletion = scan.level->deletion;
   for (const RangeDeletion& rt : scan.level->ranges) {
     if (rt.start <= key && key < rt.end) KeepStrongest(&deletion, rt.deletion);
   }
   if (fragment.deletion) KeepStrongest(&deletion, *fragment.deletion);
-  ResetRow(scan);
+  // The clustering cells are left as they are: a live row sets them all below, and a row that
+  // is not live is not passed on.
+  ResetRow(scan, /*clustering=*/false);
   bool live_cell = false;
   const int64_t before = counts_.tombstones;
   AssembleCells(fragment, deletion, /*is_static=*/false, &scan.row, &live_cell);
   const bool live = live_cell || MarkerIsLive(fragment, deletion, now_seconds_);
-  RETURN_IF_ERROR(CountRowTombstone(fragment, live, before));
+  // A live row counts nothing itself: only a count already past the threshold fails it (the
+  // common case makes no Status).
+  if (!live || counts_.tombstones > tombstone_failure_threshold_) {
+    RETURN_IF_ERROR(CountRowTombstone(fragment, live, before));
+  }
   if (!live) return false;
-  if (clustering != nullptr && !clustering->empty()) {
-    for (size_t i = 0; i < table_->clustering.size() && i < clustering->size(); ++i) {
-      scan.row.cells[table_->clustering[i]].value = (*clustering)[i];
-    }
+  if (!clustering.empty()) {
+    UnpackClustering(*table_, clustering, &scan.row);
   } else {
     // Only the clustering values follow the known prefix; no need to re-parse the whole key.
     RETURN_IF_ERROR(
         storage::ParseRowClustering(table_->shape, scan.prefix.size(), key, &scan.clustering));
-    if (keep_clustering != nullptr) *keep_clustering = scan.clustering;
-    for (size_t i = 0; i < table_->clustering.size() && i < scan.clustering.size(); ++i) {
-      scan.row.cells[table_->clustering[i]].value = std::move(scan.clustering[i]);
+    if (keep_clustering != nullptr) *keep_clustering = PackClustering(scan.clustering);
+    for (size_t i = 0; i < table_->clustering.size(); ++i) {
+      CellData& cell = scan.row.cells[table_->clustering[i]];
+      if (i < scan.clustering.size()) {
+        cell.value = std::move(scan.clustering[i]);
+      } else {
+        cell.value.reset();
+      }
     }
   }
-  scan.row.key.assign(key);
+  AssignInPlace(&scan.row.key, key);
   scan.row.static_only = false;
   return true;
 }
@@ -559,10 +632,9 @@ Result<bool> RowReader::ReadIntervalForward(PartitionScan& scan, Cursor& cursor,
   // end, as PartitionReadOptions requires; otherwise seek as before.
   bool after_previous = index == 0 || options.intervals[index - 1].end <= interval.start;
   if (!after_previous || !cursor.Valid() || cursor.key() < start) cursor.Seek(start);
-  for (; cursor.Valid(); cursor.Next()) {
-    std::string_view key = cursor.key();
-    if (key >= std::string_view(interval.end)) break;
-    if (!options.resume_after.empty() && key <= options.resume_after) continue;
+  cursor.LimitTo(interval.end);
+  for (; cursor.InLimit(); cursor.Next()) {
+    if (!options.resume_after.empty() && cursor.key() <= options.resume_after) continue;
     ASSIGN_OR_RETURN(bool live, LoadRow(scan, cursor));
     if (!live) continue;
     scan.emitted = true;
@@ -597,7 +669,7 @@ Result<bool> RowReader::ReadIntervalReverse(PartitionScan& scan, Cursor& cursor,
 }
 
 Result<bool> RowReader::EmitStaticOnlyRow(PartitionScan& scan, const RowCallback& callback) const {
-  ResetRow(scan);
+  ResetRow(scan, /*clustering=*/true);
   scan.row.key = scan.static_key;
   scan.row.static_only = true;
   ++counts_.live_rows;

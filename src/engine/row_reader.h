@@ -213,18 +213,18 @@ class RowReader {
   // Assembles the partition's static row, if any, into `scan.row` and keeps its static cells
   // in `scan.static_cells` for ResetRow.
   void AssembleStaticRow(PartitionScan& scan) const;
-  // Clears the clustering and regular cells the previous row left in `scan.row` and restores
-  // the static cells.
-  void ResetRow(PartitionScan& scan) const;
+  // Clears the regular cells (and with `clustering` the clustering cells) the previous row
+  // left in `scan.row` and restores the static cells.
+  void ResetRow(PartitionScan& scan, bool clustering) const;
   // Whether the row entry `fragment` with storage key `key` is live (after the partition and
   // range tombstones covering it); fills `scan.row` when it is. `clustering`: the entry's
-  // clustering values when the cursor already has them decoded (a cached row), else null or
-  // empty; `keep_clustering`: where to keep a copy of those decoded here (a row being cached),
-  // or null.
+  // clustering values when the cursor already has them decoded (a cached row: CachedRow's
+  // packed form), else empty; `keep_clustering`: where to keep those decoded here, packed (a
+  // row being cached), or null.
   common::Result<bool> AssembleRow(PartitionScan& scan, std::string_view key,
                                    const storage::RowFragment& fragment,
-                                   const std::vector<common::Bytes>* clustering,
-                                   std::vector<common::Bytes>* keep_clustering) const;
+                                   std::string_view clustering,
+                                   common::Bytes* keep_clustering) const;
   // AssembleRow of the entry at `cursor`.
   template <typename Cursor>
   common::Result<bool> LoadRow(PartitionScan& scan, Cursor& cursor) const;

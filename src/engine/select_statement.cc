@@ -347,12 +347,13 @@ class RowSink {
     RETURN_IF_ERROR(selection_.AddRow(row, context_, out_));
     ++rows_;
     ++partition_rows_;
-    last_key_ = row.key;
     if (limit && rows_ >= *limit) {
       done_ = true;
       return false;
     }
     if (page_size > 0 && rows_ >= page_size) {
+      // Only a full page resumes after its last row (NextPage), so only then is its key kept.
+      last_key_ = row.key;
       done_ = true;
       page_full_ = true;
       return false;
