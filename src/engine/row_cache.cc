@@ -90,7 +90,9 @@ std::shared_ptr<CachedSlice> Writable(std::shared_ptr<const CachedSlice> old) {
     std::atomic_thread_fence(std::memory_order_acquire);
     return std::const_pointer_cast<CachedSlice>(std::move(old));
   }
-  return std::make_shared<CachedSlice>(*old);
+  auto copy = std::make_shared<CachedSlice>(*old);
+  copy->bytes = copy->EstimateBytes();  // the copy's vectors hold no spare capacity
+  return copy;
 }
 
 // The rows of `slice`: moved out of it when nothing else holds it, else copied.
@@ -161,6 +163,10 @@ std::shared_ptr<CachedSlice> UpdatedSlice(std::shared_ptr<CachedSlice> slice,
                                           std::string_view prefix,
                                           std::span<const WrittenEntry> entries,
                                           const storage::PartitionVersions::Snapshot& version) {
+  // The slice's size is kept as EstimateBytes() computes it, by what each entry changes, rather
+  // than recomputed over every row of the slice on every write. (Unsigned arithmetic: the
+  // running total may pass below a size it will get back to, the result is exact.)
+  size_t bytes = slice->bytes;
   for (const WrittenEntry& entry : entries) {
     if (entry.key.size() <= prefix.size()) return nullptr;
     auto section = static_cast<storage::KeySection>(static_cast<uint8_t>(entry.key[prefix.size()]));
@@ -168,9 +174,11 @@ std::shared_ptr<CachedSlice> UpdatedSlice(std::shared_ptr<CachedSlice> slice,
       if (entry.key.size() != prefix.size() + 1) return nullptr;
       if (!slice->level.statics) {
         slice->level.statics = storage::Canonical(entry.fragment);
-      } else if (!MergeWritten(entry.fragment, &*slice->level.statics)) {
-        return nullptr;
+      } else {
+        bytes -= BytesOf(*slice->level.statics);
+        if (!MergeWritten(entry.fragment, &*slice->level.statics)) return nullptr;
       }
+      bytes += BytesOf(*slice->level.statics);
       continue;
     }
     if (section != storage::KeySection::kRow) return nullptr;  // partition or range tombstone
@@ -179,14 +187,19 @@ std::shared_ptr<CachedSlice> UpdatedSlice(std::shared_ptr<CachedSlice> slice,
         slice->rows.begin(), slice->rows.end(), entry.key,
         [](const CachedRow& row, std::string_view key) { return std::string_view(row.key) < key; });
     if (at != slice->rows.end() && std::string_view(at->key) == entry.key) {
+      bytes -= BytesOf(at->fragment);
       if (!MergeWritten(entry.fragment, &at->fragment)) return nullptr;
+      bytes += BytesOf(at->fragment);
     } else {
-      slice->rows.insert(
+      const size_t capacity = slice->rows.capacity();
+      at = slice->rows.insert(
           at, CachedRow{common::Bytes(entry.key), storage::Canonical(entry.fragment), {}});
+      bytes += (slice->rows.capacity() - capacity) * sizeof(CachedRow) + BytesOf(at->key) +
+               BytesOf(at->fragment) + BytesOf(at->clustering);
     }
   }
   slice->version = version;
-  slice->bytes = slice->EstimateBytes();
+  slice->bytes = bytes;
   return slice;
 }
 
@@ -204,6 +217,7 @@ std::shared_ptr<const CachedPartitionRow> UpdatedRow(
     if (!row.ok()) return nullptr;
     slice->rows.push_back(CachedRow{common::Bytes(row_key), std::move(row).value(), {}});
   }
+  slice->bytes = slice->EstimateBytes();
   slice = UpdatedSlice(std::move(slice), prefix, entries, version);
   // A table without clustering columns has one row key; anything else is not this entry's.
   if (slice == nullptr || slice->rows.size() > 1 ||

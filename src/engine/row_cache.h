@@ -115,7 +115,7 @@ struct CachedSlice {
   std::vector<KeyInterval> intervals;            // sorted, not overlapping
   PartitionLevel level;
   std::vector<CachedRow> rows;
-  size_t bytes = 0;  // EstimateBytes(), set by the reader
+  size_t bytes = 0;  // EstimateBytes(): set by the reader, kept by write-through
 
   // Whether every interval of `wanted` lies inside one of `intervals`.
   bool Covers(std::span<const KeyInterval> wanted) const;

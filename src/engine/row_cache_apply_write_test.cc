@@ -96,7 +96,32 @@ TEST_F(RowCacheApplyWriteTest, TheOnlyWriteSinceTheSnapshotUpdatesTheSlice) {
   EXPECT_EQ(slice->rows[1].key, Key(2));
   EXPECT_EQ(slice->rows[1].fragment, Fragment(5, "b"));
   EXPECT_EQ(slice->version.started, started);
+  EXPECT_EQ(slice->bytes, slice->EstimateBytes());
   EXPECT_EQ(cache_.statistics().slices, 1u);
+}
+
+// A write keeps the slice's size up to date by what it changes (new rows, the vector's growth,
+// merged cells that grow or shrink), as a full recount would give it.
+TEST_F(RowCacheApplyWriteTest, WritesKeepTheSlicesSizeExact) {
+  ASSERT_NO_FATAL_FAILURE(CacheSlice());
+  const std::vector<std::vector<Write>> writes = {
+      {{2, 5, "b"}},
+      {{3, 6, std::string(300, 'x')}, {4, 6, "d"}},
+      {{3, 7, "short again"}, {1, 7, std::string(50, 'y')}, {5, 7, "e"}},
+      {{6, 8, "f"}, {7, 8, "g"}, {8, 8, "h"}, {2, 8, ""}},
+  };
+  size_t rows = 1;
+  for (const std::vector<Write>& write : writes) {
+    const uint64_t started = versions_.Begin(stripe_);
+    Apply(started, write);
+    versions_.End(stripe_);
+    std::shared_ptr<const CachedSlice> slice = Find();
+    ASSERT_NE(slice, nullptr);
+    for (const Write& one : write) rows = std::max<size_t>(rows, static_cast<size_t>(one.c));
+    EXPECT_EQ(slice->rows.size(), rows);
+    EXPECT_EQ(slice->bytes, slice->EstimateBytes()) << "after " << write.size() << " writes";
+    EXPECT_EQ(cache_.statistics().used_bytes, slice->bytes);
+  }
 }
 
 TEST_F(RowCacheApplyWriteTest, ASecondWriterOfTheStripeLeavesNoSlice) {
