@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <mutex>
 #include <numeric>
+#include <optional>
+#include <thread>
+#include <vector>
 
 #include "hotel/data_generator.h"
 #include "hotel/hotel_testing.h"
@@ -87,6 +92,42 @@ class OverbookingClient : public BenchClient {
       std::make_shared<std::map<std::string, BookedStay>>();
 };
 
+TEST(OperationGateTest, HoldsBackOperationsBeyondItsSlots) {
+  OperationGate gate(2);
+  std::atomic<bool> entered{false};
+  std::optional<OperationGate::Slot> first(&gate);
+  OperationGate::Slot second(&gate);
+  std::thread third([&] {
+    OperationGate::Slot slot(&gate);
+    entered = true;
+  });
+  while (gate.waiting() == 0) std::this_thread::yield();
+  EXPECT_FALSE(entered);
+  first.reset();
+  third.join();
+  EXPECT_TRUE(entered);
+  EXPECT_EQ(gate.waiting(), 0);
+}
+
+TEST(OperationGateTest, WaitersGetTheirSlotsInArrivalOrder) {
+  OperationGate gate(1);
+  std::mutex mutex;
+  std::vector<int> order;
+  std::optional<OperationGate::Slot> held(&gate);
+  std::vector<std::thread> waiters;
+  for (int i = 0; i < 3; ++i) {
+    waiters.emplace_back([&, i] {
+      OperationGate::Slot slot(&gate);
+      std::lock_guard<std::mutex> lock(mutex);
+      order.push_back(i);
+    });
+    while (gate.waiting() < i + 1) std::this_thread::yield();  // i+1 queued, in order
+  }
+  held.reset();
+  for (std::thread& waiter : waiters) waiter.join();
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
+}
+
 TEST(LoadBenchTest, IntegrityCheckCountsDoubleBookings) {
   OverbookingClient shared;
   BenchOptions options;
@@ -162,6 +203,25 @@ TEST_F(LoadBenchServiceTest, InProcessWorkflowSellsNoRoomNightTwice) {
   EXPECT_EQ(integrity->double_bookings, 0);
   EXPECT_EQ(integrity->lost, 0);
   EXPECT_EQ(integrity->not_held, 0);
+}
+
+TEST_F(LoadBenchServiceTest, InProcessWorkflowThroughOneSlotSellsNoRoomNightTwice) {
+  LoadSample();
+  OperationGate gate(1);
+  LoadBench bench(
+      [this, &gate]() -> common::Result<std::unique_ptr<BenchClient>> {
+        return NewServiceBenchClient(service_.get(), repository_.get(), &gate);
+      },
+      Options());
+  ASSERT_TRUE(bench.Prepare().ok());
+  auto report = bench.Run("embedded, one slot", 0);
+  ASSERT_TRUE(report.ok());
+  ExpectNoErrors(*report);
+  EXPECT_EQ(gate.waiting(), 0);
+  auto integrity = bench.CheckIntegrity();
+  ASSERT_TRUE(integrity.ok()) << integrity.status().ToString();
+  EXPECT_GT(integrity->reservations_checked, 0);
+  EXPECT_TRUE(integrity->ok());
 }
 
 TEST_F(LoadBenchServiceTest, OverHttpOpenLoop) {
