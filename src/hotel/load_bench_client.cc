@@ -400,24 +400,27 @@ OperationGate::Slot::~Slot() {
 
 void OperationGate::Enter() {
   std::unique_lock<std::mutex> lock(mutex_);
-  // Ticket t runs once fewer than `slots_` of the tickets before it still hold a slot: first
-  // come, first served.
-  uint64_t ticket = tickets_++;
-  turn_.wait(lock, [&] { return ticket < left_ + slots_; });
+  while (free_ == 0) {
+    ++waiting_;
+    freed_.wait(lock);
+    --waiting_;
+  }
+  --free_;
 }
 
 int OperationGate::waiting() {
   std::lock_guard<std::mutex> lock(mutex_);
-  uint64_t in = tickets_ - left_;  // holding a slot or waiting for one
-  return static_cast<int>(in > slots_ ? in - slots_ : 0);
+  return waiting_;
 }
 
 void OperationGate::Leave() {
+  bool wake = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    ++left_;
+    ++free_;
+    wake = waiting_ > 0;
   }
-  turn_.notify_all();
+  if (wake) freed_.notify_one();
 }
 
 std::unique_ptr<BenchClient> NewServiceBenchClient(HotelService* service, Repository* repository,
