@@ -283,7 +283,8 @@ Result<Reservation> HotelService::Book(const BookingRequest& request) {
     return Status::Invalid("A booking needs a guest or a guest_id");
   }
 
-  // Price the stay from the nights as they are now (Q4's partition); a taken night fails early.
+  // Price the stay from the room's nights as they are now (its rows of Q4's partition); a taken
+  // night fails early.
   ASSIGN_OR_RETURN(
       std::vector<RoomNight> nights,
       NightsOfRoom(request.hotel_id, request.room_number, request.check_in, request.check_out));
