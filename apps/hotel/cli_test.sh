@@ -65,6 +65,8 @@ check "users passwd" grep -q "changed the password of temp" "$work/passwd.out"
 check "users remove" grep -q "removed temp" "$work/remove.out"
 "$hotel" users list --data "$data" >"$work/list.out" 2>&1
 check "users list" test "$(cat "$work/list.out")" = "clerk"
+"$hotel" bench --data "$data" --service-threads -1 >"$work/gate.out" 2>&1
+check "bench refuses a negative --service-threads" grep -q "bad --service-threads" "$work/gate.out"
 
 # --- 2. HTTPS -----------------------------------------------------------------------------------
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \

@@ -67,6 +67,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -77,6 +78,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "client/remote_session.h"
 #include "engine/database.h"
@@ -110,6 +112,8 @@ constexpr const char* kUsage =
     "availability]\n"
     "                   [--concurrency N] [--duration SECONDS] [--rate R|half] [--seed N]\n"
     "                   [--scale S] [--days N] [--first-day YYYY-MM-DD]\n"
+    "                   [--service-threads N] (with --data: operations running at once,\n"
+    "                    default the machine's hardware threads, 0 no limit)\n"
     "                   [--staff-user NAME] (with --url: the staff login the workflow needs)\n"
     "       hotel notify [--data DIR] [--keyspace-prefix P] [--once] [--maildir DIR]\n"
     "                    [--smtp-host HOST [--smtp-port N] [--smtp-starttls | --smtp-tls]\n"
@@ -255,6 +259,7 @@ std::map<std::string, std::string> DefaultFlags() {
                                               {"--staff-user", ""},   {"--username", ""},
                                               {"--password", ""},     {"--tls-ca", ""},
                                               {"--page-size", "100"}, {"--from", ""}};
+  flags["--service-threads"] = "";  // `hotel bench --data`: OperationGate slots
   // The notify worker's flags (`hotel notify`, and `hotel serve` with --notify-maildir or
   // --smtp-host); the switches --once, --smtp-starttls, --smtp-tls and --smtp-insecure-auth are
   // "" until given.
@@ -841,10 +846,22 @@ int main(int argc, char** argv) {
     return database ? FinishBulkLoad(database.get()) : 0;
   }
   if (command == "bench") {
+    // In process on the embedded engine, operations run on at most --service-threads threads
+    // at once (load_bench_client.h, OperationGate); over --cassandra they wait on the network.
+    int service_threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+    if (!IntFlag(flags["--service-threads"], 0, 1024, &service_threads)) {
+      return Fail("bad --service-threads");
+    }
+    std::unique_ptr<hotel::OperationGate> gate;
+    if (database && service_threads > 0) {
+      gate = std::make_unique<hotel::OperationGate>(service_threads);
+    }
     hotel::Repository* repository_pointer = repository->get();
+    hotel::OperationGate* gate_pointer = gate.get();
     return Bench(
-        [&service, repository_pointer]() -> common::Result<std::unique_ptr<hotel::BenchClient>> {
-          return hotel::NewServiceBenchClient(&service, repository_pointer);
+        [&service, repository_pointer,
+         gate_pointer]() -> common::Result<std::unique_ptr<hotel::BenchClient>> {
+          return hotel::NewServiceBenchClient(&service, repository_pointer, gate_pointer);
         },
         flags, seed);
   }

@@ -23,10 +23,13 @@
 // default deployment: the service in this process on the embedded engine (engine::Database in
 // DIR, no network, what `make run` and `hotel serve` run). Its engine shares the process with
 // the benchmark's clients, so its "server CPU" is the whole process's CPU (service, engine and
-// load generator together) and it has no client CPU of its own.
+// load generator together) and it has no client CPU of its own. Its operations run on at most
+// as many threads at once as the machine has hardware threads (hotel::OperationGate, what
+// `hotel bench --data` does): the workers offer the same concurrency as on the other sides.
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -317,6 +320,7 @@ struct ServiceSide {
   std::unique_ptr<cql::Session> session;
   std::unique_ptr<hotel::Repository> repository;
   std::unique_ptr<hotel::HotelService> service;
+  std::unique_ptr<hotel::OperationGate> gate;  // the embedded side only
 };
 
 Status StartService(ServiceSide& side, uint64_t seed) {
@@ -350,8 +354,13 @@ Result<ServiceSide> OpenEmbedded(const std::string& directory, uint64_t seed) {
 Status LoadService(Side& bench, ServiceSide& side, const hotel::GeneratorOptions& generator) {
   hotel::Repository* repository = side.repository.get();
   hotel::HotelService* service = side.service.get();
-  bench.factory = [service, repository]() -> Result<std::unique_ptr<hotel::BenchClient>> {
-    return hotel::NewServiceBenchClient(service, repository);
+  if (side.database) {
+    side.gate = std::make_unique<hotel::OperationGate>(
+        static_cast<int>(std::max(1U, std::thread::hardware_concurrency())));
+  }
+  hotel::OperationGate* gate = side.gate.get();
+  bench.factory = [service, repository, gate]() -> Result<std::unique_ptr<hotel::BenchClient>> {
+    return hotel::NewServiceBenchClient(service, repository, gate);
   };
   return Load(bench, [&] { return hotel::Generate(*repository, *service, generator); });
 }

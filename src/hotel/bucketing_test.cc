@@ -96,6 +96,16 @@ TEST_F(BucketedHotelTest, NightsLiveInOnePartitionPerMonth) {
   EXPECT_EQ(q5->rate, 15000);
 }
 
+TEST_F(BucketedHotelTest, OneRoomsNightsAcrossTheMonthBoundary) {
+  auto nights = repository_->RoomNightsOfRoom("AZ123", 101, D("2030-01-30"), D("2030-02-03"));
+  ASSERT_TRUE(nights.ok()) << nights.status().ToString();
+  ASSERT_EQ(nights->size(), 4u);
+  for (size_t i = 0; i < nights->size(); ++i) {
+    EXPECT_EQ((*nights)[i].room_number, 101);
+    EXPECT_EQ((*nights)[i].date, D("2030-01-30") + static_cast<Day>(i));
+  }
+}
+
 TEST_F(BucketedHotelTest, CrossMonthBookChangeAndCancel) {
   auto booked = service_->Book(
       {"AZ123", 101, D("2030-01-30"), D("2030-02-02"), std::nullopt, MakeGuest("Mai", "Nguyen")});

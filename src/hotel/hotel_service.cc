@@ -133,27 +133,31 @@ Result<Availability> HotelService::FindAvailability(const std::string& hotel_id,
   ASSIGN_OR_RETURN(std::vector<RoomNight> nights,
                    repository_->RoomNights(hotel_id, check_in, check_out));
   if (nights.empty()) RETURN_IF_ERROR(GetHotel(hotel_id));
-  std::map<int16_t, RoomOffer> offers;
-  std::map<int16_t, int> free_nights;
-  std::set<Day> opened;
-  for (const RoomNight& night : nights) {
-    opened.insert(night.date);
+  // Offers sorted by room number, built in one pass over the rows (no tree, no per-room count:
+  // a room is free for the stay when it has a free row for every night).
+  auto stay_nights = static_cast<size_t>(check_out - check_in);
+  std::vector<bool> opened(stay_nights, false);
+  std::vector<RoomOffer> offers;
+  for (RoomNight& night : nights) {
+    if (night.date < check_in || night.date >= check_out) continue;  // not asked for
+    opened[static_cast<size_t>(night.date - check_in)] = true;
     if (!night.is_available) continue;
-    RoomOffer& offer = offers[night.room_number];
-    offer.room_number = night.room_number;
-    offer.room_type = night.room_type;
-    offer.nightly_rates.push_back({night.date, night.rate});
-    offer.total += night.rate;
-    ++free_nights[night.room_number];
+    auto offer = std::lower_bound(
+        offers.begin(), offers.end(), night.room_number,
+        [](const RoomOffer& offer, int16_t room) { return offer.room_number < room; });
+    if (offer == offers.end() || offer->room_number != night.room_number) {
+      offer = offers.insert(offer, RoomOffer{night.room_number, std::move(night.room_type), {}, 0});
+      offer->nightly_rates.reserve(stay_nights);
+    }
+    offer->nightly_rates.push_back({night.date, night.rate});
+    offer->total += night.rate;
   }
   Availability availability{hotel_id, check_in, check_out, {}, {}, {}};
-  for (Day day = check_in; day < check_out; ++day) {
-    if (!opened.contains(day)) availability.not_opened.push_back(day);
+  for (size_t i = 0; i < stay_nights; ++i) {
+    if (!opened[i]) availability.not_opened.push_back(check_in + static_cast<Day>(i));
   }
-  for (auto& [room, offer] : offers) {
-    if (free_nights[room] == check_out - check_in) {
-      availability.rooms.push_back(std::move(offer));
-    }
+  for (RoomOffer& offer : offers) {
+    if (offer.nightly_rates.size() == stay_nights) availability.rooms.push_back(std::move(offer));
   }
   return availability;
 }
@@ -217,12 +221,8 @@ Result<HotelService::ReservationHistory> HotelService::History(
 Result<std::vector<RoomNight>> HotelService::NightsOfRoom(const std::string& hotel_id,
                                                           int16_t room_number, Day check_in,
                                                           Day check_out) {
-  ASSIGN_OR_RETURN(std::vector<RoomNight> nights,
-                   repository_->RoomNights(hotel_id, check_in, check_out));
-  std::vector<RoomNight> mine;
-  for (RoomNight& night : nights) {
-    if (night.room_number == room_number) mine.push_back(std::move(night));
-  }
+  ASSIGN_OR_RETURN(std::vector<RoomNight> mine,
+                   repository_->RoomNightsOfRoom(hotel_id, room_number, check_in, check_out));
   if (mine.empty()) {
     ASSIGN_OR_RETURN(auto room, repository_->FindRoom(hotel_id, room_number));
     if (!room) {
@@ -283,7 +283,8 @@ Result<Reservation> HotelService::Book(const BookingRequest& request) {
     return Status::Invalid("A booking needs a guest or a guest_id");
   }
 
-  // Price the stay from the nights as they are now (Q4's partition); a taken night fails early.
+  // Price the stay from the room's nights as they are now (its rows of Q4's partition); a taken
+  // night fails early.
   ASSIGN_OR_RETURN(
       std::vector<RoomNight> nights,
       NightsOfRoom(request.hotel_id, request.room_number, request.check_in, request.check_out));

@@ -98,6 +98,29 @@ TEST_F(HotelTest, ShoppingQueriesQ1ToQ5) {
             common::StatusCode::kNotFound);
 }
 
+TEST_F(HotelTest, OneRoomsNightsAreItsOwnInDateOrder) {
+  LoadInventory();
+  ASSERT_TRUE(service_
+                  ->Book(BookingRequest{"AZ123", 102, D("2030-01-09"), D("2030-01-10"),
+                                        std::nullopt, MakeGuest("Ann", "Lee")})
+                  .ok());
+  // Jan 11 is not opened: the room's rows of [Jan 8, Jan 12) are Jan 8, 9 and 10, its own only.
+  auto nights = repository_->RoomNightsOfRoom("AZ123", 102, D("2030-01-08"), D("2030-01-12"));
+  ASSERT_TRUE(nights.ok()) << nights.status().ToString();
+  ASSERT_EQ(nights->size(), 3u);
+  for (size_t i = 0; i < nights->size(); ++i) {
+    EXPECT_EQ((*nights)[i].room_number, 102);
+    EXPECT_EQ((*nights)[i].date, D("2030-01-08") + static_cast<Day>(i));
+    EXPECT_EQ((*nights)[i].rate, 15000);
+  }
+  EXPECT_TRUE((*nights)[0].is_available);
+  EXPECT_FALSE((*nights)[1].is_available);
+  EXPECT_FALSE((*nights)[1].held_by.empty());
+  auto none = repository_->RoomNightsOfRoom("AZ123", 103, D("2030-01-08"), D("2030-01-12"));
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+}
+
 TEST_F(HotelTest, BookingAndReservationQueriesQ6ToQ9) {
   LoadInventory();
   BookingRequest request{"AZ123",         101,          D("2030-01-02"),

@@ -24,29 +24,34 @@ using common::Status;
 
 class ServiceBenchClient : public BenchClient {
  public:
-  ServiceBenchClient(HotelService* service, Repository* repository)
-      : service_(service), repository_(repository) {}
+  ServiceBenchClient(HotelService* service, Repository* repository, OperationGate* gate)
+      : service_(service), repository_(repository), gate_(gate) {}
 
   Result<std::vector<std::string>> ListPois() override {
+    OperationGate::Slot slot(gate_);
     ASSIGN_OR_RETURN(std::vector<Poi> pois, service_->ListPois());
     std::vector<std::string> names;
     for (const Poi& poi : pois) names.push_back(poi.name);
     return names;
   }
   Result<std::vector<std::string>> HotelsNearPoi(const std::string& poi) override {
+    OperationGate::Slot slot(gate_);
     ASSIGN_OR_RETURN(Repository::PoiHotels answer, service_->HotelsNearPoi(poi));
     std::vector<std::string> ids;
     for (const Hotel& hotel : answer.hotels) ids.push_back(hotel.hotel_id);
     return ids;
   }
   Status GetHotel(const std::string& hotel_id) override {
+    OperationGate::Slot slot(gate_);
     return service_->GetHotel(hotel_id).status();
   }
   Status HotelPois(const std::string& hotel_id) override {
+    OperationGate::Slot slot(gate_);
     return service_->HotelPois(hotel_id).status();
   }
   Result<std::vector<int16_t>> Availability(const std::string& hotel_id, Day check_in,
                                             Day check_out) override {
+    OperationGate::Slot slot(gate_);
     ASSIGN_OR_RETURN(hotel::Availability answer,
                      service_->FindAvailability(hotel_id, check_in, check_out));
     std::vector<int16_t> rooms;
@@ -54,26 +59,32 @@ class ServiceBenchClient : public BenchClient {
     return rooms;
   }
   Status GetRoom(const std::string& hotel_id, int16_t room_number, Day date) override {
+    OperationGate::Slot slot(gate_);
     return service_->GetRoom(hotel_id, room_number, date).status();
   }
   Result<BookedStay> GetReservation(const std::string& confirmation) override {
+    OperationGate::Slot slot(gate_);
     ASSIGN_OR_RETURN(Reservation reservation, service_->GetReservation(confirmation));
     return BookedStay{reservation.confirmation_number, reservation.hotel_id,
                       reservation.room_number,         reservation.check_in,
                       reservation.check_out,           reservation.status};
   }
   Status ReservationsByHotelDate(const std::string& hotel_id, Day date) override {
+    OperationGate::Slot slot(gate_);
     return service_->ReservationsByHotelDate(hotel_id, date, std::nullopt).status();
   }
   Status ReservationsByGuest(const std::string& last_name) override {
+    OperationGate::Slot slot(gate_);
     return service_->ReservationsByGuest(last_name, std::nullopt).status();
   }
   Status GetGuest(const std::string& guest_id) override {
+    OperationGate::Slot slot(gate_);
     ASSIGN_OR_RETURN(common::Uuid id, common::Uuid::Parse(guest_id));
     return service_->GetGuest(id).status();
   }
   Result<std::string> CreateGuest(const std::string& first_name,
                                   const std::string& last_name) override {
+    OperationGate::Slot slot(gate_);
     Guest guest;
     guest.first_name = first_name;
     guest.last_name = last_name;
@@ -83,6 +94,7 @@ class ServiceBenchClient : public BenchClient {
   }
   Result<std::string> Book(const std::string& hotel_id, int16_t room_number, Day check_in,
                            Day check_out, const std::string& guest_id) override {
+    OperationGate::Slot slot(gate_);
     BookingRequest request;
     request.hotel_id = hotel_id;
     request.room_number = room_number;
@@ -94,9 +106,11 @@ class ServiceBenchClient : public BenchClient {
     return reservation.confirmation_number;
   }
   Status Cancel(const std::string& confirmation) override {
+    OperationGate::Slot slot(gate_);
     return service_->Cancel(confirmation).status();
   }
   Result<bool> StayHeld(const BookedStay& stay) override {
+    OperationGate::Slot slot(gate_);
     ASSIGN_OR_RETURN(std::vector<RoomNight> nights,
                      repository_->RoomNights(stay.hotel_id, stay.check_in, stay.check_out));
     int64_t held = 0;
@@ -111,6 +125,7 @@ class ServiceBenchClient : public BenchClient {
  private:
   HotelService* service_;
   Repository* repository_;
+  OperationGate* gate_;
 };
 
 // --- HTTP ------------------------------------------------------------------------------------
@@ -375,8 +390,42 @@ class HttpBenchClient : public BenchClient {
 
 }  // namespace
 
-std::unique_ptr<BenchClient> NewServiceBenchClient(HotelService* service, Repository* repository) {
-  return std::make_unique<ServiceBenchClient>(service, repository);
+OperationGate::Slot::Slot(OperationGate* gate) : gate_(gate) {
+  if (gate_ != nullptr) gate_->Enter();
+}
+
+OperationGate::Slot::~Slot() {
+  if (gate_ != nullptr) gate_->Leave();
+}
+
+void OperationGate::Enter() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (free_ == 0) {
+    ++waiting_;
+    freed_.wait(lock);
+    --waiting_;
+  }
+  --free_;
+}
+
+int OperationGate::waiting() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return waiting_;
+}
+
+void OperationGate::Leave() {
+  bool wake = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++free_;
+    wake = waiting_ > 0;
+  }
+  if (wake) freed_.notify_one();
+}
+
+std::unique_ptr<BenchClient> NewServiceBenchClient(HotelService* service, Repository* repository,
+                                                   OperationGate* gate) {
+  return std::make_unique<ServiceBenchClient>(service, repository, gate);
 }
 
 namespace {

@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <mutex>
 #include <numeric>
+#include <optional>
+#include <thread>
+#include <vector>
 
 #include "hotel/data_generator.h"
 #include "hotel/hotel_testing.h"
@@ -87,6 +92,50 @@ class OverbookingClient : public BenchClient {
       std::make_shared<std::map<std::string, BookedStay>>();
 };
 
+TEST(OperationGateTest, HoldsBackOperationsBeyondItsSlots) {
+  OperationGate gate(2);
+  std::atomic<bool> entered{false};
+  std::optional<OperationGate::Slot> first(&gate);
+  OperationGate::Slot second(&gate);
+  std::thread third([&] {
+    OperationGate::Slot slot(&gate);
+    entered = true;
+  });
+  while (gate.waiting() == 0) std::this_thread::yield();
+  EXPECT_FALSE(entered);
+  first.reset();
+  third.join();
+  EXPECT_TRUE(entered);
+  EXPECT_EQ(gate.waiting(), 0);
+}
+
+TEST(OperationGateTest, NeverMoreThanItsSlotsAtOnceAndEveryoneGetsIn) {
+  OperationGate gate(2);
+  std::atomic<int> inside{0};
+  std::atomic<int> most{0};
+  std::atomic<int> done{0};
+  std::vector<std::thread> workers;
+  for (int i = 0; i < 8; ++i) {
+    workers.emplace_back([&] {
+      for (int round = 0; round < 200; ++round) {
+        OperationGate::Slot slot(&gate);
+        int now = ++inside;
+        int seen = most.load();
+        while (now > seen && !most.compare_exchange_weak(seen, now)) {
+        }
+        std::this_thread::yield();
+        --inside;
+      }
+      ++done;
+    });
+  }
+  for (std::thread& worker : workers) worker.join();
+  EXPECT_EQ(done, 8);
+  EXPECT_LE(most, 2);
+  EXPECT_GE(most, 1);
+  EXPECT_EQ(gate.waiting(), 0);
+}
+
 TEST(LoadBenchTest, IntegrityCheckCountsDoubleBookings) {
   OverbookingClient shared;
   BenchOptions options;
@@ -162,6 +211,25 @@ TEST_F(LoadBenchServiceTest, InProcessWorkflowSellsNoRoomNightTwice) {
   EXPECT_EQ(integrity->double_bookings, 0);
   EXPECT_EQ(integrity->lost, 0);
   EXPECT_EQ(integrity->not_held, 0);
+}
+
+TEST_F(LoadBenchServiceTest, InProcessWorkflowThroughOneSlotSellsNoRoomNightTwice) {
+  LoadSample();
+  OperationGate gate(1);
+  LoadBench bench(
+      [this, &gate]() -> common::Result<std::unique_ptr<BenchClient>> {
+        return NewServiceBenchClient(service_.get(), repository_.get(), &gate);
+      },
+      Options());
+  ASSERT_TRUE(bench.Prepare().ok());
+  auto report = bench.Run("embedded, one slot", 0);
+  ASSERT_TRUE(report.ok());
+  ExpectNoErrors(*report);
+  EXPECT_EQ(gate.waiting(), 0);
+  auto integrity = bench.CheckIntegrity();
+  ASSERT_TRUE(integrity.ok()) << integrity.status().ToString();
+  EXPECT_GT(integrity->reservations_checked, 0);
+  EXPECT_TRUE(integrity->ok());
 }
 
 TEST_F(LoadBenchServiceTest, OverHttpOpenLoop) {

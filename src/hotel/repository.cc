@@ -72,6 +72,11 @@ std::vector<Repository::Statement> Repository::ReadStatements() {
                    "FROM {}.available_rooms_by_hotel_date WHERE hotel_id = ? AND date >= ? "
                    "AND date < ?",
                    h)},
+      {&room_nights_of_room_,
+       fmt::format("SELECT date, room_number, is_available, rate, room_type, held_by, held_at "
+                   "FROM {}.available_rooms_by_hotel_date WHERE hotel_id = ? AND date IN ? "
+                   "AND room_number = ?",
+                   h)},
       {&room_night_,
        fmt::format("SELECT date, room_number, is_available, rate, room_type, held_by, held_at "
                    "FROM {}.available_rooms_by_hotel_date WHERE hotel_id = ? AND date = ? "
@@ -219,6 +224,11 @@ std::vector<Repository::Statement> Repository::MonthAndRepairStatements() {
        fmt::format("SELECT date, room_number, is_available, rate, room_type, held_by, held_at "
                    "FROM {}.available_rooms_by_hotel_month WHERE hotel_id = ? AND month = ? "
                    "AND date >= ? AND date < ?",
+                   h)},
+      {&room_nights_of_room_month_,
+       fmt::format("SELECT date, room_number, is_available, rate, room_type, held_by, held_at "
+                   "FROM {}.available_rooms_by_hotel_month WHERE hotel_id = ? AND month = ? "
+                   "AND date IN ? AND room_number = ?",
                    h)},
       {&room_night_month_,
        fmt::format("SELECT date, room_number, is_available, rate, room_type, held_by, held_at "

@@ -93,6 +93,11 @@ class Repository {
   // or two for a stay of up to 29 nights; a 30-night stay over all of February touches three).
   common::Result<std::vector<RoomNight>> RoomNights(const std::string& hotel_id, Day first,
                                                     Day last);
+  // The rows of one room with first <= date < last, in date order (a booking's or a change's
+  // pricing read): per availability partition one read of the listed dates and the room
+  // (`date IN ? AND room_number = ?`), so it reads the room's rows only, not every room's.
+  common::Result<std::vector<RoomNight>> RoomNightsOfRoom(const std::string& hotel_id,
+                                                          int16_t room_number, Day first, Day last);
   // The repair pass's read: every row of the hotel with date >= first. Unbucketed: one range
   // read of the hotel's partition. Month buckets: the hotel's partition of
   // `availability_months_by_hotel`, then each listed month partition from first's month on.
@@ -368,6 +373,8 @@ class Repository {
   // Reads [first, last) of one availability partition (REQUIRES: one month when bucketed).
   common::Status ReadNights(const std::string& hotel_id, Day first, Day last,
                             std::vector<RoomNight>& out);
+  // Appends every row of `rows` decoded as a night to `out`.
+  static common::Status AppendNights(const cql::ResultSet& rows, std::vector<RoomNight>& out);
   // Records (hotel_id, month) in `availability_months_by_hotel` unless already recorded by
   // this repository.
   common::Status NoteMonth(const std::string& hotel_id, int32_t month);
@@ -389,8 +396,8 @@ class Repository {
   std::set<std::pair<std::string, int32_t>> noted_months_;  // GUARDED_BY(noted_mutex_)
 
   Prepared list_pois_, hotels_by_poi_, find_hotel_, pois_by_hotel_, room_nights_, room_night_,
-      find_room_, rooms_by_hotel_, find_reservation_, by_hotel_date_, by_hotel_date_name_,
-      by_guest_, by_guest_first_, find_guest_, history_;
+      room_nights_of_room_, find_room_, rooms_by_hotel_, find_reservation_, by_hotel_date_,
+      by_hotel_date_name_, by_guest_, by_guest_first_, find_guest_, history_;
   Prepared insert_poi_, set_poi_description_, insert_hotel_, insert_hotel_by_poi_,
       insert_poi_by_hotel_, insert_room_, set_room_statics_, insert_amenity_, delete_amenities_,
       write_night_, open_night_;
@@ -398,8 +405,8 @@ class Repository {
       insert_by_confirmation_, insert_by_hotel_date_, insert_by_guest_, insert_history_,
       delete_by_hotel_date_, delete_by_guest_, insert_guest_;
   // The month-bucketed variants of the availability statements (a `month` key after hotel_id).
-  Prepared room_nights_month_, room_night_month_, write_night_month_, open_night_month_,
-      claim_night_month_, release_night_month_, note_month_, list_months_;
+  Prepared room_nights_month_, room_night_month_, room_nights_of_room_month_, write_night_month_,
+      open_night_month_, claim_night_month_, release_night_month_, note_month_, list_months_;
   Prepared list_hotel_ids_, pending_confirmations_;
   Prepared list_hotels_, stays_by_hotel_date_, insert_stay_, delete_stay_, set_rate_,
       set_rate_month_;

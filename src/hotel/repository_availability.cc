@@ -72,12 +72,41 @@ Status Repository::ReadNights(const std::string& hotel_id, Day first, Day last,
   bool month = bucketing_ == AvailabilityBucketing::kMonth;
   ASSIGN_OR_RETURN(cql::ResultSet rows,
                    Run(month ? room_nights_month_ : room_nights_, std::move(values)));
+  return AppendNights(rows, out);
+}
+
+Status Repository::AppendNights(const cql::ResultSet& rows, std::vector<RoomNight>& out) {
   out.reserve(out.size() + rows.row_count());
   for (size_t i = 0; i < rows.row_count(); ++i) {
     ASSIGN_OR_RETURN(RoomNight night, ReadRoomNight(rows, i));
     out.push_back(std::move(night));
   }
   return Status::Ok();
+}
+
+Result<std::vector<RoomNight>> Repository::RoomNightsOfRoom(const std::string& hotel_id,
+                                                            int16_t room_number, Day first,
+                                                            Day last) {
+  std::vector<RoomNight> nights;
+  bool month = bucketing_ == AvailabilityBucketing::kMonth;
+  std::vector<Day> stay;
+  for (Day day = first; day < last; ++day) stay.push_back(day);
+  for (const std::vector<Day>& group : GroupByPartition(stay)) {
+    std::vector<Bytes> dates;
+    dates.reserve(group.size());
+    for (Day day : group) dates.push_back(DayValue(day).bytes);
+    std::vector<BoundValue> values;
+    values.push_back(TextValue(hotel_id));
+    if (month) values.push_back(IntValue(MonthOf(group.front())));
+    values.push_back(BoundValue::Of(
+        cql::SerializeCollection(cql::CqlType::List(cql::CqlType::Date()), std::move(dates))));
+    values.push_back(RoomValue(room_number));
+    ASSIGN_OR_RETURN(
+        cql::ResultSet rows,
+        Run(month ? room_nights_of_room_month_ : room_nights_of_room_, std::move(values)));
+    RETURN_IF_ERROR(AppendNights(rows, nights));
+  }
+  return nights;
 }
 
 Result<std::vector<RoomNight>> Repository::RoomNights(const std::string& hotel_id, Day first,
