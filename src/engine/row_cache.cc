@@ -434,7 +434,7 @@ bool RowCache::InsertRow(std::shared_ptr<const CachedPartitionRow> entry,
   // Declared before the lock: what is replaced or evicted is freed after it is released.
   std::vector<std::shared_ptr<const CachedSlice>> dropped;
   std::vector<std::shared_ptr<const CachedPartitionRow>> dropped_rows;
-  std::lock_guard lock(shard.mutex);
+  std::unique_lock lock(shard.mutex);
   // Checked under the lock, as Insert does.
   if (!versions.Current(entry->version)) return false;
   const size_t bytes = entry->bytes;
@@ -449,28 +449,46 @@ bool RowCache::InsertRow(std::shared_ptr<const CachedPartitionRow> entry,
   shard.bytes += bytes;
   used_bytes_.fetch_add(bytes);
   EvictForRoom(shard, dropped, dropped_rows);
+  lock.unlock();
+  EvictFromOtherShards();
   return true;
 }
 
 void RowCache::EvictForRoom(Shard& shard, std::vector<std::shared_ptr<const CachedSlice>>& dropped,
                             std::vector<std::shared_ptr<const CachedPartitionRow>>& dropped_rows) {
-  while (shard.bytes > shard_capacity_) {
-    evictions_.fetch_add(1, std::memory_order_relaxed);
-    const size_t row_bytes = shard.rows.bytes();
-    if (shard.lru.empty() || (row_bytes > shard.bytes - row_bytes && shard.rows.size() > 0)) {
-      std::shared_ptr<const CachedPartitionRow> victim = shard.rows.Evict();
-      shard.bytes -= victim->bytes;
-      used_bytes_.fetch_sub(victim->bytes);
-      slices_.fetch_sub(1);
-      dropped_rows.push_back(std::move(victim));
-      continue;
-    }
-    const Entry& victim = shard.lru.back();
-    std::vector<EntryList::iterator>& victims = shard.partitions.find(victim.partition)->second;
-    size_t position = 0;
-    while (&*victims[position] != &victim) ++position;
-    std::string victim_partition = victim.partition;
-    dropped.push_back(Remove(shard, victim_partition, position));
+  while (used_bytes_.load() > capacity_bytes_ && shard.bytes > shard_capacity_) {
+    EvictOne(shard, dropped, dropped_rows);
+  }
+}
+
+void RowCache::EvictOne(Shard& shard, std::vector<std::shared_ptr<const CachedSlice>>& dropped,
+                        std::vector<std::shared_ptr<const CachedPartitionRow>>& dropped_rows) {
+  evictions_.fetch_add(1, std::memory_order_relaxed);
+  const size_t row_bytes = shard.rows.bytes();
+  if (shard.lru.empty() || (row_bytes > shard.bytes - row_bytes && shard.rows.size() > 0)) {
+    std::shared_ptr<const CachedPartitionRow> victim = shard.rows.Evict();
+    shard.bytes -= victim->bytes;
+    used_bytes_.fetch_sub(victim->bytes);
+    slices_.fetch_sub(1);
+    dropped_rows.push_back(std::move(victim));
+    return;
+  }
+  const Entry& victim = shard.lru.back();
+  std::vector<EntryList::iterator>& victims = shard.partitions.find(victim.partition)->second;
+  size_t position = 0;
+  while (&*victims[position] != &victim) ++position;
+  std::string victim_partition = victim.partition;
+  dropped.push_back(Remove(shard, victim_partition, position));
+}
+
+void RowCache::EvictFromOtherShards() {
+  for (size_t turn = 0; turn < kShards && used_bytes_.load() > capacity_bytes_; ++turn) {
+    Shard& shard = shards_[next_eviction_shard_.fetch_add(1, std::memory_order_relaxed) % kShards];
+    // Declared before the lock: what is evicted is freed after it is released.
+    std::vector<std::shared_ptr<const CachedSlice>> dropped;
+    std::vector<std::shared_ptr<const CachedPartitionRow>> dropped_rows;
+    std::lock_guard lock(shard.mutex);
+    EvictForRoom(shard, dropped, dropped_rows);
   }
 }
 
@@ -524,7 +542,7 @@ bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
   // (a slice of 700 rows takes longer to free than everything else done under the lock).
   std::vector<std::shared_ptr<const CachedSlice>> dropped;
   std::vector<std::shared_ptr<const CachedPartitionRow>> dropped_rows;
-  std::lock_guard lock(shard.mutex);
+  std::unique_lock lock(shard.mutex);
   // Checked under the lock: a Find of the same shard cannot meet a slice that was stale when
   // it went in.
   if (!versions.Current(slice->version)) return false;
@@ -552,6 +570,8 @@ bool RowCache::Insert(std::string_view table_id, std::string_view prefix,
   used_bytes_.fetch_add(bytes);
   slices_.fetch_add(1);
   EvictForRoom(shard, dropped, dropped_rows);
+  lock.unlock();
+  EvictFromOtherShards();
   return true;
 }
 

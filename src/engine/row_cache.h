@@ -64,7 +64,15 @@
 // Bounded by bytes (an estimate of the memory a slice or entry holds); least recently used
 // slices are evicted first, single-row entries by CLOCK (partition_row_table.h), each shard
 // evicting from whichever of the two holds more of its bytes. Sharded by partition, each
-// shard with its own lock, LRU list, row table, capacity and hit/miss counters. Find and
+// shard with its own lock, LRU list, row table and hit/miss counters. The capacity is the
+// cache's, not a shard's: a shard may hold more than its share (capacity / kShards) while the
+// cache as a whole has room, since a few large partitions (the hotel's availability, one per
+// hotel) rarely hash evenly over 16 shards; with a capacity per shard they evicted each other
+// while most of the cache stood empty. When the cache is over its capacity, entries are
+// evicted from shards holding more than their share (one exists whenever the cache is over):
+// first from the inserting shard, then from the others in turn, each under its own lock, the
+// inserting shard's released first. Concurrent inserts may pass the capacity by what they
+// insert at the same moment, until their eviction passes run. Find and
 // FindRow look a partition up by its (table id, prefix) pair as given, without building the
 // PartitionKey string the shard's map is keyed by.
 //
@@ -254,10 +262,17 @@ class RowCache : public storage::WriteObserver {
       const storage::PartitionVersions& versions);
   Shard& ShardOf(const PartitionRef& partition);
   Shard& ShardOf(const std::string& partition) { return ShardOf(Split(partition)); }
-  // Evicts slices (into `dropped`) and entries (into `dropped_rows`) until the shard fits,
-  // from whichever kind holds more of its bytes. REQUIRES: shard.mutex held.
+  // Evicts slices (into `dropped`) and entries (into `dropped_rows`) from `shard` while the
+  // cache is over its capacity and the shard over its share. REQUIRES: shard.mutex held.
   void EvictForRoom(Shard& shard, std::vector<std::shared_ptr<const CachedSlice>>& dropped,
                     std::vector<std::shared_ptr<const CachedPartitionRow>>& dropped_rows);
+  // Evicts one slice or entry of `shard`, from whichever kind holds more of its bytes.
+  // REQUIRES: shard.mutex held, shard.bytes > 0.
+  void EvictOne(Shard& shard, std::vector<std::shared_ptr<const CachedSlice>>& dropped,
+                std::vector<std::shared_ptr<const CachedPartitionRow>>& dropped_rows);
+  // While the cache is over its capacity, EvictForRoom on the other shards in turn, one pass
+  // at most. REQUIRES: no shard's mutex held.
+  void EvictFromOtherShards();
   // Takes the single-row entry of `partition` out of `shard`; null when it has none.
   // REQUIRES: shard.mutex held.
   std::shared_ptr<const CachedPartitionRow> TakeRow(Shard& shard, const PartitionRef& partition);
@@ -292,6 +307,7 @@ class RowCache : public storage::WriteObserver {
   std::unique_ptr<std::atomic<uint64_t>[]> recent_misses_;
   std::atomic<uint64_t> evictions_{0};
   std::atomic<uint64_t> used_bytes_{0};
+  std::atomic<size_t> next_eviction_shard_{0};  // EvictFromOtherShards' turn
   std::atomic<uint64_t> slices_{0};
 };
 
