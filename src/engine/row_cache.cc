@@ -91,7 +91,8 @@ std::shared_ptr<CachedSlice> Writable(std::shared_ptr<const CachedSlice> old) {
     return std::const_pointer_cast<CachedSlice>(std::move(old));
   }
   auto copy = std::make_shared<CachedSlice>(*old);
-  copy->bytes = copy->EstimateBytes();  // the copy's vectors hold no spare capacity
+  // Recounted: the copy's vectors and strings hold no spare capacity, which the estimate counts.
+  copy->bytes = copy->EstimateBytes();
   return copy;
 }
 

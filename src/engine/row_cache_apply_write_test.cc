@@ -101,7 +101,8 @@ TEST_F(RowCacheApplyWriteTest, TheOnlyWriteSinceTheSnapshotUpdatesTheSlice) {
 }
 
 // A write keeps the slice's size up to date by what it changes (new rows, the vector's growth,
-// merged cells that grow or shrink), as a full recount would give it.
+// merged cells that grow or shrink), as a full recount would give it, on the slice itself or
+// on a copy when a reader still holds it.
 TEST_F(RowCacheApplyWriteTest, WritesKeepTheSlicesSizeExact) {
   ASSERT_NO_FATAL_FAILURE(CacheSlice());
   const std::vector<std::vector<Write>> writes = {
@@ -111,6 +112,8 @@ TEST_F(RowCacheApplyWriteTest, WritesKeepTheSlicesSizeExact) {
       {{6, 8, "f"}, {7, 8, "g"}, {8, 8, "h"}, {2, 8, ""}},
   };
   size_t rows = 1;
+  // Every other write finds the slice still held by a reader, so it updates a copy.
+  std::shared_ptr<const CachedSlice> reader;
   for (const std::vector<Write>& write : writes) {
     const uint64_t started = versions_.Begin(stripe_);
     Apply(started, write);
@@ -121,6 +124,7 @@ TEST_F(RowCacheApplyWriteTest, WritesKeepTheSlicesSizeExact) {
     EXPECT_EQ(slice->rows.size(), rows);
     EXPECT_EQ(slice->bytes, slice->EstimateBytes()) << "after " << write.size() << " writes";
     EXPECT_EQ(cache_.statistics().used_bytes, slice->bytes);
+    reader = reader == nullptr ? slice : nullptr;
   }
 }
 
